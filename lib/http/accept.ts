@@ -1,0 +1,33 @@
+/**
+ * What an Accept header allows of the two media types the transport can answer with.
+ * A missing header means "anything" (RFC 9110 §12.5.1). q=0 excludes a type.
+ */
+export interface Acceptable {
+  json: boolean;
+  eventStream: boolean;
+}
+
+export function parseAccept(header: string | null): Acceptable {
+  if (header === null || header.trim() === "") return { json: true, eventStream: true };
+  let json = false;
+  let eventStream = false;
+  for (const part of header.split(",")) {
+    const [rawType, ...params] = part.split(";");
+    const type = (rawType ?? "").trim().toLowerCase();
+    const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("q="));
+    if (q !== undefined && Number(q.slice(2)) === 0) continue;
+    if (type === "*/*") {
+      json = true;
+      eventStream = true;
+    } else if (type === "application/*" || type === "application/json") json = true;
+    else if (type === "text/*" || type === "text/event-stream") eventStream = true;
+  }
+  return { json, eventStream };
+}
+
+/** True when a Content-Type header names application/json (parameters such as charset allowed). */
+export function isJsonContentType(header: string | null): boolean {
+  if (header === null) return false;
+  const type = header.split(";", 1)[0]?.trim().toLowerCase();
+  return type === "application/json";
+}

@@ -1,0 +1,64 @@
+import { z } from "zod";
+
+/**
+ * Shapes of the server → client requests a handler may make (client/elicitation,
+ * client/sampling, client/roots) and zod schemas for the client's answers, which are input
+ * at our edge like any other.
+ */
+export interface ElicitFormParams {
+  mode?: "form";
+  message: string;
+  requestedSchema: { type: "object"; properties: Record<string, Record<string, unknown>>; required?: string[] };
+}
+
+export interface ElicitUrlParams {
+  mode: "url";
+  message: string;
+  url: string;
+  elicitationId: string;
+}
+
+export type ElicitParams = ElicitFormParams | ElicitUrlParams;
+
+export const ElicitResultSchema = z.looseObject({
+  action: z.enum(["accept", "decline", "cancel"]),
+  content: z.record(z.string(), z.unknown()).optional(),
+});
+export type ElicitResult = z.infer<typeof ElicitResultSchema>;
+
+export interface SamplingMessage {
+  role: "user" | "assistant";
+  content: Record<string, unknown> | Record<string, unknown>[];
+}
+
+export interface CreateMessageParams {
+  messages: SamplingMessage[];
+  maxTokens: number;
+  systemPrompt?: string;
+  temperature?: number;
+  stopSequences?: string[];
+  modelPreferences?: Record<string, unknown>;
+  includeContext?: "none" | "thisServer" | "allServers";
+  metadata?: Record<string, unknown>;
+}
+
+export const CreateMessageResultSchema = z.looseObject({
+  role: z.enum(["user", "assistant"]),
+  content: z.union([z.looseObject({ type: z.string() }), z.array(z.looseObject({ type: z.string() }))]),
+  model: z.string(),
+  stopReason: z.string().optional(),
+});
+export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;
+
+export const ListRootsResultSchema = z.looseObject({
+  roots: z.array(z.looseObject({ uri: z.string(), name: z.string().optional() })),
+});
+export type ListRootsResult = z.infer<typeof ListRootsResultSchema>;
+
+/** Which client capability each server → client request needs (lifecycle §capabilities). */
+export const REQUIRED_CLIENT_CAPABILITY = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+} as const;
+export type ServerRequestMethod = keyof typeof REQUIRED_CLIENT_CAPABILITY;

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { negotiateVersion } from "../protocol-versions";
+import { SERVER_CAPABILITIES } from "../server-info";
+import { LOGGING_LEVELS } from "../types";
+import { parseOrInvalidParams } from "../validate";
+import type { MethodEnv, MethodHandler } from "./method-env";
+
+export const InitializeParams = z.looseObject({
+  protocolVersion: z.string().min(1).max(64),
+  capabilities: z.record(z.string(), z.unknown()),
+  clientInfo: z.looseObject({ name: z.string().max(256), version: z.string().max(256) }),
+});
+
+export interface Negotiated {
+  protocolVersion: string;
+  clientInfo: { name: string; version: string };
+  clientCapabilities: Record<string, unknown>;
+  result: Record<string, unknown>;
+}
+
+/** lifecycle §initialization: negotiate the version and describe the server. */
+export function initialize(env: MethodEnv, params: Record<string, unknown>): Negotiated {
+  const p = parseOrInvalidParams(InitializeParams, params);
+  const protocolVersion = negotiateVersion(p.protocolVersion);
+  return {
+    protocolVersion,
+    clientInfo: { name: p.clientInfo.name, version: p.clientInfo.version },
+    clientCapabilities: p.capabilities,
+    result: {
+      protocolVersion,
+      capabilities: SERVER_CAPABILITIES,
+      serverInfo: env.info,
+      ...(env.instructions ? { instructions: env.instructions } : {}),
+    },
+  };
+}
+
+export const ping: MethodHandler = async () => ({});
+
+const SetLevelParams = z.looseObject({ level: z.enum(LOGGING_LEVELS) });
+
+export const setLogLevel: MethodHandler = async (_env, { params, session }) => {
+  const { level } = parseOrInvalidParams(SetLevelParams, params);
+  await session?.setLogLevel(level);
+  return {};
+};

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { McpError } from "../../jsonrpc";
+import { createHandlerContext } from "../handler-context";
+import { parseOrInvalidParams } from "../validate";
+import type { MethodHandler } from "./method-env";
+import { CursorParams } from "./list-params";
+
+const GetPromptParams = z.looseObject({
+  name: z.string().min(1).max(256),
+  arguments: z.record(z.string(), z.string()).optional(),
+});
+
+export const listPrompts: MethodHandler = async (env, { params }) => {
+  const { cursor } = parseOrInvalidParams(CursorParams, params);
+  const page = env.registry.listPrompts(cursor);
+  return { prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+};
+
+export const getPrompt: MethodHandler = async (env, { params, scope }) => {
+  const { name, arguments: rawArgs } = parseOrInvalidParams(GetPromptParams, params);
+  const prompt = env.registry.getPrompt(name);
+  // server/prompts §error handling: invalid prompt name → -32602.
+  if (!prompt) throw McpError.invalidParams(`Unknown prompt: ${name}`, { name });
+  const args = prompt.arguments ? parseOrInvalidParams(prompt.arguments, rawArgs ?? {}, `arguments for prompt ${name}`) : {};
+  const result = await prompt.get(args, createHandlerContext(scope));
+  return { ...result };
+};

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { McpError } from "../../jsonrpc";
+import { resourceNotFound } from "../errors";
+import { createHandlerContext } from "../handler-context";
+import { parseOrInvalidParams } from "../validate";
+import type { MethodEnv, MethodHandler } from "./method-env";
+import { CursorParams } from "./list-params";
+
+const UriParams = z.looseObject({ uri: z.string().min(1).max(2048) });
+
+function requireResource(env: MethodEnv, uri: string) {
+  const match = env.registry.findResource(uri);
+  if (!match) throw resourceNotFound(uri);
+  return match;
+}
+
+export const listResources: MethodHandler = async (env, { params }) => {
+  const { cursor } = parseOrInvalidParams(CursorParams, params);
+  const page = env.registry.listResources(cursor);
+  return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+};
+
+export const listResourceTemplates: MethodHandler = async (env, { params }) => {
+  const { cursor } = parseOrInvalidParams(CursorParams, params);
+  const page = env.registry.listResourceTemplates(cursor);
+  return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+};
+
+export const readResource: MethodHandler = async (env, { params, scope }) => {
+  const { uri } = parseOrInvalidParams(UriParams, params);
+  const match = requireResource(env, uri);
+  const ctx = createHandlerContext(scope);
+  const contents =
+    match.kind === "static"
+      ? await match.resource.read(ctx)
+      : await match.template.definition.read(uri, match.variables, ctx);
+  return { contents };
+};
+
+export const subscribeResource: MethodHandler = async (env, { params, session }) => {
+  const { uri } = parseOrInvalidParams(UriParams, params);
+  requireResource(env, uri);
+  if (!session) throw McpError.invalidRequest("resources/subscribe needs a session (this server runs stateless)");
+  await session.subscribe(uri);
+  return {};
+};
+
+export const unsubscribeResource: MethodHandler = async (_env, { params, session }) => {
+  const { uri } = parseOrInvalidParams(UriParams, params);
+  if (!session) throw McpError.invalidRequest("resources/unsubscribe needs a session (this server runs stateless)");
+  await session.unsubscribe(uri);
+  return {};
+};

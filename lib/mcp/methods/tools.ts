@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { McpError } from "../../jsonrpc";
+import { createHandlerContext } from "../handler-context";
+import { parseOrInvalidParams } from "../validate";
+import type { CallToolResult } from "../types";
+import type { MethodHandler } from "./method-env";
+import { CursorParams } from "./list-params";
+
+const CallToolParams = z.looseObject({
+  name: z.string().min(1).max(128),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const listTools: MethodHandler = async (env, { params }) => {
+  const { cursor } = parseOrInvalidParams(CursorParams, params);
+  const page = env.registry.listTools(cursor);
+  return { tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+};
+
+/** The first line of an error's message, bounded: enough for a model to correct itself, no stack. */
+function describeFailure(thrown: unknown): string {
+  if (thrown instanceof Error && thrown.message) {
+    const line = thrown.message.split("\n", 1)[0] ?? "";
+    return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+  }
+  return "Tool execution failed";
+}
+
+export const callTool: MethodHandler = async (env, { params, scope }) => {
+  const { name, arguments: rawArgs } = parseOrInvalidParams(CallToolParams, params);
+  const tool = env.registry.getTool(name);
+  // server/tools §error handling: an unknown tool is a protocol error (-32602).
+  if (!tool) throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
+  const args = parseOrInvalidParams(tool.definition.input, rawArgs ?? {}, `arguments for tool ${name}`);
+
+  let result: CallToolResult;
+  try {
+    result = await tool.definition.handler(args, createHandlerContext(scope));
+  } catch (thrown) {
+    // A URL elicitation demand is a protocol error by definition (2025-11-25 client/elicitation).
+    if (thrown instanceof McpError && thrown.code === -32042) throw thrown;
+    // server/tools §error handling: execution failures go back as isError results the model can read.
+    return { content: [{ type: "text", text: describeFailure(thrown) }], isError: true };
+  }
+
+  if (tool.definition.output && !result.isError) {
+    const checked = tool.definition.output.safeParse(result.structuredContent);
+    if (!checked.success) {
+      throw McpError.internal(`Tool ${name} returned structuredContent that does not match its outputSchema`);
+    }
+  }
+  // server/tools §structured content: also serialize it as text for clients that read only content.
+  if (result.structuredContent !== undefined && result.content.length === 0) {
+    return { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
+  }
+  return { ...result };
+};

@@ -1,0 +1,96 @@
+import type { z } from "zod";
+import type { HandlerContext } from "../handler-context";
+import type {
+  Annotations,
+  CallToolResult,
+  GetPromptResult,
+  Icon,
+  Meta,
+  ResourceContents,
+  ToolAnnotations,
+} from "../types";
+
+/** Suggest values for one argument (server/utilities/completion). At most 100 are sent. */
+export type Completer = (
+  value: string,
+  context: { arguments: Record<string, string> },
+) => readonly string[] | Promise<readonly string[]>;
+
+type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O extends AnyObjectSchema = AnyObjectSchema> {
+  /** 1–128 characters of A–Z a–z 0–9 _ - . (server/tools §tool names, 2025-11-25). */
+  name: string;
+  title?: string;
+  description: string;
+  input: I;
+  /** When set, structuredContent is validated against it and `outputSchema` is published. */
+  output?: O;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  /** Host metadata (`openai/*`, `ui`, …) published in the descriptor's `_meta`. */
+  meta?: Meta;
+  handler: (args: z.output<I>, ctx: HandlerContext) => Promise<CallToolResult> | CallToolResult;
+}
+
+export interface ResourceDefinition {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+  icons?: Icon[];
+  meta?: Meta;
+  read: (ctx: HandlerContext) => Promise<ResourceContents[]> | ResourceContents[];
+}
+
+export interface ResourceTemplateDefinition {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Annotations;
+  icons?: Icon[];
+  meta?: Meta;
+  complete?: Record<string, Completer>;
+  read: (uri: string, variables: Record<string, string>, ctx: HandlerContext) => Promise<ResourceContents[]> | ResourceContents[];
+}
+
+/** Prompt arguments are strings on the wire (server/prompts), so the schema is a string object. */
+type PromptArgsSchema = z.ZodObject<Record<string, z.ZodType<string | undefined>>>;
+
+export interface PromptDefinition<A extends PromptArgsSchema = PromptArgsSchema> {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: A;
+  icons?: Icon[];
+  meta?: Meta;
+  complete?: Record<string, Completer>;
+  get: (args: z.output<A>, ctx: HandlerContext) => Promise<GetPromptResult> | GetPromptResult;
+}
+
+/**
+ * Identity helpers: they exist for inference, so a handler's `args` get the schema's type
+ * without the caller spelling it out.
+ */
+export function defineTool<I extends AnyObjectSchema, O extends AnyObjectSchema = AnyObjectSchema>(
+  definition: ToolDefinition<I, O>,
+): ToolDefinition {
+  return definition as unknown as ToolDefinition;
+}
+
+export function defineResource(definition: ResourceDefinition): ResourceDefinition {
+  return definition;
+}
+
+export function defineResourceTemplate(definition: ResourceTemplateDefinition): ResourceTemplateDefinition {
+  return definition;
+}
+
+export function definePrompt<A extends PromptArgsSchema>(definition: PromptDefinition<A>): PromptDefinition {
+  return definition as unknown as PromptDefinition;
+}

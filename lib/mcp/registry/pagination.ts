@@ -1,0 +1,40 @@
+import { McpError } from "../../jsonrpc";
+
+/**
+ * Opaque cursors for list methods (server/utilities/pagination). A cursor is the base64url of the
+ * next offset; anything else is refused with -32602 as the spec asks for invalid cursors.
+ */
+export function encodeCursor(offset: number): string {
+  return Buffer.from(`o:${offset}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: unknown): number {
+  if (cursor === undefined) return 0;
+  if (typeof cursor !== "string" || cursor.length > 64) throw McpError.invalidParams("Invalid cursor");
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  const m = /^o:(\d{1,9})$/.exec(text);
+  if (!m) throw McpError.invalidParams("Invalid cursor");
+  return Number(m[1]);
+}
+
+/** A precomputed page of a list result. */
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+export function paginate<T>(items: readonly T[], pageSize: number): Map<number, Page<T>> {
+  const pages = new Map<number, Page<T>>();
+  if (items.length === 0) pages.set(0, { items: [] });
+  for (let offset = 0; offset < items.length; offset += pageSize) {
+    const next = offset + pageSize;
+    pages.set(offset, { items: items.slice(offset, next), ...(next < items.length ? { nextCursor: encodeCursor(next) } : {}) });
+  }
+  return pages;
+}
+
+export function pageAt<T>(pages: Map<number, Page<T>>, cursor: unknown): Page<T> {
+  const page = pages.get(decodeCursor(cursor));
+  if (!page) throw McpError.invalidParams("Invalid cursor");
+  return page;
+}

@@ -1,0 +1,241 @@
+import type { ZodType } from "zod";
+import { compileUriTemplate, type UriTemplate } from "./uri-template";
+import { toJsonSchema } from "./json-schema";
+import { pageAt, paginate, type Page } from "./pagination";
+import type {
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from "./definitions";
+
+export interface RegistryContents {
+  tools?: readonly ToolDefinition[];
+  resources?: readonly ResourceDefinition[];
+  resourceTemplates?: readonly ResourceTemplateDefinition[];
+  prompts?: readonly PromptDefinition[];
+}
+
+export type ListKind = "tools" | "resources" | "prompts";
+
+export interface CompiledTool {
+  definition: ToolDefinition;
+  descriptor: Record<string, unknown>;
+}
+
+export interface CompiledTemplate {
+  definition: ResourceTemplateDefinition;
+  matcher: UriTemplate;
+  descriptor: Record<string, unknown>;
+}
+
+export type ResourceMatch =
+  | { kind: "static"; resource: ResourceDefinition }
+  | { kind: "template"; template: CompiledTemplate; variables: Record<string, string> };
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+function byName<T extends { name: string }>(a: T, b: T): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** Drop undefined fields so descriptors serialize without noise. */
+function compact(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+function compileTool(def: ToolDefinition): CompiledTool {
+  if (!TOOL_NAME.test(def.name)) throw new Error(`Invalid tool name "${def.name}" (server/tools §tool names)`);
+  const descriptor = compact({
+    name: def.name,
+    title: def.title,
+    description: def.description,
+    inputSchema: toJsonSchema(def.input, "input"),
+    outputSchema: def.output ? toJsonSchema(def.output, "output") : undefined,
+    annotations: def.annotations,
+    icons: def.icons,
+    _meta: def.meta,
+  });
+  return { definition: def, descriptor };
+}
+
+function promptArguments(def: PromptDefinition): Record<string, unknown>[] | undefined {
+  if (!def.arguments) return undefined;
+  return Object.entries(def.arguments.shape).map(([name, schema]) =>
+    compact({
+      name,
+      description: (schema as ZodType).description,
+      required: !(schema as ZodType).safeParse(undefined).success,
+    }),
+  );
+}
+
+/**
+ * Tools, resources, resource templates and prompts, defined once. Descriptors (with their JSON
+ * Schema) and list pages are computed when the contents change, never per request, and lists are
+ * in a deterministic order (by name; resources by URI) so clients can cache and diff them.
+ */
+export class Registry {
+  private readonly tools = new Map<string, CompiledTool>();
+  private readonly resources = new Map<string, ResourceDefinition>();
+  private readonly templates: CompiledTemplate[] = [];
+  private readonly prompts = new Map<string, PromptDefinition>();
+  private readonly listeners = new Set<(kind: ListKind) => void>();
+  private cache: {
+    tools?: Map<number, Page<Record<string, unknown>>>;
+    resources?: Map<number, Page<Record<string, unknown>>>;
+    templates?: Map<number, Page<Record<string, unknown>>>;
+    prompts?: Map<number, Page<Record<string, unknown>>>;
+  } = {};
+
+  constructor(
+    contents: RegistryContents = {},
+    readonly pageSize = 100,
+  ) {
+    for (const t of contents.tools ?? []) this.putTool(t);
+    for (const r of contents.resources ?? []) this.putResource(r);
+    for (const t of contents.resourceTemplates ?? []) this.putTemplate(t);
+    for (const p of contents.prompts ?? []) this.putPrompt(p);
+    this.warm();
+  }
+
+  /** Subscribe to run-time changes (drives notifications/…/list_changed). */
+  onChange(listener: (kind: ListKind) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  addTool(def: ToolDefinition): void {
+    this.putTool(def);
+    this.changed("tools");
+  }
+
+  removeTool(name: string): boolean {
+    const removed = this.tools.delete(name);
+    if (removed) this.changed("tools");
+    return removed;
+  }
+
+  addResource(def: ResourceDefinition): void {
+    this.putResource(def);
+    this.changed("resources");
+  }
+
+  addPrompt(def: PromptDefinition): void {
+    this.putPrompt(def);
+    this.changed("prompts");
+  }
+
+  getTool(name: string): CompiledTool | undefined {
+    return this.tools.get(name);
+  }
+
+  getPrompt(name: string): PromptDefinition | undefined {
+    return this.prompts.get(name);
+  }
+
+  getTemplate(uriTemplate: string): CompiledTemplate | undefined {
+    return this.templates.find((t) => t.definition.uriTemplate === uriTemplate);
+  }
+
+  findResource(uri: string): ResourceMatch | undefined {
+    const resource = this.resources.get(uri);
+    if (resource) return { kind: "static", resource };
+    for (const template of this.templates) {
+      const variables = template.matcher.match(uri);
+      if (variables) return { kind: "template", template, variables };
+    }
+    return undefined;
+  }
+
+  listTools(cursor?: unknown): Page<Record<string, unknown>> {
+    this.cache.tools ??= paginate([...this.tools.values()].map((t) => t.descriptor).sort((a, b) => byName(a as { name: string }, b as { name: string })), this.pageSize);
+    return pageAt(this.cache.tools, cursor);
+  }
+
+  listResources(cursor?: unknown): Page<Record<string, unknown>> {
+    this.cache.resources ??= paginate(
+      [...this.resources.values()]
+        .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0))
+        .map((r) =>
+          compact({
+            uri: r.uri,
+            name: r.name,
+            title: r.title,
+            description: r.description,
+            mimeType: r.mimeType,
+            size: r.size,
+            annotations: r.annotations,
+            icons: r.icons,
+            _meta: r.meta,
+          }),
+        ),
+      this.pageSize,
+    );
+    return pageAt(this.cache.resources, cursor);
+  }
+
+  listResourceTemplates(cursor?: unknown): Page<Record<string, unknown>> {
+    this.cache.templates ??= paginate(this.templates.map((t) => t.descriptor), this.pageSize);
+    return pageAt(this.cache.templates, cursor);
+  }
+
+  listPrompts(cursor?: unknown): Page<Record<string, unknown>> {
+    this.cache.prompts ??= paginate(
+      [...this.prompts.values()].sort(byName).map((p) =>
+        compact({
+          name: p.name,
+          title: p.title,
+          description: p.description,
+          arguments: promptArguments(p),
+          icons: p.icons,
+          _meta: p.meta,
+        }),
+      ),
+      this.pageSize,
+    );
+    return pageAt(this.cache.prompts, cursor);
+  }
+
+  private putTool(def: ToolDefinition): void {
+    this.tools.set(def.name, compileTool(def));
+  }
+
+  private putResource(def: ResourceDefinition): void {
+    this.resources.set(def.uri, def);
+  }
+
+  private putTemplate(def: ResourceTemplateDefinition): void {
+    const descriptor = compact({
+      uriTemplate: def.uriTemplate,
+      name: def.name,
+      title: def.title,
+      description: def.description,
+      mimeType: def.mimeType,
+      annotations: def.annotations,
+      icons: def.icons,
+      _meta: def.meta,
+    });
+    this.templates.push({ definition: def, matcher: compileUriTemplate(def.uriTemplate), descriptor });
+    this.templates.sort((a, b) => byName(a.definition, b.definition));
+  }
+
+  private putPrompt(def: PromptDefinition): void {
+    this.prompts.set(def.name, def);
+  }
+
+  private warm(): void {
+    this.listTools();
+    this.listResources();
+    this.listResourceTemplates();
+    this.listPrompts();
+  }
+
+  private changed(kind: ListKind): void {
+    this.cache = {};
+    this.warm();
+    for (const listener of this.listeners) listener(kind);
+  }
+}

@@ -1,0 +1,20 @@
+import type { Icon } from "./types";
+
+/** What the server says about itself in initialize (lifecycle) and, later, server/discover. */
+export interface ServerIdentity {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+}
+
+/** Capabilities this core implements (lifecycle §capability negotiation). */
+export const SERVER_CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  logging: {},
+  completions: {},
+} as const;

@@ -1,0 +1,34 @@
+import type { JsonRpcId } from "../../jsonrpc";
+
+/**
+ * Requests being handled, so notifications/cancelled (basic/utilities/cancellation) can abort
+ * them. Keyed by the caller's scope (session, else subject) and the request id, because ids are
+ * only unique per client.
+ */
+export class InFlightRequests {
+  private readonly running = new Map<string, AbortController>();
+
+  private key(scope: string, id: JsonRpcId): string {
+    return `${scope}\u0000${typeof id}:${id}`;
+  }
+
+  start(scope: string, id: JsonRpcId, controller: AbortController): () => void {
+    const key = this.key(scope, id);
+    this.running.set(key, controller);
+    return () => {
+      if (this.running.get(key) === controller) this.running.delete(key);
+    };
+  }
+
+  cancel(scope: string, id: JsonRpcId, reason: string): boolean {
+    const controller = this.running.get(this.key(scope, id));
+    if (!controller) return false;
+    controller.abort(new CancelledError(reason));
+    return true;
+  }
+}
+
+/** The abort reason when a client cancelled; such requests get no response (cancellation §behavior). */
+export class CancelledError extends Error {
+  override readonly name = "CancelledError";
+}

@@ -1,0 +1,131 @@
+import { McpError, type JsonRpcResponse } from "../../jsonrpc";
+import type { CallChannel } from "../handler-context";
+import type { ServerRequestMethod } from "../client-requests";
+import { SSE_HEADERS } from "./sse";
+import { sseBody, type LogicalStream, type StreamTable } from "./resumable-streams";
+import type { PendingRequests } from "./pending-requests";
+
+export interface ExchangeOptions {
+  /** The client's Accept allows text/event-stream. */
+  canStream: boolean;
+  /** The client's Accept allows application/json (else the answer is always a stream). */
+  canJson: boolean;
+  /** A JSON-RPC batch: the JSON answer is an array. */
+  batch: boolean;
+  /** How many answers (responses or suppressed) complete the exchange. */
+  expected: number;
+  sessionId: string | undefined;
+  /** Send a priming event and honour closeStream (2025-11-25 resumability). */
+  resumable: boolean;
+  retryMs: number;
+  keepAliveMs: number;
+  headers: Headers;
+  streams: StreamTable;
+  pending: PendingRequests;
+  /** Abort every handler of this exchange (client gone for good). */
+  abortAll: () => void;
+}
+
+/**
+ * One POST carrying requests, answered lazily: if every response is ready before the handlers emit
+ * anything else, the answer is plain `application/json`; the first notification or server → client
+ * request upgrades it to an SSE stream that carries those messages and then the responses
+ * (basic/transports §sending messages to the server). Quick calls stay cheap; long ones stream.
+ */
+export class PostExchange {
+  readonly response: Promise<Response>;
+  private settleResponse!: (response: Response) => void;
+  private readonly answers: (JsonRpcResponse | null)[] = [];
+  private answered = 0;
+  private stream: LogicalStream | undefined;
+  private settled = false;
+  /** Messages emitted before the upgrade, in order. */
+  private readonly backlog: string[] = [];
+
+  constructor(private readonly options: ExchangeOptions) {
+    this.response = new Promise((resolve) => (this.settleResponse = resolve));
+    if (!options.canJson) this.upgrade();
+  }
+
+  /** The answer for request slot `index`; `null` when it must not be answered (cancelled). */
+  answer(index: number, response: JsonRpcResponse | null): void {
+    this.answers[index] = response;
+    this.answered++;
+    if (this.stream) {
+      if (response) this.stream.write(JSON.stringify(response));
+    }
+    if (this.answered < this.options.expected) return;
+    if (this.stream) {
+      this.stream.finish();
+      return;
+    }
+    this.settleJson();
+  }
+
+  channelFor(signal: AbortSignal): CallChannel {
+    return {
+      notify: async (method, params) => {
+        if (!this.options.canStream || signal.aborted) return; // nowhere to send it: dropped by design
+        this.emit(JSON.stringify({ jsonrpc: "2.0", method, params }));
+      },
+      request: async (method: ServerRequestMethod, params, callSignal) => {
+        if (!this.options.canStream) {
+          throw new McpError(-32600, `${method} needs a response stream: send Accept: text/event-stream`);
+        }
+        const { id, answer } = this.options.pending.open(this.options.sessionId, callSignal);
+        this.emit(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+        return answer;
+      },
+      closeStream: () => {
+        if (!this.options.resumable || !this.options.canStream) return;
+        this.upgrade();
+        this.stream?.disconnect();
+      },
+    };
+  }
+
+  private emit(message: string): void {
+    if (!this.stream) {
+      this.backlog.push(message);
+      this.upgrade();
+      return;
+    }
+    this.stream.write(message);
+  }
+
+  private upgrade(): void {
+    if (this.stream || this.settled) return;
+    this.settled = true;
+    const { streams, sessionId, resumable, retryMs, keepAliveMs, headers, abortAll } = this.options;
+    const stream = streams.open(sessionId);
+    this.stream = stream;
+    stream.onAbandoned(abortAll);
+    // ReadableStream's start() runs now, so the connection is attached (and primed) before any event.
+    const body = sseBody(
+      (sink) => stream.attach(sink, 0, resumable ? { retryMs } : undefined),
+      (sink) => stream.detach(sink),
+      keepAliveMs,
+    );
+    // Answers that completed before the upgrade, then the messages that caused it.
+    for (const a of this.answers) if (a) stream.write(JSON.stringify(a));
+    for (const m of this.backlog) stream.write(m);
+    this.backlog.length = 0;
+    for (const [k, v] of Object.entries(SSE_HEADERS)) headers.set(k, v);
+    this.settleResponse(new Response(body, { status: 200, headers }));
+  }
+
+  private settleJson(): void {
+    if (this.settled) return;
+    this.settled = true;
+    const { headers, batch } = this.options;
+    const present = this.answers.filter((a): a is JsonRpcResponse => a !== null && a !== undefined);
+    if (present.length === 0) {
+      // Every request was cancelled: nothing may be answered (cancellation §behavior).
+      this.settleResponse(new Response(null, { status: 202, headers }));
+      return;
+    }
+    headers.set("content-type", "application/json");
+    const body = batch ? JSON.stringify(present) : JSON.stringify(present[0]);
+    this.settleResponse(new Response(body, { status: 200, headers }));
+  }
+}

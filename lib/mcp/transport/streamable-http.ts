@@ -1,0 +1,419 @@
+import {
+  McpError,
+  classifyMessage,
+  failure,
+  parseJsonBody,
+  success,
+  toMcpError,
+  type ClassifiedMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../../jsonrpc";
+import { parseAccept, isJsonContentType, type Acceptable } from "../../http/accept";
+import { readBodyLimited } from "../../http/read-body";
+import { assertOriginAllowed, type OriginPolicy } from "../../http/origin-guard";
+import { errorResponse, jsonResponse } from "../../http/json-response";
+import type { AuthInfo } from "../../auth/auth-info";
+import { dispatch, initialize, type MethodEnv, type SessionControl } from "../methods";
+import type { CallScope, RequestMeta } from "../handler-context";
+import { Header, MediaType, ResponseHeader } from "../http-headers";
+import {
+  DEFAULT_ASSUMED_VERSION,
+  SUPPORTED_VERSIONS,
+  allowsBatching,
+  isSupportedVersion,
+  primesStreams,
+} from "../protocol-versions";
+import { logUnexpected, type RequestLogger } from "../request-log";
+import { mintSessionId, type SessionRecord, type SessionStore } from "./session-store";
+import { CancelledError, InFlightRequests } from "./in-flight";
+import { PendingRequests } from "./pending-requests";
+import { PostExchange } from "./post-exchange";
+import { StreamTable, sseBody } from "./resumable-streams";
+import { StandaloneStreams } from "./standalone-streams";
+import { SSE_HEADERS } from "./sse";
+
+export interface StreamableHttpOptions {
+  env: MethodEnv;
+  /** "stateful" mints Mcp-Session-Id at initialize; "stateless" never does. */
+  sessionMode: "stateful" | "stateless";
+  sessions: SessionStore;
+  sessionTtlMs: number;
+  origin: OriginPolicy;
+  maxBodyBytes: number;
+  maxBatch: number;
+  maxJsonDepth: number;
+  keepAliveMs: number;
+  retryMs: number;
+  resumeGraceMs: number;
+  streamRetentionMs: number;
+  clientRequestTimeoutMs: number;
+  log: RequestLogger;
+  /** Resolves the caller (bearer token); anonymous when it returns undefined. */
+  authenticate?: (request: Request) => Promise<AuthInfo | undefined>;
+}
+
+export interface StreamableHttpHandler {
+  handle(request: Request): Promise<Response>;
+  /** Tell subscribed sessions that a resource changed (notifications/resources/updated). */
+  notifyResourceUpdated(uri: string): Promise<void>;
+}
+
+const ALLOW = "GET, POST, DELETE, OPTIONS";
+
+/** Context of one POST after the transport checks: who, which session, which version. */
+interface PostContext {
+  request: Request;
+  accept: Acceptable;
+  auth: AuthInfo | undefined;
+  session: SessionRecord | undefined;
+  protocolVersion: string;
+  headers: Headers;
+}
+
+/**
+ * The Streamable HTTP transport of the session era (2025-03-26, 2025-06-18, 2025-11-25;
+ * basic/transports): POST carries messages, GET opens the server's stream, DELETE ends a session.
+ * Runtime-neutral: web Request in, web Response out.
+ */
+export function createStreamableHttpHandler(options: StreamableHttpOptions): StreamableHttpHandler {
+  const { env, sessions } = options;
+  const stateful = options.sessionMode === "stateful";
+  const streams = new StreamTable({
+    maxEvents: 1_000,
+    retentionMs: options.streamRetentionMs,
+    resumeGraceMs: options.resumeGraceMs,
+  });
+  const standalone = new StandaloneStreams();
+  const pending = new PendingRequests(options.clientRequestTimeoutMs);
+  const inFlight = new InFlightRequests();
+
+  // Run-time registry changes reach every open GET stream (server/tools §list changed notification).
+  env.registry.onChange((kind) => {
+    const message = JSON.stringify({ jsonrpc: "2.0", method: `notifications/${kind}/list_changed` });
+    for (const [, stream] of standalone.entries()) stream.write(message);
+  });
+
+  function callerScope(session: SessionRecord | undefined, auth: AuthInfo | undefined): string {
+    return session?.id ?? (auth ? `sub:${auth.subject}` : "anonymous");
+  }
+
+  /** Look up the request's session, enforcing basic/transports §session management. */
+  async function resolveSession(request: Request, auth: AuthInfo | undefined): Promise<SessionRecord | undefined> {
+    if (!stateful) return undefined;
+    const id = request.headers.get(Header.SessionId);
+    if (id === null || id === "") {
+      throw McpError.invalidRequest("Bad Request: Mcp-Session-Id header is required (send initialize first)");
+    }
+    const session = id.length <= 128 ? await sessions.get(id) : undefined;
+    // Another subject's session is answered exactly like an unknown one: no existence oracle.
+    if (!session || session.subject !== auth?.subject) {
+      throw McpError.invalidRequest("Session not found: it expired or was ended; initialize a new one", undefined, 404);
+    }
+    return session;
+  }
+
+  /** MCP-Protocol-Version (basic/transports §protocol version header, 2025-06-18+). */
+  function resolveVersion(request: Request, session: SessionRecord | undefined): string {
+    const header = request.headers.get(Header.ProtocolVersion);
+    if (header !== null) {
+      if (!isSupportedVersion(header)) {
+        throw McpError.invalidRequest(`Bad Request: unsupported MCP-Protocol-Version "${header.slice(0, 64)}"`, {
+          supported: SUPPORTED_VERSIONS,
+        });
+      }
+      if (session && header !== session.protocolVersion) {
+        throw McpError.invalidRequest(
+          `Bad Request: MCP-Protocol-Version "${header}" differs from the session's negotiated "${session.protocolVersion}"`,
+        );
+      }
+      return header;
+    }
+    return session?.protocolVersion ?? DEFAULT_ASSUMED_VERSION;
+  }
+
+  function sessionControl(session: SessionRecord | undefined): SessionControl | undefined {
+    if (!session) return undefined;
+    return {
+      setLogLevel: (level) => sessions.update(session.id, { logLevel: level }),
+      subscribe: async (uri) => {
+        const current = (await sessions.get(session.id))?.subscriptions ?? [];
+        if (!current.includes(uri)) await sessions.update(session.id, { subscriptions: [...current, uri] });
+      },
+      unsubscribe: async (uri) => {
+        const current = (await sessions.get(session.id))?.subscriptions ?? [];
+        await sessions.update(session.id, { subscriptions: current.filter((u) => u !== uri) });
+      },
+    };
+  }
+
+  function readMeta(params: Record<string, unknown> | undefined): RequestMeta {
+    const meta = params?._meta;
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return {};
+    const m = meta as RequestMeta;
+    if (m.progressToken !== undefined && typeof m.progressToken !== "string" && typeof m.progressToken !== "number") {
+      throw McpError.invalidParams("Invalid params: _meta.progressToken must be a string or a number", [
+        { path: ["_meta", "progressToken"], message: "Expected string or number" },
+      ]);
+    }
+    return m;
+  }
+
+  async function runRequest(ctx: PostContext, message: JsonRpcRequest, exchange: PostExchange, index: number, exchangeAbort: AbortSignal): Promise<void> {
+    const started = performance.now();
+    const controller = new AbortController();
+    const onExchangeAbort = () => controller.abort(exchangeAbort.reason);
+    exchangeAbort.addEventListener("abort", onExchangeAbort, { once: true });
+    const scopeKey = callerScope(ctx.session, ctx.auth);
+    const done = inFlight.start(scopeKey, message.id, controller);
+    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
+    let response: JsonRpcResponse;
+    let outcome: "ok" | "error" | "tool_error" = "ok";
+    try {
+      const scope: CallScope = {
+        requestId: message.id,
+        signal: controller.signal,
+        protocolVersion: ctx.protocolVersion,
+        sessionId: ctx.session?.id,
+        auth: ctx.auth,
+        meta: readMeta(message.params),
+        clientCapabilities: ctx.session?.clientCapabilities,
+        logLevel: ctx.session?.logLevel,
+        channel: exchange.channelFor(controller.signal),
+      };
+      const result = await dispatch(env, message.method, { params: message.params ?? {}, scope, session: sessionControl(ctx.session) });
+      if (result.isError === true) outcome = "tool_error";
+      response = success(message.id, result);
+    } catch (thrown) {
+      if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
+      response = failure(message.id, toMcpError(thrown));
+      outcome = "error";
+    } finally {
+      done();
+      exchangeAbort.removeEventListener("abort", onExchangeAbort);
+    }
+    const cancelled = controller.signal.reason instanceof CancelledError;
+    options.log({
+      method: message.method,
+      ...(tool ? { tool } : {}),
+      ...(ctx.session ? { session: ctx.session.id.slice(0, 8) } : {}),
+      ms: Math.round((performance.now() - started) * 100) / 100,
+      outcome: cancelled ? "cancelled" : outcome,
+      ...("error" in response ? { code: response.error.code } : {}),
+    });
+    exchange.answer(index, cancelled ? null : response);
+  }
+
+  function handleNotification(ctx: PostContext, method: string, params: Record<string, unknown> | undefined): void {
+    if (method === "notifications/cancelled") {
+      const id = params?.requestId;
+      if (typeof id === "string" || typeof id === "number") {
+        const reason = typeof params?.reason === "string" ? params.reason.slice(0, 200) : "cancelled by client";
+        inFlight.cancel(callerScope(ctx.session, ctx.auth), id, reason);
+      }
+    }
+    // notifications/initialized, roots/list_changed, progress: nothing to do; unknown ones are ignored
+    // (JSON-RPC §4.1: notifications are never answered).
+  }
+
+  async function handleInitialize(request: Request, message: JsonRpcRequest, auth: AuthInfo | undefined): Promise<Response> {
+    if (stateful && request.headers.get(Header.SessionId)) {
+      throw McpError.invalidRequest("Bad Request: initialize must not carry Mcp-Session-Id; it starts a new session");
+    }
+    let negotiated;
+    try {
+      negotiated = initialize(env, message.params ?? {});
+    } catch (thrown) {
+      return errorResponse(toMcpError(thrown), message.id);
+    }
+    const headers = new Headers();
+    if (stateful) {
+      const now = Date.now();
+      const id = mintSessionId();
+      await sessions.create({
+        id,
+        protocolVersion: negotiated.protocolVersion,
+        clientInfo: negotiated.clientInfo,
+        clientCapabilities: negotiated.clientCapabilities,
+        subject: auth?.subject,
+        logLevel: undefined,
+        subscriptions: [],
+        createdAt: now,
+        expiresAt: now + options.sessionTtlMs,
+      });
+      headers.set(ResponseHeader.SessionId, id);
+    }
+    options.log({ method: "initialize", ms: 0, outcome: "ok" });
+    return jsonResponse(success(message.id, negotiated.result), 200, headers);
+  }
+
+  async function handlePost(request: Request): Promise<Response> {
+    if (!isJsonContentType(request.headers.get(Header.ContentType))) {
+      throw McpError.invalidRequest("Unsupported Media Type: Content-Type must be application/json", undefined, 415);
+    }
+    const accept = parseAccept(request.headers.get(Header.Accept));
+    if (!accept.json && !accept.eventStream) {
+      throw McpError.invalidRequest("Not Acceptable: Accept must allow application/json or text/event-stream", undefined, 406);
+    }
+    const body = parseJsonBody(await readBodyLimited(request, options.maxBodyBytes), options.maxJsonDepth);
+    const batch = Array.isArray(body);
+    const items: unknown[] = batch ? body : [body];
+    if (batch && items.length === 0) throw McpError.invalidRequest("Invalid Request: empty batch");
+    if (batch && items.length > options.maxBatch) {
+      throw McpError.invalidRequest(`Invalid Request: batch longer than ${options.maxBatch} messages`, { maxBatch: options.maxBatch });
+    }
+    const messages: ClassifiedMessage[] = items.map(classifyMessage);
+    const auth = await options.authenticate?.(request);
+
+    const init = messages.find((m) => m.kind === "request" && m.message.method === "initialize");
+    if (init && init.kind === "request") {
+      // lifecycle (2025-03-26): "The initialization request MUST NOT be part of a JSON-RPC batch".
+      if (batch) throw McpError.invalidRequest("Invalid Request: initialize must not be part of a batch");
+      return handleInitialize(request, init.message, auth);
+    }
+
+    const session = await resolveSession(request, auth);
+    const protocolVersion = resolveVersion(request, session);
+    if (batch && !allowsBatching(protocolVersion)) {
+      throw McpError.invalidRequest(
+        `Invalid Request: JSON-RPC batches are not supported in protocol version ${protocolVersion} (only 2025-03-26 allows them)`,
+      );
+    }
+    const first = messages[0];
+    if (!batch && first?.kind === "invalid") {
+      return errorResponse(new McpError(first.error.code, first.error.message, first.error.data), first.id);
+    }
+
+    const headers = new Headers();
+    if (session) headers.set(ResponseHeader.SessionId, session.id);
+    const ctx: PostContext = { request, accept, auth, session, protocolVersion, headers };
+
+    const slots: ({ kind: "request"; message: JsonRpcRequest } | { kind: "invalid"; response: JsonRpcResponse })[] = [];
+    for (const m of messages) {
+      if (m.kind === "notification") handleNotification(ctx, m.message.method, m.message.params);
+      else if (m.kind === "response") pending.settle(m.message, session?.id);
+      else if (m.kind === "request") slots.push(m);
+      else slots.push({ kind: "invalid", response: failure(m.id, m.error) });
+    }
+    // Only notifications and responses: 202 Accepted, no body (basic/transports §sending messages).
+    if (slots.length === 0) return new Response(null, { status: 202, headers });
+
+    const exchangeAbort = new AbortController();
+    const exchange = new PostExchange({
+      canStream: accept.eventStream,
+      canJson: accept.json,
+      batch,
+      expected: slots.length,
+      sessionId: session?.id,
+      resumable: stateful && primesStreams(protocolVersion),
+      retryMs: options.retryMs,
+      keepAliveMs: options.keepAliveMs,
+      headers,
+      streams,
+      pending,
+      abortAll: () => exchangeAbort.abort(new CancelledError("client went away")),
+    });
+    // A client that drops a plain JSON exchange has nothing to resume: its handlers stop now.
+    const onClientGone = () => exchangeAbort.abort(new CancelledError("client went away"));
+    request.signal?.addEventListener("abort", onClientGone, { once: true });
+    slots.forEach((slot, index) => {
+      if (slot.kind === "invalid") exchange.answer(index, slot.response);
+      else void runRequest(ctx, slot.message, exchange, index, exchangeAbort.signal);
+    });
+    const response = await exchange.response;
+    // Once streaming, disconnects are the stream's business (grace period, then abandon).
+    if (response.headers.get("content-type") === MediaType.EventStream) {
+      request.signal?.removeEventListener("abort", onClientGone);
+    }
+    return response;
+  }
+
+  async function handleGet(request: Request): Promise<Response> {
+    const accept = parseAccept(request.headers.get(Header.Accept));
+    if (!accept.eventStream || request.headers.get(Header.Accept) === null) {
+      throw McpError.invalidRequest("Not Acceptable: GET needs Accept: text/event-stream", undefined, 406);
+    }
+    if (!stateful) {
+      throw McpError.invalidRequest("Method Not Allowed: this server runs stateless and offers no GET stream", undefined, 405);
+    }
+    const auth = await options.authenticate?.(request);
+    const session = await resolveSession(request, auth);
+    const protocolVersion = resolveVersion(request, session);
+    if (!session) throw McpError.internal();
+    const headers = new Headers(SSE_HEADERS);
+    headers.set(ResponseHeader.SessionId, session.id);
+
+    const lastEventId = request.headers.get(Header.LastEventId);
+    if (lastEventId !== null) {
+      const found = streams.resolve(lastEventId);
+      if (!found || found.stream.sessionId !== session.id) {
+        throw McpError.invalidRequest("Stream not found: the Last-Event-ID is unknown or expired", undefined, 404);
+      }
+      const { stream, afterSeq } = found;
+      const body = sseBody((sink) => stream.attach(sink, afterSeq), (sink) => stream.detach(sink), options.keepAliveMs);
+      return new Response(body, { status: 200, headers });
+    }
+
+    const stream = streams.open(session.id);
+    standalone.set(session.id, stream);
+    const prime = primesStreams(protocolVersion) ? { retryMs: options.retryMs } : undefined;
+    const body = sseBody(
+      (sink) => stream.attach(sink, 0, prime),
+      (sink) => stream.detach(sink),
+      options.keepAliveMs,
+    );
+    // A standalone stream has no work to abandon; once the grace period passes it is simply over.
+    stream.onAbandoned(() => standalone.remove(session.id, stream));
+    return new Response(body, { status: 200, headers });
+  }
+
+  async function handleDelete(request: Request): Promise<Response> {
+    if (!stateful) {
+      throw McpError.invalidRequest("Method Not Allowed: this server runs stateless; there is no session to end", undefined, 405);
+    }
+    const auth = await options.authenticate?.(request);
+    const session = await resolveSession(request, auth);
+    if (!session) throw McpError.internal();
+    await sessions.delete(session.id);
+    streams.closeSession(session.id);
+    return new Response(null, { status: 200 });
+  }
+
+  async function notifyResourceUpdated(uri: string): Promise<void> {
+    const message = JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
+    for (const [sessionId, stream] of standalone.entries()) {
+      const session = await sessions.get(sessionId);
+      if (session?.subscriptions.includes(uri)) stream.write(message);
+    }
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const allow = { [Header.Allow]: ALLOW };
+    try {
+      assertOriginAllowed(request, options.origin);
+      switch (request.method) {
+        case "POST":
+          return await handlePost(request);
+        case "GET":
+          return await handleGet(request);
+        case "DELETE":
+          return await handleDelete(request);
+        case "OPTIONS":
+          return new Response(null, { status: 204, headers: allow });
+        default:
+          return errorResponse(
+            McpError.invalidRequest(`Method Not Allowed: ${request.method.slice(0, 16)}`, undefined, 405),
+            null,
+            allow,
+          );
+      }
+    } catch (thrown) {
+      if (!(thrown instanceof McpError)) logUnexpected(`${request.method} transport`, thrown);
+      const error = toMcpError(thrown);
+      return errorResponse(error, null, error.httpStatus === 405 ? allow : undefined);
+    }
+  }
+
+  return { handle, notifyResourceUpdated };
+}
+
