@@ -30,6 +30,11 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
   icons?: Icon[];
   /** Host metadata (`openai/*`, `ui`, …) published in the descriptor's `_meta`. */
   meta?: Meta;
+  /**
+   * Publish this JSON Schema as `inputSchema` instead of the one generated from `input`, for
+   * keywords zod cannot express ($defs with $anchor, if/then/else). `input` still validates.
+   */
+  inputJsonSchema?: Record<string, unknown> & { type: "object" };
   handler: (args: z.output<I>, ctx: HandlerContext) => Promise<CallToolResult> | CallToolResult;
 }
 

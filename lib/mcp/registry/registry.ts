@@ -52,7 +52,7 @@ function compileTool(def: ToolDefinition): CompiledTool {
     name: def.name,
     title: def.title,
     description: def.description,
-    inputSchema: toJsonSchema(def.input, "input"),
+    inputSchema: def.inputJsonSchema ?? toJsonSchema(def.input, "input"),
     outputSchema: def.output ? toJsonSchema(def.output, "output") : undefined,
     annotations: def.annotations,
     icons: def.icons,

@@ -1,0 +1,13 @@
+import { conformanceEndpoint } from "@/lib/conformance/endpoint";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** Exists only when MCP_CONFORMANCE_FIXTURES=1; otherwise indistinguishable from no route. */
+function handle(request: Request): Promise<Response> {
+  const endpoint = conformanceEndpoint();
+  if (!endpoint) return Promise.resolve(new Response("Not Found", { status: 404 }));
+  return endpoint.handle(request);
+}
+
+export { handle as GET, handle as POST, handle as DELETE, handle as OPTIONS, handle as PUT, handle as PATCH, handle as HEAD };

@@ -1,0 +1,78 @@
+// Runs the official MCP conformance suite against the real `next start` server's fixture route,
+// under the suite's own Node 22 (installed from the npm registry in this folder's node_modules).
+//
+//   node tests/conformance/run.mjs            # required scenarios (scored) + --suite all
+//
+// Prints per-scenario lines and a closing `N passed, M failed` over scenarios, and writes a JSON
+// summary to tests/conformance/results/summary.json for .ci/run.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, startNextServer } from "../support/next-server.mjs";
+
+const HERE = join(ROOT, "tests/conformance");
+const NODE22 = join(HERE, "node_modules/.bin/node");
+const SUITE = join(HERE, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+const RESULTS = join(HERE, "results");
+
+function ensureInstalled() {
+  if (existsSync(NODE22) && existsSync(SUITE)) return;
+  const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: HERE, stdio: "inherit" });
+  if (r.status !== 0) throw new Error("installing the conformance runner failed");
+}
+
+function runSuite(args, label) {
+  return new Promise((resolve) => {
+    const child = spawn(NODE22, [SUITE, "server", ...args], { cwd: HERE, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      process.stdout.write(d);
+    });
+    child.stderr.on("data", (d) => process.stderr.write(d));
+    child.on("exit", (code) => {
+      // Lines like "✓ tools-list: 2 passed, 0 failed" (one per scenario).
+      const scenarios = [...out.matchAll(/^\s*([✓✗])\s+([\w.-]+):\s+(\d+) passed, (\d+) failed/gm)].map((m) => ({
+        scenario: m[2],
+        ok: m[1] === "✓" && m[4] === "0",
+        passed: Number(m[3]),
+        failed: Number(m[4]),
+      }));
+      resolve({ label, exitCode: code, scenarios });
+    });
+  });
+}
+
+async function main() {
+  ensureInstalled();
+  rmSync(RESULTS, { recursive: true, force: true });
+  mkdirSync(RESULTS, { recursive: true });
+  const server = await startNextServer({ env: { MCP_CONFORMANCE_FIXTURES: "1" } });
+  // The suite requires a loopback *name* for the DNS-rebinding scenario; localhost resolves to 127.0.0.1 here.
+  const url = `http://localhost:${server.port}/api/conformance/mcp`;
+  const runs = [];
+  try {
+    runs.push(await runSuite(["--url", url, "--requirements", "2025-11-25", "-o", join(RESULTS, "required")], "required (2025-11-25)"));
+    runs.push(await runSuite(["--url", url, "--suite", "all", "--spec-version", "2025-11-25", "-o", join(RESULTS, "all")], "suite all (2025-11-25)"));
+  } finally {
+    await server.stop();
+  }
+  let passed = 0;
+  let failed = 0;
+  for (const run of runs) {
+    const ok = run.scenarios.filter((s) => s.ok).length;
+    const bad = run.scenarios.length - ok;
+    console.log(`\n${run.label}: ${ok}/${run.scenarios.length} scenarios passed, exit ${run.exitCode}`);
+    for (const s of run.scenarios.filter((x) => !x.ok)) console.log(`  failed: ${s.scenario} (${s.failed} checks)`);
+    passed += ok;
+    failed += bad + (run.exitCode !== 0 && bad === 0 ? 1 : 0);
+  }
+  writeFileSync(join(RESULTS, "summary.json"), JSON.stringify({ passed, failed, runs }, null, 2));
+  console.log(`\nconformance: ${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
