@@ -1,0 +1,18 @@
+export interface RunningNextServer {
+  url: string;
+  port: number;
+  pid: number;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+export const ROOT: string;
+export function distDir(): string;
+export function hasBuild(): boolean;
+export function freePort(): Promise<number>;
+export function startNextServer(options?: {
+  env?: Record<string, string>;
+  port?: number;
+  readyPath?: string;
+  timeoutMs?: number;
+  quiet?: boolean;
+}): Promise<RunningNextServer>;

@@ -1,0 +1,10 @@
+import "vitest";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** `next start` in the default configuration (stateful sessions), fixture route enabled. */
+    statefulUrl: string;
+    /** `next start` with MCP_SESSION_MODE=stateless, fixture route enabled. */
+    statelessUrl: string;
+  }
+}
