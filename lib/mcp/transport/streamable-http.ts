@@ -94,6 +94,10 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     for (const [, stream] of standalone.entries()) stream.write(message);
   });
 
+  /**
+   * Whose request ids a notifications/cancelled may name. Without a session or a subject, all
+   * anonymous stateless callers share one scope: ids should then be unique (e.g. UUIDs).
+   */
   function callerScope(session: SessionRecord | undefined, auth: AuthInfo | undefined): string {
     return session?.id ?? (auth ? `sub:${auth.subject}` : "anonymous");
   }
@@ -109,6 +113,11 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     // Another subject's session is answered exactly like an unknown one: no existence oracle.
     if (!session || session.subject !== auth?.subject) {
       throw McpError.invalidRequest("Session not found: it expired or was ended; initialize a new one", undefined, 404);
+    }
+    // Sliding expiry, written at most once per half-TTL so active sessions don't cost a write per request.
+    const now = Date.now();
+    if (session.expiresAt - now < options.sessionTtlMs / 2) {
+      await sessions.update(session.id, { expiresAt: now + options.sessionTtlMs });
     }
     return session;
   }
@@ -220,6 +229,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     if (stateful && request.headers.get(Header.SessionId)) {
       throw McpError.invalidRequest("Bad Request: initialize must not carry Mcp-Session-Id; it starts a new session");
     }
+    const started = performance.now();
     let negotiated;
     try {
       negotiated = initialize(env, message.params ?? {});
@@ -243,7 +253,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       });
       headers.set(ResponseHeader.SessionId, id);
     }
-    options.log({ method: "initialize", ms: 0, outcome: "ok" });
+    options.log({ method: "initialize", ms: Math.round((performance.now() - started) * 100) / 100, outcome: "ok" });
     return jsonResponse(success(message.id, negotiated.result), 200, headers);
   }
 

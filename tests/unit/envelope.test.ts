@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { classifyMessage, jsonDepthExceeds } from "../../lib/jsonrpc";
+import { compileUriTemplate } from "../../lib/mcp/registry/uri-template";
+import { decodeCursor, encodeCursor } from "../../lib/mcp/registry/pagination";
+
+describe("JSON-RPC envelope classification", () => {
+  it("tells requests, notifications and responses apart", () => {
+    expect(classifyMessage({ jsonrpc: "2.0", id: 1, method: "ping" }).kind).toBe("request");
+    expect(classifyMessage({ jsonrpc: "2.0", method: "notifications/initialized" }).kind).toBe("notification");
+    expect(classifyMessage({ jsonrpc: "2.0", id: "s-1", result: {} }).kind).toBe("response");
+    expect(classifyMessage({ jsonrpc: "2.0", id: "s-1", error: { code: 1, message: "x" } }).kind).toBe("response");
+  });
+
+  it("refuses ids JSON cannot echo exactly, with id null", () => {
+    for (const id of [1.5, 2 ** 53 + 10, null, {}, true, "x".repeat(257)]) {
+      const c = classifyMessage({ jsonrpc: "2.0", id, method: "ping" });
+      expect(c).toMatchObject({ kind: "invalid", id: null, error: { code: -32600 } });
+    }
+  });
+
+  it("echoes a readable id on other envelope errors", () => {
+    expect(classifyMessage({ jsonrpc: "2.0", id: 9, method: "x", params: [1] })).toMatchObject({ kind: "invalid", id: 9 });
+    expect(classifyMessage({ jsonrpc: "1.0", id: 9, method: "x" })).toMatchObject({ kind: "invalid", id: 9 });
+  });
+});
+
+describe("helpers", () => {
+  it("measures JSON depth without parsing and ignores brackets inside strings", () => {
+    expect(jsonDepthExceeds("[".repeat(65) + "]".repeat(65), 64)).toBe(true);
+    expect(jsonDepthExceeds(`{"a":"${"[".repeat(100)}"}`, 64)).toBe(false);
+  });
+
+  it("matches simple and reserved URI template expressions", () => {
+    expect(compileUriTemplate("test://template/{id}/data").match("test://template/123/data")).toEqual({ id: "123" });
+    expect(compileUriTemplate("test://template/{id}/data").match("test://template/1/2/data")).toBeUndefined();
+    expect(compileUriTemplate("file:///{+path}").match("file:///a/b.txt")).toEqual({ path: "a/b.txt" });
+  });
+
+  it("round-trips cursors and refuses forged ones", () => {
+    expect(decodeCursor(encodeCursor(200))).toBe(200);
+    expect(() => decodeCursor("garbage!")).toThrow(/Invalid cursor/);
+  });
+});
