@@ -6,7 +6,8 @@ import { ErrorCode, McpError } from "../jsonrpc";
  */
 export async function readBodyLimited(request: Request, maxBytes: number): Promise<string> {
   const tooLarge = () =>
-    new McpError(ErrorCode.InvalidRequest, `Request body larger than ${maxBytes} bytes`, { maxBytes }, 413);
+    // The unread rest of a chunked body would poison a kept-alive connection (RFC 9112 §9.3): close it.
+    new McpError(ErrorCode.InvalidRequest, `Request body larger than ${maxBytes} bytes`, { maxBytes }, 413, { connection: "close" });
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge();
   if (!request.body) return "";
@@ -23,6 +24,6 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
-  return Buffer.concat(chunks).toString("utf8");
+  // One decoder for both paths so a BOM or split multi-byte character is treated the same way.
+  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
 }

@@ -29,7 +29,9 @@ export class McpError extends Error {
   }
 
   static methodNotFound(method: string): McpError {
-    return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, { method });
+    // Echo a bounded name: an error must not grow with the attacker's input.
+    const name = method.length > 128 ? `${method.slice(0, 128)}…` : method;
+    return new McpError(ErrorCode.MethodNotFound, `Method not found: ${name}`, { method: name });
   }
 
   static internal(message = "Internal error"): McpError {

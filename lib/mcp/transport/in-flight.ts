@@ -12,12 +12,25 @@ export class InFlightRequests {
     return `${scope}\u0000${typeof id}:${id}`;
   }
 
+  /**
+   * Register a running request. A duplicate id in the same scope is not registered: the first
+   * one stays the one a cancellation names, and the newcomer simply cannot be cancelled by id.
+   */
   start(scope: string, id: JsonRpcId, controller: AbortController): () => void {
     const key = this.key(scope, id);
+    if (this.running.has(key)) return () => undefined;
     this.running.set(key, controller);
     return () => {
       if (this.running.get(key) === controller) this.running.delete(key);
     };
+  }
+
+  /** Abort everything running in a scope (a session that was ended). */
+  cancelScope(scope: string, reason: string): void {
+    const prefix = `${scope}\u0000`;
+    for (const [key, controller] of this.running) {
+      if (key.startsWith(prefix)) controller.abort(new CancelledError(reason));
+    }
   }
 
   cancel(scope: string, id: JsonRpcId, reason: string): boolean {

@@ -53,6 +53,13 @@ export class PendingRequests {
     return { id, answer };
   }
 
+  /** Refuse every open question of a session (it was ended). */
+  rejectSession(sessionId: string, reason: string): void {
+    for (const entry of [...this.pending.values()]) {
+      if (entry.sessionId === sessionId) entry.reject(new McpError(-32603, reason));
+    }
+  }
+
   /** Deliver a client's response. Returns false if nothing was waiting for it (or not from this session). */
   settle(message: JsonRpcResponse, sessionId: string | undefined): boolean {
     if (typeof message.id !== "string") return false;

@@ -120,8 +120,10 @@ export class PostExchange {
     const { headers, batch } = this.options;
     const present = this.answers.filter((a): a is JsonRpcResponse => a !== null && a !== undefined);
     if (present.length === 0) {
-      // Every request was cancelled: nothing may be answered (cancellation §behavior).
-      this.settleResponse(new Response(null, { status: 202, headers }));
+      // Every request was cancelled: no response may be sent (cancellation §behavior), yet a POST
+      // carrying requests must be answered with JSON or SSE (transports): an empty, closed stream.
+      for (const [k, v] of Object.entries(SSE_HEADERS)) headers.set(k, v);
+      this.settleResponse(new Response("", { status: 200, headers }));
       return;
     }
     headers.set("content-type", "application/json");

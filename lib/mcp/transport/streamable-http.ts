@@ -60,6 +60,8 @@ export interface StreamableHttpHandler {
 }
 
 const ALLOW = "GET, POST, DELETE, OPTIONS";
+/** Without sessions there is no GET stream and nothing to DELETE. */
+const ALLOW_STATELESS = "POST, OPTIONS";
 
 /** Context of one POST after the transport checks: who, which session, which version. */
 interface PostContext {
@@ -215,6 +217,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
 
   function handleNotification(ctx: PostContext, method: string, params: Record<string, unknown> | undefined): void {
     if (method === "notifications/cancelled") {
+      // Anonymous stateless callers share no scope that tells them apart: a cancellation from one
+      // could abort another's request with the same id. They cancel by closing the connection.
+      if (!ctx.session && !ctx.auth) return;
       const id = params?.requestId;
       if (typeof id === "string" || typeof id === "number") {
         const reason = typeof params?.reason === "string" ? params.reason.slice(0, 200) : "cancelled by client";
@@ -339,12 +344,12 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   }
 
   async function handleGet(request: Request): Promise<Response> {
+    if (!stateful) {
+      throw McpError.invalidRequest("Method Not Allowed: this server runs stateless and offers no GET stream", undefined, 405);
+    }
     const accept = parseAccept(request.headers.get(Header.Accept));
     if (!accept.eventStream || request.headers.get(Header.Accept) === null) {
       throw McpError.invalidRequest("Not Acceptable: GET needs Accept: text/event-stream", undefined, 406);
-    }
-    if (!stateful) {
-      throw McpError.invalidRequest("Method Not Allowed: this server runs stateless and offers no GET stream", undefined, 405);
     }
     const auth = await options.authenticate?.(request);
     const session = await resolveSession(request, auth);
@@ -385,6 +390,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     const session = await resolveSession(request, auth);
     if (!session) throw McpError.internal();
     await sessions.delete(session.id);
+    // Ending a session ends its work too: running handlers abort, open questions to the client fail.
+    inFlight.cancelScope(session.id, "session terminated");
+    pending.rejectSession(session.id, "session terminated");
     streams.closeSession(session.id);
     return new Response(null, { status: 200 });
   }
@@ -398,7 +406,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   }
 
   async function handle(request: Request): Promise<Response> {
-    const allow = { [Header.Allow]: ALLOW };
+    const allow = { [Header.Allow]: stateful ? ALLOW : ALLOW_STATELESS };
     try {
       assertOriginAllowed(request, options.origin);
       switch (request.method) {

@@ -1,0 +1,78 @@
+/**
+ * Cancellation reaches the handler: its AbortSignal fires when the client cancels
+ * (notifications/cancelled) and when the client's response stream goes away for longer than the
+ * resume grace period (MCP_RESUME_GRACE_MS=1000 in tests). The fixture tool test_slow records
+ * every abort; test_cancellations reads the record back.
+ *
+ * The record is shared by all sessions of the server and request ids are only unique per client,
+ * so each test identifies its own entry by something unique: the abort reason it chose, or a
+ * request id it minted.
+ */
+import { randomUUID } from "node:crypto";
+import { describe, expect, inject, it } from "vitest";
+import { JSON_AND_SSE, LATEST, openSession } from "../support/mcp-http";
+import { SseReader, connectClient, readCancellations, waitFor, type CancellationRecord } from "../support/sdk-client";
+
+const fixtureUrl = () => `${inject("statefulUrl")}/api/conformance/mcp`;
+const GRACE_MS = 1_000;
+
+describe("cancellation", () => {
+  it("aborting an SDK call sends notifications/cancelled and the server aborts that request's handler", async () => {
+    const { client } = await connectClient(fixtureUrl());
+    const reason = `e2e-sdk-abort-${randomUUID()}`;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(reason), 300);
+    const started = Date.now();
+
+    try {
+      await expect(
+        client.callTool({ name: "test_slow", arguments: { ms: 20_000 } }, undefined, { signal: controller.signal }),
+      ).rejects.toThrow(reason);
+    } finally {
+      clearTimeout(timer);
+    }
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    const entry = await waitFor(async () => (await readCancellations(client)).find((c) => c.reason === reason), { timeoutMs: 5_000 });
+    expect(entry, "test_slow's AbortSignal never fired").toBeDefined();
+    expect(typeof entry?.requestId).toBe("number"); // the SDK's own id for that call
+    expect((entry?.at ?? 0) - started).toBeLessThan(5_000);
+  });
+
+  it("a client that closes its SSE response stream and does not resume gets its handler aborted after the grace period", async () => {
+    const headers = await openSession(fixtureUrl(), LATEST);
+    const requestId = `e2e-closed-stream-${randomUUID()}`;
+    const controller = new AbortController();
+    // ms / 10 is the first progress step: the response turns into a stream after ~1 s.
+    const res = await fetch(fixtureUrl(), {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: JSON_AND_SSE, ...headers },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: requestId,
+        method: "tools/call",
+        params: { name: "test_slow", arguments: { ms: 10_000 }, _meta: { progressToken: requestId } },
+      }),
+      signal: controller.signal,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    if (!res.body) throw new Error("no response body");
+    const reader = new SseReader(res.body);
+    const first = await reader.next(5_000);
+    expect(first?.id).toBeTruthy();
+
+    controller.abort();
+    await reader.cancel();
+    const closedAt = Date.now();
+
+    // A fresh SDK session only to read the record (any session of the server sees it).
+    const { client } = await connectClient(fixtureUrl());
+    const mine = async (): Promise<CancellationRecord | undefined> => (await readCancellations(client)).find((c) => c.requestId === requestId);
+    const entry = await waitFor(mine, { timeoutMs: GRACE_MS + 4_000, intervalMs: 150 });
+    expect(entry, "the handler kept running after its client went away").toBeDefined();
+    expect(entry?.reason).toBe("client went away");
+    // Not before the grace period: a client could still have resumed the stream until then.
+    expect((entry?.at ?? 0) - closedAt).toBeGreaterThanOrEqual(GRACE_MS - 100);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * SSE streams on the wire: the session's GET stream, and resuming a POST response stream the
+ * server closed on purpose (2025-11-25 SSE polling, SEP-1699) with GET + Last-Event-ID.
+ */
+import { describe, expect, inject, it } from "vitest";
+import { JSON_AND_SSE, LATEST, openSession } from "../support/mcp-http";
+import { SseReader, connectClient, messageOf, textOf } from "../support/sdk-client";
+
+const fixtureUrl = () => `${inject("statefulUrl")}/api/conformance/mcp`;
+const productUrl = () => `${inject("statefulUrl")}/api/mcp`;
+
+describe("SSE streams", () => {
+  it("GET with Accept: text/event-stream on a session opens the server's stream (200 text/event-stream)", async () => {
+    const headers = await openSession(productUrl(), LATEST);
+    const controller = new AbortController();
+    try {
+      const res = await fetch(productUrl(), { method: "GET", headers: { accept: "text/event-stream", ...headers }, signal: controller.signal });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/event-stream");
+      expect(res.headers.get("mcp-session-id")).toBe(headers["mcp-session-id"]);
+      if (!res.body) throw new Error("no response body");
+      const reader = res.body.getReader();
+      const first = await reader.read();
+      expect(first.done).toBe(false);
+      // 2025-11-25 primes the stream: an event with an id and empty data.
+      expect(new TextDecoder().decode(first.value)).toMatch(/^id: \S+\n(retry: \d+\n)?data: \n\n/);
+      await reader.cancel();
+    } finally {
+      controller.abort();
+    }
+  });
+
+  it("a POST stream closed by the server (test_reconnection) is primed, closes, and GET with Last-Event-ID replays the result", async () => {
+    const headers = await openSession(fixtureUrl(), LATEST);
+    const res = await fetch(fixtureUrl(), {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: JSON_AND_SSE, ...headers },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 42, method: "tools/call", params: { name: "test_reconnection", arguments: {} } }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    if (!res.body) throw new Error("no response body");
+
+    const events = await new SseReader(res.body).rest(3_000); // ends: the server closed the stream
+    const priming = events[0];
+    expect(priming?.id).toBeTruthy();
+    expect(priming?.data).toBe("");
+    expect(priming?.retry).toBeGreaterThan(0);
+    expect(events.map(messageOf).filter((m) => m?.id === 42)).toEqual([]); // the result is not on this connection
+    const lastEventId = events.at(-1)?.id ?? "";
+
+    const resumed = await fetch(fixtureUrl(), {
+      method: "GET",
+      headers: { accept: "text/event-stream", "last-event-id": lastEventId, ...headers },
+    });
+    expect(resumed.status).toBe(200);
+    expect(resumed.headers.get("content-type")).toBe("text/event-stream");
+    if (!resumed.body) throw new Error("no response body");
+    const replay = new SseReader(resumed.body);
+    const answer = await replay.until((e) => messageOf(e)?.id === 42, 5_000);
+    expect(answer.id).toBeTruthy();
+    expect(messageOf(answer)).toMatchObject({
+      jsonrpc: "2.0",
+      id: 42,
+      result: { content: [{ type: "text", text: "Reconnection test completed" }] },
+    });
+    // The call is complete: the resumed stream ends too.
+    await expect(replay.rest(3_000)).resolves.toEqual([]);
+  });
+
+  it("the SDK client resumes a server-closed POST stream on its own and gets the result of test_reconnection", async () => {
+    const { client } = await connectClient(fixtureUrl());
+    const result = await client.callTool({ name: "test_reconnection", arguments: {} }, undefined, { timeout: 10_000 });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe("Reconnection test completed");
+  });
+});
