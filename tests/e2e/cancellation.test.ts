@@ -75,4 +75,43 @@ describe("cancellation", () => {
     // Not before the grace period: a client could still have resumed the stream until then.
     expect((entry?.at ?? 0) - closedAt).toBeGreaterThanOrEqual(GRACE_MS - 100);
   });
+
+  it("ending a session (DELETE) aborts the handlers it still has running", async () => {
+    const headers = await openSession(fixtureUrl(), LATEST);
+    const requestId = `e2e-delete-${randomUUID()}`;
+    const call = fetch(fixtureUrl(), {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: JSON_AND_SSE, ...headers },
+      body: JSON.stringify({ jsonrpc: "2.0", id: requestId, method: "tools/call", params: { name: "test_slow", arguments: { ms: 20_000 } } }),
+    }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    const del = await fetch(fixtureUrl(), { method: "DELETE", headers });
+    expect(del.status).toBe(200);
+
+    const { client } = await connectClient(fixtureUrl());
+    const entry = await waitFor(async () => (await readCancellations(client)).find((c) => c.requestId === requestId), { timeoutMs: 3_000 });
+    expect(entry?.reason).toBe("session terminated");
+    await call;
+  });
+
+  it("on the stateless server a stranger's notifications/cancelled does not abort another client's call", async () => {
+    const url = `${inject("statelessUrl")}/api/conformance/mcp`;
+    const h = { "content-type": "application/json", accept: JSON_AND_SSE };
+    const id = `e2e-stranger-${randomUUID()}`;
+    const call = fetch(url, {
+      method: "POST",
+      headers: h,
+      body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "test_slow", arguments: { ms: 1_000 } } }),
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const cancel = await fetch(url, {
+      method: "POST",
+      headers: h,
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } }),
+    });
+    expect(cancel.status).toBe(202);
+    const res = await call;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id, result: { content: [{ type: "text", text: "Waited 1000 ms" }] } });
+  });
 });
