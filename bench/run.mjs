@@ -4,7 +4,8 @@
  *
  *   npm run bench                         # defaults: 5 rounds x 4 s per cell, c = 1 and 32
  *   BENCH_SECONDS=2 BENCH_ROUNDS=3 npm run bench
- *   BENCH_CPU_PROF=1 npm run bench        # also write a server .cpuprofile (see bench/profile-top.mjs)
+ *   BENCH_CPU_PROF=1 BENCH_SYSTEMS=tools/call npm run bench
+ *                                         # server .cpuprofile in bench/.work/profiles (bench/profile-top.mjs)
  *
  * Method (why it is built this way):
  * - One `next start` production server on 127.0.0.1, started as `node …/next start` (not `npx`) so
@@ -32,7 +33,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const HOST = "127.0.0.1"; // never anything else: this tool must not load a remote machine
 
 // ---------------------------------------------------------------------------------------------
-// Configuration (env). Defaults: 3 systems x 2 concurrencies x 5 rounds x 4 s = 120 s measured,
+// Configuration (env). Defaults: 4 systems x 2 concurrencies x 5 rounds x 4 s = 120 s measured,
 // plus warm-up and start-up: about 2.5 minutes.
 // ---------------------------------------------------------------------------------------------
 function envNumber(name, fallback, { min = 0, integer = false } = {}) {
@@ -54,12 +55,19 @@ const CONFIG = {
     if (!Number.isInteger(c) || c < 1) throw new Error(`BENCH_CONCURRENCY: bad value "${s}"`);
     return c;
   }),
+  // Subset of systems, e.g. "tools/call" alone for a clean profile; ratios need "ceiling" in it.
+  systems: process.env.BENCH_SYSTEMS ? process.env.BENCH_SYSTEMS.split(",").map((s) => s.trim()) : undefined,
   cpuProf: process.env.BENCH_CPU_PROF === "1",
-  // Same variable next.config.ts reads, so a private build (e.g. .next-bench) can be benchmarked
-  // while someone else rebuilds .next.
+  // Same variable next.config.ts reads: a private build survives someone else rebuilding .next.
+  // (Note: `next build` into a new dir adds "<dir>/types/**/*.ts" to tsconfig.json's include.)
   distDir: process.env.NEXT_DIST_DIR || ".next",
   out: path.resolve(ROOT, process.env.BENCH_OUT ?? "bench/RESULTS.md"),
 };
+
+// Profile mode: <name>.cpuprofile (written by the server at exit) + <name>.json (how many requests
+// it served), so bench/profile-top.mjs can report microseconds per request.
+const PROFILE_DIR = path.join(ROOT, "bench", ".work", "profiles");
+const PROFILE_NAME = `${new Date().toISOString().replace(/[:.]/g, "-")}_${(CONFIG.systems ?? ["all"]).join("+").replace(/\//g, "-")}`;
 
 const PROTOCOL_VERSION = "2025-11-25";
 const MCP_PATH = "/api/mcp";
@@ -76,7 +84,7 @@ function ensureBuild() {
     console.log(`[bench] ${path.relative(ROOT, buildId)} missing: running next build`);
     const r = spawnSync("npx", ["next", "build"], { cwd: ROOT, stdio: "inherit", env: process.env });
     if (r.status !== 0) throw new Error(`next build failed (exit ${r.status})`);
-    return;
+    return [];
   }
   // The build is what gets measured; say so when sources changed after it (others edit lib/).
   const builtAt = fs.statSync(buildId).mtimeMs;
@@ -92,6 +100,7 @@ function ensureBuild() {
   if (newer.length > 0) {
     console.warn(`[bench] warning: ${newer.length} source file(s) changed after the build (${newer.slice(0, 3).join(", ")}…); measuring the existing build`);
   }
+  return newer;
 }
 
 function freePort() {
@@ -111,9 +120,8 @@ async function startServer() {
   const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
   const nodeArgs = [];
   if (CONFIG.cpuProf) {
-    const dir = path.join(ROOT, "bench", ".work", "profiles");
-    fs.mkdirSync(dir, { recursive: true });
-    nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${dir}`);
+    fs.mkdirSync(PROFILE_DIR, { recursive: true });
+    nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${PROFILE_NAME}.cpuprofile`);
   }
   const child = spawn(process.execPath, [...nodeArgs, nextBin, "start", "-H", HOST, "-p", String(port)], {
     cwd: ROOT,
@@ -132,6 +140,10 @@ async function startServer() {
   child.stderr.on("data", keep);
   server = { child, pid: child.pid, port, log, exited: false };
   child.on("exit", () => (server.exited = true));
+  child.on("error", (err) => {
+    log.push(`spawn error: ${err.message}`);
+    server.exited = true;
+  });
 
   // Ready = the ceiling route answers 200 (also loads that route's bundle).
   const deadline = Date.now() + 60_000;
@@ -196,7 +208,7 @@ const CLK_TCK = (() => {
   }
 })();
 
-/** [ppid, utime+stime ticks] of one pid; the comm field may contain spaces and parentheses. */
+/** { ppid, ticks: utime+stime } of one pid; the comm field may contain spaces and parentheses. */
 function readStat(pid) {
   const text = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
@@ -248,6 +260,8 @@ function machine() {
 // ---------------------------------------------------------------------------------------------
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+let requestsServed = 0; // every answered request of the run, warm-up included (normalizes profiles)
+
 /** One POST; resolves with status, headers and the body text. `agent` undefined = no keep-alive. */
 function request(agent, urlPath, body, headers) {
   return new Promise((resolve, reject) => {
@@ -262,6 +276,7 @@ function request(agent, urlPath, body, headers) {
         headers: { "content-type": "application/json", "content-length": payload.length, ...headers },
       },
       (res) => {
+        requestsServed++;
         const chunks = [];
         res.on("data", (c) => chunks.push(c));
         res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
@@ -300,12 +315,18 @@ function defineSystems() {
   const callBody = (id) =>
     `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"suggest_names","arguments":{"style":"elvish","count":3}}}`;
   const hasResult = (json) => json !== null && typeof json === "object" && json.result !== null && typeof json.result === "object";
-  return [
+  const all = [
     // Same bytes as a tools/list request, sent to the bare route: what Next alone costs.
     { name: "ceiling", path: CEILING_PATH, body: listBody, check: hasResult },
+    // The bare route that also reads the body: the floor for any endpoint that must parse a POST.
+    { name: "ceiling+body", path: `${CEILING_PATH}/read-body`, body: listBody, check: hasResult },
     { name: "tools/list", path: MCP_PATH, body: listBody, check: (j) => hasResult(j) && Array.isArray(j.result.tools) },
     { name: "tools/call", path: MCP_PATH, body: callBody, check: (j) => hasResult(j) && j.result.isError !== true },
   ];
+  if (!CONFIG.systems) return all;
+  const unknown = CONFIG.systems.filter((n) => !all.some((s) => s.name === n));
+  if (unknown.length > 0) throw new Error(`BENCH_SYSTEMS: unknown ${unknown.join(", ")} (known: ${all.map((s) => s.name).join(", ")})`);
+  return all.filter((s) => CONFIG.systems.includes(s.name));
 }
 
 /** Closed-loop load for `seconds`: returns counts, latencies (ms), wall time and server CPU. */
@@ -391,13 +412,19 @@ function summarize(systems, cells) {
       });
     }
     const ceiling = byName.get("ceiling");
+    const ceilingBody = byName.get("ceiling+body");
     for (const row of byName.values()) {
-      row.ratio = row.rps / ceiling.rps;
-      // Per-round ratios (same round = same machine conditions) show how stable the ratio is.
-      const perRound = row.roundRps.map((r, i) => r / ceiling.roundRps[i]).sort((a, b) => a - b);
-      row.ratioMin = perRound[0];
-      row.ratioMax = perRound[perRound.length - 1];
-      row.cpuRatio = row.cpuPerReq / ceiling.cpuPerReq;
+      if (ceilingBody) row.ratioBody = row.rps / ceilingBody.rps;
+      if (ceiling) {
+        row.ratio = row.rps / ceiling.rps;
+        // Per-round ratios (same round = same machine conditions): their median resists a noisy
+        // round (other work on the machine), their spread shows how much to trust the aggregate.
+        const perRound = row.roundRps.map((r, i) => r / ceiling.roundRps[i]).sort((a, b) => a - b);
+        row.ratioMedian = percentile(perRound, 50);
+        row.ratioMin = perRound[0];
+        row.ratioMax = perRound[perRound.length - 1];
+        row.cpuRatio = row.cpuPerReq / ceiling.cpuPerReq;
+      }
       rows.push(row);
     }
   }
@@ -412,15 +439,20 @@ function renderMarkdown(rows, meta) {
   lines.push(`- Node ${meta.machine.node}, Next.js ${meta.machine.next}, Linux ${meta.machine.kernel}`);
   lines.push(`- CPU: ${meta.machine.model}, ${meta.machine.cores} core(s) (client and server share them)`);
   lines.push(`- Build: \`${CONFIG.distDir}\` (BUILD_ID ${meta.buildId}), \`next start\` on ${HOST}, MCP_SESSION_MODE=stateful, MCP_LOG_REQUESTS=0${CONFIG.cpuProf ? ", **--cpu-prof on (numbers inflated)**" : ""}`);
+  if (meta.staleFiles.length > 0) {
+    lines.push(`- **Stale build**: ${meta.staleFiles.length} file(s) under lib/ or app/ changed after it (e.g. ${meta.staleFiles.slice(0, 3).join(", ")})`);
+  }
+  lines.push(`- Machine load average (1 min) at start: ${meta.loadavg} — other work on the machine shows up as round-to-round spread`);
   lines.push(`- Load: ${CONFIG.rounds} rounds x ${CONFIG.seconds} s per cell, systems interleaved (order rotated each round), ${CONFIG.warmupSeconds} s warm-up per cell before round 1`);
   lines.push("");
-  lines.push("| system | c | req/s | vs ceiling (round min–max) | p50 ms | p99 ms | server CPU ms/req | CPU vs ceiling | client CPU ms/req | requests | errors |");
-  lines.push("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+  lines.push("| system | c | req/s | vs ceiling | per-round median [min–max] | vs ceiling+body | p50 ms | p99 ms | server CPU ms/req | CPU vs ceiling | client CPU ms/req | requests | errors |");
+  lines.push("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
   for (const r of rows) {
-    const ratio = r.system === "ceiling" ? "1.00" : `**${fmt(r.ratio, 2)}x** (${fmt(r.ratioMin, 2)}–${fmt(r.ratioMax, 2)})`;
+    const ratio = r.system === "ceiling" ? "1.00x" : `**${fmt(r.ratio, 2)}x**`;
+    const spread = r.system === "ceiling" ? "" : `${fmt(r.ratioMedian, 2)} [${fmt(r.ratioMin, 2)}–${fmt(r.ratioMax, 2)}]`;
     const errors = r.errors > 0 ? `**${r.errors} ⚠**` : "0";
     lines.push(
-      `| ${r.system} | ${r.concurrency} | ${fmt(r.rps)} | ${ratio} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuPerReq, 3)} | ${fmt(r.cpuRatio, 2)}x | ${fmt(r.clientCpuPerReq, 3)} | ${fmt(r.requests)} | ${errors} |`,
+      `| ${r.system} | ${r.concurrency} | ${fmt(r.rps)} | ${ratio} | ${spread} | ${r.ratioBody === undefined ? "" : `${fmt(r.ratioBody, 2)}x`} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuPerReq, 3)} | ${fmt(r.cpuRatio, 2)}x | ${fmt(r.clientCpuPerReq, 3)} | ${fmt(r.requests)} | ${errors} |`,
     );
   }
   lines.push("");
@@ -432,12 +464,16 @@ function renderMarkdown(rows, meta) {
   }
   lines.push("Method: closed loop, c workers each keeping one request in flight over a keep-alive `node:http` Agent");
   lines.push("(maxSockets = c, sockets connected before timing). req/s = requests / wall time summed over rounds;");
-  lines.push("\"vs ceiling\" = req/s ÷ ceiling req/s at the same c (in parentheses: the same ratio per round).");
+  lines.push("\"vs ceiling\" = req/s ÷ ceiling req/s at the same c; per-round = the same ratio within each round.");
   lines.push("Latency percentiles are over every request of all rounds. Server CPU = Δ utime+stime of the");
   lines.push("`next start` process tree (/proc/<pid>/stat) ÷ requests. The ceiling is `POST /api/ceiling`");
-  lines.push("(a bare route returning a fixed JSON body) sent the same bytes and headers as tools/list.");
+  lines.push("(a bare route returning a fixed JSON body) sent the same bytes and headers as tools/list. It never");
+  lines.push("reads the request body, which any JSON-RPC route must do; `ceiling+body` (`POST /api/ceiling/read-body`)");
+  lines.push("is the same route plus `await request.text()`, and \"vs ceiling+body\" is the ratio to it.");
   lines.push("Every response must be HTTP 200 with a JSON `result` (tools/call: not `isError`).");
-  lines.push("Reproduce: `npm run build && npm run bench` (env: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONCURRENCY).");
+  lines.push("The server is one Node process, so once it saturates a core req/s ≈ 1 / server CPU per request:");
+  lines.push("the CPU column is the noise-resistant view of the same ratio.");
+  lines.push("Reproduce: `npm run build && npm run bench` (env: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONCURRENCY, BENCH_SYSTEMS).");
   lines.push("");
   return lines.join("\n");
 }
@@ -446,7 +482,8 @@ function renderMarkdown(rows, meta) {
 // Main
 // ---------------------------------------------------------------------------------------------
 async function main() {
-  ensureBuild();
+  const loadavg = os.loadavg()[0].toFixed(2);
+  const staleFiles = ensureBuild();
   const buildId = fs.readFileSync(path.join(ROOT, CONFIG.distDir, "BUILD_ID"), "utf8").trim();
   await startServer();
   console.log(`[bench] next start ready on ${HOST}:${server.port} (pid ${server.pid})`);
@@ -489,7 +526,7 @@ async function main() {
   }
 
   const rows = summarize(systems, cells);
-  const markdown = renderMarkdown(rows, { date: new Date().toISOString(), machine: machine(), buildId });
+  const markdown = renderMarkdown(rows, { date: new Date().toISOString(), machine: machine(), buildId, loadavg, staleFiles });
   console.log(`\n${markdown}`);
   fs.writeFileSync(CONFIG.out, markdown);
   console.log(`[bench] wrote ${path.relative(ROOT, CONFIG.out)}`);
@@ -504,5 +541,10 @@ try {
   if (server?.log.length) console.error(`[bench] server log tail:\n${server.log.slice(-20).join("\n")}`);
 } finally {
   await stopServer();
+  if (CONFIG.cpuProf) {
+    const base = path.join(PROFILE_DIR, PROFILE_NAME);
+    fs.writeFileSync(`${base}.json`, JSON.stringify({ systems: CONFIG.systems ?? "all", requests: requestsServed }, null, 2));
+    console.log(`[bench] profile: ${path.relative(ROOT, base)}.cpuprofile (${requestsServed} requests); node bench/profile-top.mjs ${path.relative(ROOT, base)}.cpuprofile`);
+  }
 }
 process.exit(exitCode);

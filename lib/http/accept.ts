@@ -7,7 +7,17 @@ export interface Acceptable {
   eventStream: boolean;
 }
 
+let last: { header: string; result: Acceptable } | undefined;
+
+/** Clients send the same Accept on every request: remember the last answer (results are frozen). */
 export function parseAccept(header: string | null): Acceptable {
+  if (header !== null && header === last?.header) return last.result;
+  const result = Object.freeze(parseAcceptUncached(header));
+  if (header !== null) last = { header, result };
+  return result;
+}
+
+function parseAcceptUncached(header: string | null): Acceptable {
   if (header === null || header.trim() === "") return { json: true, eventStream: true };
   let json = false;
   let eventStream = false;

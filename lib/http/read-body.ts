@@ -1,15 +1,23 @@
 import { ErrorCode, McpError } from "../jsonrpc";
 
+function tooLarge(maxBytes: number): McpError {
+  // The unread rest of a chunked body would poison a kept-alive connection (RFC 9112 §9.3): close it.
+  return new McpError(ErrorCode.InvalidRequest, `Request body larger than ${maxBytes} bytes`, { maxBytes }, 413, { connection: "close" });
+}
+
 /**
  * Read a request body as UTF-8 text, refusing more than `maxBytes` with 413 before buffering it:
- * a declared Content-Length is checked first, then the stream is counted as it arrives.
+ * a declared Content-Length is checked up front (HTTP framing then caps the body at that length,
+ * so one read is safe and cheapest); a chunked body is counted as it arrives.
  */
-export async function readBodyLimited(request: Request, maxBytes: number): Promise<string> {
-  const tooLarge = () =>
-    // The unread rest of a chunked body would poison a kept-alive connection (RFC 9112 §9.3): close it.
-    new McpError(ErrorCode.InvalidRequest, `Request body larger than ${maxBytes} bytes`, { maxBytes }, 413, { connection: "close" });
+export function readBodyLimited(request: Request, maxBytes: number): Promise<string> {
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes) throw tooLarge();
+  if (declared === null) return readCounted(request, maxBytes);
+  if (Number(declared) > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  return request.text();
+}
+
+async function readCounted(request: Request, maxBytes: number): Promise<string> {
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -20,10 +28,10 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge();
+      throw tooLarge(maxBytes);
     }
     chunks.push(value);
   }
-  // One decoder for both paths so a BOM or split multi-byte character is treated the same way.
+  // The same UTF-8 decoding as Request.text(), so a BOM is treated alike on both paths.
   return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
 }

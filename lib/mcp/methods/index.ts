@@ -1,7 +1,7 @@
 import { McpError } from "../../jsonrpc";
 import { complete } from "./completion";
 import { ping, setLogLevel } from "./lifecycle";
-import type { MethodCall, MethodEnv, MethodHandler } from "./method-env";
+import type { MaybePromise, MethodCall, MethodEnv, MethodHandler } from "./method-env";
 import { getPrompt, listPrompts } from "./prompts";
 import { listResourceTemplates, listResources, readResource, subscribeResource, unsubscribeResource } from "./resources";
 import { callTool, listTools } from "./tools";
@@ -29,7 +29,8 @@ export function isKnownMethod(method: string): boolean {
   return Object.hasOwn(METHODS, method) || method === "initialize";
 }
 
-export async function dispatch(env: MethodEnv, method: string, call: MethodCall): Promise<Record<string, unknown>> {
+/** Run a method. Throws (synchronously) or rejects with McpError; may answer synchronously. */
+export function dispatch(env: MethodEnv, method: string, call: MethodCall): MaybePromise<Record<string, unknown>> {
   const handler = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
   if (!handler) throw McpError.methodNotFound(method);
   return handler(env, call);

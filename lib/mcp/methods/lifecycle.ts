@@ -35,7 +35,7 @@ export function initialize(env: MethodEnv, params: Record<string, unknown>): Neg
   };
 }
 
-export const ping: MethodHandler = async () => ({});
+export const ping: MethodHandler = () => ({});
 
 const SetLevelParams = z.looseObject({ level: z.enum(LOGGING_LEVELS) });
 

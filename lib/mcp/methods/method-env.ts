@@ -23,4 +23,7 @@ export interface MethodCall {
   session: SessionControl | undefined;
 }
 
-export type MethodHandler = (env: MethodEnv, call: MethodCall) => Promise<Record<string, unknown>>;
+/** A result now or later: handlers that need no I/O answer synchronously, saving promise hops. */
+export type MaybePromise<T> = T | Promise<T>;
+
+export type MethodHandler = (env: MethodEnv, call: MethodCall) => MaybePromise<Record<string, unknown>>;

@@ -10,7 +10,7 @@ const GetPromptParams = z.looseObject({
   arguments: z.record(z.string(), z.string()).optional(),
 });
 
-export const listPrompts: MethodHandler = async (env, { params }) => {
+export const listPrompts: MethodHandler = (env, { params }) => {
   const { cursor } = parseOrInvalidParams(CursorParams, params);
   const page = env.registry.listPrompts(cursor);
   return { prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };

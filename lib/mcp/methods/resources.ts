@@ -14,13 +14,13 @@ function requireResource(env: MethodEnv, uri: string) {
   return match;
 }
 
-export const listResources: MethodHandler = async (env, { params }) => {
+export const listResources: MethodHandler = (env, { params }) => {
   const { cursor } = parseOrInvalidParams(CursorParams, params);
   const page = env.registry.listResources(cursor);
   return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 };
 
-export const listResourceTemplates: MethodHandler = async (env, { params }) => {
+export const listResourceTemplates: MethodHandler = (env, { params }) => {
   const { cursor } = parseOrInvalidParams(CursorParams, params);
   const page = env.registry.listResourceTemplates(cursor);
   return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };

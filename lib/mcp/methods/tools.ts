@@ -4,6 +4,7 @@ import { createHandlerContext } from "../handler-context";
 import { parseOrInvalidParams } from "../validate";
 import type { CallToolResult } from "../types";
 import type { MethodHandler } from "./method-env";
+import type { CompiledTool } from "../registry";
 import { CursorParams } from "./list-params";
 
 const CallToolParams = z.looseObject({
@@ -11,10 +12,9 @@ const CallToolParams = z.looseObject({
   arguments: z.record(z.string(), z.unknown()).optional(),
 });
 
-export const listTools: MethodHandler = async (env, { params }) => {
+export const listTools: MethodHandler = (env, { params }) => {
   const { cursor } = parseOrInvalidParams(CursorParams, params);
-  const page = env.registry.listTools(cursor);
-  return { tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  return env.registry.listToolsResult(cursor);
 };
 
 /** The first line of an error's message, bounded: enough for a model to correct itself, no stack. */
@@ -26,27 +26,18 @@ function describeFailure(thrown: unknown): string {
   return "Tool execution failed";
 }
 
-export const callTool: MethodHandler = async (env, { params, scope }) => {
-  const { name, arguments: rawArgs } = parseOrInvalidParams(CallToolParams, params);
-  const tool = env.registry.getTool(name);
-  // server/tools §error handling: an unknown tool is a protocol error (-32602).
-  if (!tool) throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
-  const args = parseOrInvalidParams(tool.definition.input, rawArgs ?? {}, `arguments for tool ${name}`);
+function failedResult(thrown: unknown): Record<string, unknown> {
+  // A URL elicitation demand is a protocol error by definition (2025-11-25 client/elicitation).
+  if (thrown instanceof McpError && thrown.code === -32042) throw thrown;
+  // server/tools §error handling: execution failures go back as isError results the model can read.
+  return { content: [{ type: "text", text: describeFailure(thrown) }], isError: true };
+}
 
-  let result: CallToolResult;
-  try {
-    result = await tool.definition.handler(args, createHandlerContext(scope));
-  } catch (thrown) {
-    // A URL elicitation demand is a protocol error by definition (2025-11-25 client/elicitation).
-    if (thrown instanceof McpError && thrown.code === -32042) throw thrown;
-    // server/tools §error handling: execution failures go back as isError results the model can read.
-    return { content: [{ type: "text", text: describeFailure(thrown) }], isError: true };
-  }
-
+function finishedResult(tool: CompiledTool, result: CallToolResult): Record<string, unknown> {
   if (tool.definition.output && !result.isError) {
     const checked = tool.definition.output.safeParse(result.structuredContent);
     if (!checked.success) {
-      throw McpError.internal(`Tool ${name} returned structuredContent that does not match its outputSchema`);
+      throw McpError.internal(`Tool ${tool.definition.name} returned structuredContent that does not match its outputSchema`);
     }
   }
   // server/tools §structured content: also serialize it as text for clients that read only content.
@@ -54,4 +45,22 @@ export const callTool: MethodHandler = async (env, { params, scope }) => {
     return { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
   }
   return { ...result };
+}
+
+/** tools/call. A synchronous tool is answered synchronously (no promise hops on the hot path). */
+export const callTool: MethodHandler = (env, { params, scope }) => {
+  const { name, arguments: rawArgs } = parseOrInvalidParams(CallToolParams, params);
+  const tool = env.registry.getTool(name);
+  // server/tools §error handling: an unknown tool is a protocol error (-32602).
+  if (!tool) throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
+  const args = parseOrInvalidParams(tool.definition.input, rawArgs ?? {}, `arguments for tool ${name}`);
+
+  let outcome: CallToolResult | Promise<CallToolResult>;
+  try {
+    outcome = tool.definition.handler(args, createHandlerContext(scope));
+  } catch (thrown) {
+    return failedResult(thrown);
+  }
+  if (outcome instanceof Promise) return outcome.then((result) => finishedResult(tool, result), failedResult);
+  return finishedResult(tool, outcome);
 };

@@ -21,6 +21,8 @@ export function decodeCursor(cursor: unknown): number {
 export interface Page<T> {
   items: T[];
   nextCursor?: string;
+  /** The list result built from this page, cached by whoever builds it. */
+  result?: Record<string, unknown>;
 }
 
 export function paginate<T>(items: readonly T[], pageSize: number): Map<number, Page<T>> {

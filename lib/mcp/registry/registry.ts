@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 import { compileUriTemplate, type UriTemplate } from "./uri-template";
 import { toJsonSchema } from "./json-schema";
+import { preserialize } from "../../jsonrpc/preserialized";
 import { pageAt, paginate, type Page } from "./pagination";
 import type {
   PromptDefinition,
@@ -153,6 +154,13 @@ export class Registry {
   listTools(cursor?: unknown): Page<Record<string, unknown>> {
     this.cache.tools ??= paginate([...this.tools.values()].map((t) => t.descriptor).sort((a, b) => byName(a as { name: string }, b as { name: string })), this.pageSize);
     return pageAt(this.cache.tools, cursor);
+  }
+
+  /** The tools/list result for a page, built and serialized once per registry change. */
+  listToolsResult(cursor?: unknown): Record<string, unknown> {
+    const page = this.listTools(cursor);
+    page.result ??= preserialize({ tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
+    return page.result;
   }
 
   listResources(cursor?: unknown): Page<Record<string, unknown>> {

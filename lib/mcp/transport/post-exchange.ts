@@ -1,9 +1,16 @@
-import { McpError, type JsonRpcResponse } from "../../jsonrpc";
+import { McpError, serializedOf, type JsonRpcResponse } from "../../jsonrpc";
 import type { CallChannel } from "../handler-context";
 import type { ServerRequestMethod } from "../client-requests";
 import { SSE_HEADERS } from "./sse";
 import { sseBody, type LogicalStream, type StreamTable } from "./resumable-streams";
 import type { PendingRequests } from "./pending-requests";
+
+/** JSON text of one response, splicing in a preserialized result (tools/list pages) when there is one. */
+function stringifyResponse(response: JsonRpcResponse): string {
+  const cached = "result" in response ? serializedOf(response.result) : undefined;
+  if (cached === undefined) return JSON.stringify(response);
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${cached}}`;
+}
 
 export interface ExchangeOptions {
   /** The client's Accept allows text/event-stream. */
@@ -34,7 +41,9 @@ export interface ExchangeOptions {
  */
 export class PostExchange {
   readonly response: Promise<Response>;
-  private settleResponse!: (response: Response) => void;
+  /** Set as soon as the answer is decided (possibly synchronously, before anyone awaits). */
+  ready: Response | undefined;
+  private resolveResponse!: (response: Response) => void;
   private readonly answers: (JsonRpcResponse | null)[] = [];
   private answered = 0;
   private stream: LogicalStream | undefined;
@@ -43,7 +52,7 @@ export class PostExchange {
   private readonly backlog: string[] = [];
 
   constructor(private readonly options: ExchangeOptions) {
-    this.response = new Promise((resolve) => (this.settleResponse = resolve));
+    this.response = new Promise((resolve) => (this.resolveResponse = resolve));
     if (!options.canJson) this.upgrade();
   }
 
@@ -114,6 +123,11 @@ export class PostExchange {
     this.settleResponse(new Response(body, { status: 200, headers }));
   }
 
+  private settleResponse(response: Response): void {
+    this.ready = response;
+    this.resolveResponse(response);
+  }
+
   private settleJson(): void {
     if (this.settled) return;
     this.settled = true;
@@ -127,7 +141,7 @@ export class PostExchange {
       return;
     }
     headers.set("content-type", "application/json");
-    const body = batch ? JSON.stringify(present) : JSON.stringify(present[0]);
+    const body = batch ? JSON.stringify(present) : stringifyResponse(present[0]!);
     this.settleResponse(new Response(body, { status: 200, headers }));
   }
 }

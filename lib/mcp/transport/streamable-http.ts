@@ -24,7 +24,7 @@ import {
   isSupportedVersion,
   primesStreams,
 } from "../protocol-versions";
-import { logUnexpected, type RequestLogger } from "../request-log";
+import { logUnexpected, silentRequestLogger, type RequestLogger } from "../request-log";
 import { mintSessionId, type SessionRecord, type SessionStore } from "./session-store";
 import { CancelledError, InFlightRequests } from "./in-flight";
 import { PendingRequests } from "./pending-requests";
@@ -81,6 +81,7 @@ interface PostContext {
 export function createStreamableHttpHandler(options: StreamableHttpOptions): StreamableHttpHandler {
   const { env, sessions } = options;
   const stateful = options.sessionMode === "stateful";
+  const log = options.log === silentRequestLogger ? undefined : options.log;
   const streams = new StreamTable({
     maxEvents: 1_000,
     retentionMs: options.streamRetentionMs,
@@ -170,16 +171,24 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     return m;
   }
 
-  async function runRequest(ctx: PostContext, message: JsonRpcRequest, exchange: PostExchange, index: number, exchangeAbort: AbortSignal): Promise<void> {
-    const started = performance.now();
-    const controller = new AbortController();
-    const onExchangeAbort = () => controller.abort(exchangeAbort.reason);
-    exchangeAbort.addEventListener("abort", onExchangeAbort, { once: true });
-    const scopeKey = callerScope(ctx.session, ctx.auth);
-    const done = inFlight.start(scopeKey, message.id, controller);
-    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
-    let response: JsonRpcResponse;
-    let outcome: "ok" | "error" | "tool_error" = "ok";
+  /**
+   * Dispatch one request into its exchange slot. Synchronous methods answer before this returns,
+   * so a quick call never waits on a promise; asynchronous ones answer when they settle.
+   */
+  function runRequest(ctx: PostContext, message: JsonRpcRequest, exchange: PostExchange, index: number, controller: AbortController): void {
+    const started = log ? performance.now() : 0;
+    const done = inFlight.start(callerScope(ctx.session, ctx.auth), message.id, controller);
+    const finish = (response: JsonRpcResponse) => {
+      done();
+      const cancelled = controller.signal.reason instanceof CancelledError;
+      if (log) logRequest(ctx, message, response, started, cancelled);
+      exchange.answer(index, cancelled ? null : response);
+    };
+    const fail = (thrown: unknown) => {
+      if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
+      finish(failure(message.id, toMcpError(thrown)));
+    };
+    let outcome: ReturnType<typeof dispatch>;
     try {
       const scope: CallScope = {
         requestId: message.id,
@@ -192,27 +201,26 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
         logLevel: ctx.session?.logLevel,
         channel: exchange.channelFor(controller.signal),
       };
-      const result = await dispatch(env, message.method, { params: message.params ?? {}, scope, session: sessionControl(ctx.session) });
-      if (result.isError === true) outcome = "tool_error";
-      response = success(message.id, result);
+      outcome = dispatch(env, message.method, { params: message.params ?? {}, scope, session: sessionControl(ctx.session) });
     } catch (thrown) {
-      if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
-      response = failure(message.id, toMcpError(thrown));
-      outcome = "error";
-    } finally {
-      done();
-      exchangeAbort.removeEventListener("abort", onExchangeAbort);
+      fail(thrown);
+      return;
     }
-    const cancelled = controller.signal.reason instanceof CancelledError;
+    if (outcome instanceof Promise) outcome.then((result) => finish(success(message.id, result)), fail);
+    else finish(success(message.id, outcome));
+  }
+
+  function logRequest(ctx: PostContext, message: JsonRpcRequest, response: JsonRpcResponse, started: number, cancelled: boolean): void {
+    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
+    const failed = "error" in response;
     options.log({
       method: message.method,
       ...(tool ? { tool } : {}),
       ...(ctx.session ? { session: ctx.session.id.slice(0, 8) } : {}),
       ms: Math.round((performance.now() - started) * 100) / 100,
-      outcome: cancelled ? "cancelled" : outcome,
-      ...("error" in response ? { code: response.error.code } : {}),
+      outcome: cancelled ? "cancelled" : failed ? "error" : response.result.isError === true ? "tool_error" : "ok",
+      ...(failed ? { code: response.error.code } : {}),
     });
-    exchange.answer(index, cancelled ? null : response);
   }
 
   function handleNotification(ctx: PostContext, method: string, params: Record<string, unknown> | undefined): void {
@@ -258,7 +266,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       });
       headers.set(ResponseHeader.SessionId, id);
     }
-    options.log({ method: "initialize", ms: Math.round((performance.now() - started) * 100) / 100, outcome: "ok" });
+    log?.({ method: "initialize", ms: Math.round((performance.now() - started) * 100) / 100, outcome: "ok" });
     return jsonResponse(success(message.id, negotiated.result), 200, headers);
   }
 
@@ -278,7 +286,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       throw McpError.invalidRequest(`Invalid Request: batch longer than ${options.maxBatch} messages`, { maxBatch: options.maxBatch });
     }
     const messages: ClassifiedMessage[] = items.map(classifyMessage);
-    const auth = await options.authenticate?.(request);
+    const auth = options.authenticate ? await options.authenticate(request) : undefined;
 
     const init = messages.find((m) => m.kind === "request" && m.message.method === "initialize");
     if (init && init.kind === "request") {
@@ -313,7 +321,11 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     // Only notifications and responses: 202 Accepted, no body (basic/transports §sending messages).
     if (slots.length === 0) return new Response(null, { status: 202, headers });
 
-    const exchangeAbort = new AbortController();
+    const controllers = slots.map(() => new AbortController());
+    const abortAll = () => {
+      const reason = new CancelledError("client went away");
+      for (const c of controllers) c.abort(reason);
+    };
     const exchange = new PostExchange({
       canStream: accept.eventStream,
       canJson: accept.json,
@@ -326,19 +338,20 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       headers,
       streams,
       pending,
-      abortAll: () => exchangeAbort.abort(new CancelledError("client went away")),
+      abortAll,
     });
-    // A client that drops a plain JSON exchange has nothing to resume: its handlers stop now.
-    const onClientGone = () => exchangeAbort.abort(new CancelledError("client went away"));
-    request.signal?.addEventListener("abort", onClientGone, { once: true });
     slots.forEach((slot, index) => {
       if (slot.kind === "invalid") exchange.answer(index, slot.response);
-      else void runRequest(ctx, slot.message, exchange, index, exchangeAbort.signal);
+      else runRequest(ctx, slot.message, exchange, index, controllers[index] as AbortController);
     });
+    // Answered synchronously: nothing is left running, nothing to watch.
+    if (exchange.ready) return exchange.ready;
+    // A client that drops a plain JSON exchange has nothing to resume: its handlers stop now.
+    request.signal?.addEventListener("abort", abortAll, { once: true });
     const response = await exchange.response;
     // Once streaming, disconnects are the stream's business (grace period, then abandon).
     if (response.headers.get("content-type") === MediaType.EventStream) {
-      request.signal?.removeEventListener("abort", onClientGone);
+      request.signal?.removeEventListener("abort", abortAll);
     }
     return response;
   }
@@ -351,7 +364,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     if (!accept.eventStream || request.headers.get(Header.Accept) === null) {
       throw McpError.invalidRequest("Not Acceptable: GET needs Accept: text/event-stream", undefined, 406);
     }
-    const auth = await options.authenticate?.(request);
+    const auth = options.authenticate ? await options.authenticate(request) : undefined;
     const session = await resolveSession(request, auth);
     const protocolVersion = resolveVersion(request, session);
     if (!session) throw McpError.internal();
@@ -386,7 +399,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     if (!stateful) {
       throw McpError.invalidRequest("Method Not Allowed: this server runs stateless; there is no session to end", undefined, 405);
     }
-    const auth = await options.authenticate?.(request);
+    const auth = options.authenticate ? await options.authenticate(request) : undefined;
     const session = await resolveSession(request, auth);
     if (!session) throw McpError.internal();
     await sessions.delete(session.id);
@@ -405,30 +418,38 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     }
   }
 
-  async function handle(request: Request): Promise<Response> {
-    const allow = { [Header.Allow]: stateful ? ALLOW : ALLOW_STATELESS };
+  const allow = { [Header.Allow]: stateful ? ALLOW : ALLOW_STATELESS };
+
+  /** Any refusal thrown below becomes its JSON-RPC error body with the right HTTP status. */
+  function refusal(method: string, thrown: unknown): Response {
+    if (!(thrown instanceof McpError)) logUnexpected(`${method} transport`, thrown);
+    const error = toMcpError(thrown);
+    return errorResponse(error, null, error.httpStatus === 405 ? allow : undefined);
+  }
+
+  function route(request: Request): Promise<Response> | Response {
+    assertOriginAllowed(request, options.origin);
+    switch (request.method) {
+      case "POST":
+        return handlePost(request);
+      case "GET":
+        return handleGet(request);
+      case "DELETE":
+        return handleDelete(request);
+      case "OPTIONS":
+        return new Response(null, { status: 204, headers: allow });
+      default:
+        throw McpError.invalidRequest(`Method Not Allowed: ${request.method.slice(0, 16)}`, undefined, 405);
+    }
+  }
+
+  // Not async on purpose: one promise fewer per request (each costs under Next's async tracking).
+  function handle(request: Request): Promise<Response> {
     try {
-      assertOriginAllowed(request, options.origin);
-      switch (request.method) {
-        case "POST":
-          return await handlePost(request);
-        case "GET":
-          return await handleGet(request);
-        case "DELETE":
-          return await handleDelete(request);
-        case "OPTIONS":
-          return new Response(null, { status: 204, headers: allow });
-        default:
-          return errorResponse(
-            McpError.invalidRequest(`Method Not Allowed: ${request.method.slice(0, 16)}`, undefined, 405),
-            null,
-            allow,
-          );
-      }
+      const answer = route(request);
+      return answer instanceof Promise ? answer.catch((thrown: unknown) => refusal(request.method, thrown)) : Promise.resolve(answer);
     } catch (thrown) {
-      if (!(thrown instanceof McpError)) logUnexpected(`${request.method} transport`, thrown);
-      const error = toMcpError(thrown);
-      return errorResponse(error, null, error.httpStatus === 405 ? allow : undefined);
+      return Promise.resolve(refusal(request.method, thrown));
     }
   }
 

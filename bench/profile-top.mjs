@@ -1,0 +1,186 @@
+#!/usr/bin/env node
+/**
+ * Summarize a V8 .cpuprofile of the Next server (from `BENCH_CPU_PROF=1 npm run bench`).
+ *
+ *   node bench/profile-top.mjs [profile.cpuprofile] [--top 25] [--base other.cpuprofile]
+ *
+ * - Frames in Next's minified build output are mapped back to their sources through the build's
+ *   .js.map files, so lib/ code shows as lib/…ts:line instead of `e` in a chunk.
+ * - Times are per request when the bench's sidecar <name>.json (request count) is present.
+ * - --base: a second profile (e.g. the ceiling alone) to subtract by category and by function:
+ *   what the MCP route costs on top of the framework.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { SourceMap } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const PROFILE_DIR = path.join(ROOT, "bench", ".work", "profiles");
+
+function parseArgs(argv) {
+  const args = { top: 25, file: undefined, base: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--top") args.top = Number(argv[++i]);
+    else if (argv[i] === "--base") args.base = argv[++i];
+    else args.file = argv[i];
+  }
+  if (!args.file) {
+    const newest = fs
+      .readdirSync(PROFILE_DIR)
+      .filter((f) => f.endsWith(".cpuprofile"))
+      .map((f) => path.join(PROFILE_DIR, f))
+      .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+    if (!newest) throw new Error(`no .cpuprofile in ${PROFILE_DIR}`);
+    args.file = newest;
+  }
+  return args;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Source mapping: one SourceMap per generated file, cached; unmapped frames keep their own url.
+// ---------------------------------------------------------------------------------------------
+const maps = new Map();
+
+function sourceMapFor(file) {
+  if (!maps.has(file)) {
+    let map = null;
+    try {
+      const payload = JSON.parse(fs.readFileSync(`${file}.map`, "utf8"));
+      map = { sm: new SourceMap(payload), payload, dir: path.dirname(file) };
+    } catch {
+      // no map (Next's own precompiled runtime, node internals)
+    }
+    maps.set(file, map);
+  }
+  return maps.get(file);
+}
+
+/** First line of the original source at a position, trimmed: names the function for a reader. */
+function sourceLine(map, source, line) {
+  const index = map.payload.sources?.indexOf(source);
+  const text = index >= 0 ? map.payload.sourcesContent?.[index] : undefined;
+  return text?.split("\n")[line]?.trim().slice(0, 70) ?? "";
+}
+
+/** Key, readable label and category for one call frame. */
+function describe(frame) {
+  const { functionName, url, lineNumber, columnNumber } = frame;
+  if (!url) {
+    const name = functionName || "(anonymous)";
+    const category = name === "(garbage collector)" ? "gc" : name === "(idle)" ? "idle" : name === "(program)" ? "program" : "native";
+    return { key: name, label: name, category };
+  }
+  const file = url.startsWith("file://") ? fileURLToPath(url) : url;
+  const map = file.startsWith("/") ? sourceMapFor(file) : null;
+  if (map && lineNumber >= 0) {
+    const entry = map.sm.findEntry(lineNumber, columnNumber);
+    if (entry?.originalSource) {
+      const source = entry.originalSource;
+      const rel = path.relative(ROOT, path.resolve(map.dir, source.replace(/^file:\/\//, "")));
+      const where = `${rel}:${entry.originalLine + 1}`;
+      const category = rel.startsWith("lib/") || rel.startsWith("app/")
+        ? "app code (lib/, app/)"
+        : rel.includes("node_modules/zod/")
+          ? "zod"
+          : rel.includes("node_modules/next/")
+            ? "next"
+            : "other bundled";
+      return { key: where, label: `${where}  ${sourceLine(map, source, entry.originalLine)}`, category };
+    }
+  }
+  const rel = file.startsWith(ROOT) ? path.relative(ROOT, file) : file;
+  const category = rel.startsWith("node:") ? "node internals" : rel.includes("node_modules/next/") ? "next" : rel.startsWith(".next") ? "next (build output)" : "other";
+  const where = `${rel}:${lineNumber + 1}`;
+  return { key: `${functionName}@${where}`, label: `${functionName || "(anonymous)"}  ${where}`, category };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Self and inclusive time per function
+// ---------------------------------------------------------------------------------------------
+function analyze(file) {
+  const profile = JSON.parse(fs.readFileSync(file, "utf8"));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const info = new Map(profile.nodes.map((n) => [n.id, describe(n.callFrame)]));
+
+  const self = new Map(); // key -> µs
+  const total = new Map(); // key -> µs, each function counted once per sample (recursion-safe)
+  const categories = new Map();
+  const labels = new Map();
+  let busy = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const dt = profile.timeDeltas[i] ?? 0;
+    const id = profile.samples[i];
+    const leaf = info.get(id);
+    labels.set(leaf.key, leaf);
+    self.set(leaf.key, (self.get(leaf.key) ?? 0) + dt);
+    categories.set(leaf.category, (categories.get(leaf.category) ?? 0) + dt);
+    if (leaf.category !== "idle") busy += dt;
+    const seen = new Set();
+    for (let n = id; n !== undefined; n = parent.get(n)) {
+      const d = info.get(n);
+      if (seen.has(d.key)) continue;
+      seen.add(d.key);
+      labels.set(d.key, d);
+      total.set(d.key, (total.get(d.key) ?? 0) + dt);
+    }
+  }
+  let requests;
+  try {
+    requests = JSON.parse(fs.readFileSync(file.replace(/\.cpuprofile$/, ".json"), "utf8")).requests;
+  } catch {
+    // no sidecar: report totals only
+  }
+  return { file, self, total, categories, labels, busy, requests };
+}
+
+// µs per request when the request count is known, else ms in total.
+function unit(p) {
+  return p.requests ? { div: p.requests, name: "µs/req" } : { div: 1000, name: "ms" };
+}
+
+function fmt(n, digits = 1) {
+  return n.toFixed(digits).padStart(9);
+}
+
+function report(p, base, top) {
+  const u = unit(p);
+  const bu = base ? unit(base) : undefined;
+  console.log(`\n# ${path.relative(ROOT, p.file)}${p.requests ? ` (${p.requests} requests)` : ""}`);
+  if (base) console.log(`  base: ${path.relative(ROOT, base.file)}${base.requests ? ` (${base.requests} requests)` : ""}; Δ = this − base`);
+  console.log(`  busy (non-idle) CPU: ${fmt(p.busy / u.div)} ${u.name}${base ? `   base ${fmt(base.busy / bu.div)}   Δ ${fmt(p.busy / u.div - base.busy / bu.div)}` : ""}`);
+
+  console.log(`\n## Self time by category (${u.name})`);
+  const cats = new Set([...p.categories.keys(), ...(base ? base.categories.keys() : [])]);
+  const catRows = [...cats].map((c) => {
+    const v = (p.categories.get(c) ?? 0) / u.div;
+    const b = base ? (base.categories.get(c) ?? 0) / bu.div : undefined;
+    return { c, v, b };
+  });
+  for (const { c, v, b } of catRows.sort((x, y) => y.v - x.v)) {
+    console.log(`${fmt(v)}${b === undefined ? "" : `  base ${fmt(b)}  Δ ${fmt(v - b)}`}  ${c}`);
+  }
+
+  const rows = (map, filter) =>
+    [...map.entries()]
+      .filter(([k]) => filter(p.labels.get(k)))
+      .map(([k, v]) => {
+        const b = base ? (base[map === p.self ? "self" : "total"].get(k) ?? 0) / bu.div : undefined;
+        return { k, v: v / u.div, b };
+      })
+      .sort((x, y) => (base ? y.v - y.b - (x.v - x.b) : y.v - x.v))
+      .slice(0, top);
+  const print = (title, list) => {
+    console.log(`\n## ${title}`);
+    for (const { k, v, b } of list) {
+      console.log(`${fmt(v)}${b === undefined ? "" : `  Δ ${fmt(v - b)}`}  [${p.labels.get(k).category}] ${p.labels.get(k).label}`);
+    }
+  };
+  print(`Top self time, all code (${u.name}${base ? ", sorted by Δ" : ""})`, rows(p.self, (d) => d.category !== "idle"));
+  print(`Top inclusive time, app code lib/ app/ (${u.name}${base ? ", sorted by Δ" : ""})`, rows(p.total, (d) => d.category.startsWith("app code")));
+  print(`Top self time, app code + zod (${u.name})`, rows(p.self, (d) => d.category.startsWith("app code") || d.category === "zod"));
+}
+
+const args = parseArgs(process.argv.slice(2));
+report(analyze(args.file), args.base ? analyze(args.base) : undefined, args.top);
