@@ -89,7 +89,10 @@ async function ask<T>(scope: CallScope, method: ServerRequestMethod, params: obj
 export function createHandlerContext(scope: CallScope): HandlerContext {
   const token = scope.meta.progressToken;
   return {
-    signal: scope.signal,
+    // A getter: the AbortSignal is created only if the handler looks at it.
+    get signal() {
+      return scope.signal;
+    },
     requestId: scope.requestId,
     sessionId: scope.sessionId,
     auth: scope.auth,

@@ -1,4 +1,5 @@
 import type { JsonRpcId } from "../../jsonrpc";
+import type { LazyAbort } from "./lazy-abort";
 
 /**
  * Requests being handled, so notifications/cancelled (basic/utilities/cancellation) can abort
@@ -6,7 +7,7 @@ import type { JsonRpcId } from "../../jsonrpc";
  * only unique per client.
  */
 export class InFlightRequests {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, LazyAbort>();
 
   private key(scope: string, id: JsonRpcId): string {
     return `${scope}\u0000${typeof id}:${id}`;
@@ -16,7 +17,7 @@ export class InFlightRequests {
    * Register a running request. A duplicate id in the same scope is not registered: the first
    * one stays the one a cancellation names, and the newcomer simply cannot be cancelled by id.
    */
-  start(scope: string, id: JsonRpcId, controller: AbortController): () => void {
+  start(scope: string, id: JsonRpcId, controller: LazyAbort): () => void {
     const key = this.key(scope, id);
     if (this.running.has(key)) return () => undefined;
     this.running.set(key, controller);

@@ -4,6 +4,7 @@ import type { ServerRequestMethod } from "../client-requests";
 import { SSE_HEADERS } from "./sse";
 import { sseBody, type LogicalStream, type StreamTable } from "./resumable-streams";
 import type { PendingRequests } from "./pending-requests";
+import type { LazyAbort } from "./lazy-abort";
 
 /** JSON text of one response, splicing in a preserialized result (tools/list pages) when there is one. */
 function stringifyResponse(response: JsonRpcResponse): string {
@@ -40,10 +41,9 @@ export interface ExchangeOptions {
  * (basic/transports §sending messages to the server). Quick calls stay cheap; long ones stream.
  */
 export class PostExchange {
-  readonly response: Promise<Response>;
   /** Set as soon as the answer is decided (possibly synchronously, before anyone awaits). */
   ready: Response | undefined;
-  private resolveResponse!: (response: Response) => void;
+  private waiting: { promise: Promise<Response>; resolve: (response: Response) => void } | undefined;
   private readonly answers: (JsonRpcResponse | null)[] = [];
   private answered = 0;
   private stream: LogicalStream | undefined;
@@ -52,7 +52,6 @@ export class PostExchange {
   private readonly backlog: string[] = [];
 
   constructor(private readonly options: ExchangeOptions) {
-    this.response = new Promise((resolve) => (this.resolveResponse = resolve));
     if (!options.canJson) this.upgrade();
   }
 
@@ -71,26 +70,30 @@ export class PostExchange {
     this.settleJson();
   }
 
-  channelFor(signal: AbortSignal): CallChannel {
-    return {
-      notify: async (method, params) => {
-        if (!this.options.canStream || signal.aborted) return; // nowhere to send it: dropped by design
-        this.emit(JSON.stringify({ jsonrpc: "2.0", method, params }));
-      },
-      request: async (method: ServerRequestMethod, params, callSignal) => {
-        if (!this.options.canStream) {
-          throw new McpError(-32600, `${method} needs a response stream: send Accept: text/event-stream`);
-        }
-        const { id, answer } = this.options.pending.open(this.options.sessionId, callSignal);
-        this.emit(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
-        return answer;
-      },
-      closeStream: () => {
-        if (!this.options.resumable || !this.options.canStream) return;
-        this.upgrade();
-        this.stream?.disconnect();
-      },
-    };
+  channelFor(abort: LazyAbort): CallChannel {
+    return new ExchangeChannel(this, abort);
+  }
+
+  /** A notification related to a call; dropped when the client accepts no stream or the call is over. */
+  notify(abort: LazyAbort, method: string, params: Record<string, unknown>): void {
+    if (!this.options.canStream || abort.aborted) return;
+    this.emit(JSON.stringify({ jsonrpc: "2.0", method, params }));
+  }
+
+  /** A server → client request on this exchange's stream; the answer arrives as another POST. */
+  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    if (!this.options.canStream) {
+      return Promise.reject(new McpError(-32600, `${method} needs a response stream: send Accept: text/event-stream`));
+    }
+    const { id, answer } = this.options.pending.open(this.options.sessionId, signal);
+    this.emit(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    return answer;
+  }
+
+  closeStream(): void {
+    if (!this.options.resumable || !this.options.canStream) return;
+    this.upgrade();
+    this.stream?.disconnect();
   }
 
   private emit(message: string): void {
@@ -123,9 +126,20 @@ export class PostExchange {
     this.settleResponse(new Response(body, { status: 200, headers }));
   }
 
+  /** The answer, once decided. The promise exists only if someone has to wait for it. */
+  get response(): Promise<Response> {
+    if (this.ready) return Promise.resolve(this.ready);
+    if (!this.waiting) {
+      let resolve!: (response: Response) => void;
+      const promise = new Promise<Response>((r) => (resolve = r));
+      this.waiting = { promise, resolve };
+    }
+    return this.waiting.promise;
+  }
+
   private settleResponse(response: Response): void {
     this.ready = response;
-    this.resolveResponse(response);
+    this.waiting?.resolve(response);
   }
 
   private settleJson(): void {
@@ -143,5 +157,25 @@ export class PostExchange {
     headers.set("content-type", "application/json");
     const body = batch ? JSON.stringify(present) : stringifyResponse(present[0]!);
     this.settleResponse(new Response(body, { status: 200, headers }));
+  }
+}
+
+/** The CallChannel of one request in an exchange (a class: no closures allocated per call). */
+class ExchangeChannel implements CallChannel {
+  constructor(
+    private readonly exchange: PostExchange,
+    private readonly abort: LazyAbort,
+  ) {}
+
+  async notify(method: string, params: Record<string, unknown>): Promise<void> {
+    this.exchange.notify(this.abort, method, params);
+  }
+
+  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    return this.exchange.request(method, params, signal);
+  }
+
+  closeStream(): void {
+    this.exchange.closeStream();
   }
 }

@@ -21,7 +21,8 @@ export interface SessionRecord {
  */
 export interface SessionStore {
   create(record: SessionRecord): Promise<void>;
-  get(id: string): Promise<SessionRecord | undefined>;
+  /** May answer synchronously (in-process stores), saving a promise hop on every request. */
+  get(id: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
   update(id: string, patch: Partial<Pick<SessionRecord, "logLevel" | "subscriptions" | "expiresAt">>): Promise<void>;
   /** Returns false when there was no such session. */
   delete(id: string): Promise<boolean>;
@@ -43,7 +44,7 @@ export class MemorySessionStore implements SessionStore {
     this.sessions.set(record.id, record);
   }
 
-  async get(id: string): Promise<SessionRecord | undefined> {
+  get(id: string): SessionRecord | undefined {
     const record = this.sessions.get(id);
     if (!record) return undefined;
     if (record.expiresAt <= Date.now()) {

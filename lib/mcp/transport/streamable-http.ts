@@ -24,9 +24,11 @@ import {
   isSupportedVersion,
   primesStreams,
 } from "../protocol-versions";
+import type { LoggingLevel } from "../types";
 import { logUnexpected, silentRequestLogger, type RequestLogger } from "../request-log";
 import { mintSessionId, type SessionRecord, type SessionStore } from "./session-store";
 import { CancelledError, InFlightRequests } from "./in-flight";
+import { LazyAbort } from "./lazy-abort";
 import { PendingRequests } from "./pending-requests";
 import { PostExchange } from "./post-exchange";
 import { StreamTable, sseBody } from "./resumable-streams";
@@ -106,13 +108,19 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   }
 
   /** Look up the request's session, enforcing basic/transports §session management. */
-  async function resolveSession(request: Request, auth: AuthInfo | undefined): Promise<SessionRecord | undefined> {
+  /** Synchronous when the store is (the in-process default): no promise on the hot path. */
+  function resolveSession(request: Request, auth: AuthInfo | undefined): SessionRecord | undefined | Promise<SessionRecord | undefined> {
     if (!stateful) return undefined;
     const id = request.headers.get(Header.SessionId);
     if (id === null || id === "") {
       throw McpError.invalidRequest("Bad Request: Mcp-Session-Id header is required (send initialize first)");
     }
-    const session = id.length <= 128 ? await sessions.get(id) : undefined;
+    if (id.length > 128) return checkSession(undefined, auth);
+    const found = sessions.get(id);
+    return found instanceof Promise ? found.then((s) => checkSession(s, auth)) : checkSession(found, auth);
+  }
+
+  function checkSession(session: SessionRecord | undefined, auth: AuthInfo | undefined): SessionRecord {
     // Another subject's session is answered exactly like an unknown one: no existence oracle.
     if (!session || session.subject !== auth?.subject) {
       throw McpError.invalidRequest("Session not found: it expired or was ended; initialize a new one", undefined, 404);
@@ -120,7 +128,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     // Sliding expiry, written at most once per half-TTL so active sessions don't cost a write per request.
     const now = Date.now();
     if (session.expiresAt - now < options.sessionTtlMs / 2) {
-      await sessions.update(session.id, { expiresAt: now + options.sessionTtlMs });
+      const expiresAt = now + options.sessionTtlMs;
+      session.expiresAt = expiresAt;
+      sessions.update(session.id, { expiresAt }).catch((e: unknown) => logUnexpected("session expiry update", e));
     }
     return session;
   }
@@ -145,18 +155,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   }
 
   function sessionControl(session: SessionRecord | undefined): SessionControl | undefined {
-    if (!session) return undefined;
-    return {
-      setLogLevel: (level) => sessions.update(session.id, { logLevel: level }),
-      subscribe: async (uri) => {
-        const current = (await sessions.get(session.id))?.subscriptions ?? [];
-        if (!current.includes(uri)) await sessions.update(session.id, { subscriptions: [...current, uri] });
-      },
-      unsubscribe: async (uri) => {
-        const current = (await sessions.get(session.id))?.subscriptions ?? [];
-        await sessions.update(session.id, { subscriptions: current.filter((u) => u !== uri) });
-      },
-    };
+    return session ? new StoredSessionControl(sessions, session.id) : undefined;
   }
 
   function readMeta(params: Record<string, unknown> | undefined): RequestMeta {
@@ -175,12 +174,12 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
    * Dispatch one request into its exchange slot. Synchronous methods answer before this returns,
    * so a quick call never waits on a promise; asynchronous ones answer when they settle.
    */
-  function runRequest(ctx: PostContext, message: JsonRpcRequest, exchange: PostExchange, index: number, controller: AbortController): void {
+  function runRequest(ctx: PostContext, message: JsonRpcRequest, exchange: PostExchange, index: number, controller: LazyAbort): void {
     const started = log ? performance.now() : 0;
     const done = inFlight.start(callerScope(ctx.session, ctx.auth), message.id, controller);
     const finish = (response: JsonRpcResponse) => {
       done();
-      const cancelled = controller.signal.reason instanceof CancelledError;
+      const cancelled = controller.reason instanceof CancelledError;
       if (log) logRequest(ctx, message, response, started, cancelled);
       exchange.answer(index, cancelled ? null : response);
     };
@@ -192,14 +191,16 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     try {
       const scope: CallScope = {
         requestId: message.id,
-        signal: controller.signal,
+        get signal() {
+          return controller.signal;
+        },
         protocolVersion: ctx.protocolVersion,
         sessionId: ctx.session?.id,
         auth: ctx.auth,
         meta: readMeta(message.params),
         clientCapabilities: ctx.session?.clientCapabilities,
         logLevel: ctx.session?.logLevel,
-        channel: exchange.channelFor(controller.signal),
+        channel: exchange.channelFor(controller),
       };
       outcome = dispatch(env, message.method, { params: message.params ?? {}, scope, session: sessionControl(ctx.session) });
     } catch (thrown) {
@@ -295,7 +296,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       return handleInitialize(request, init.message, auth);
     }
 
-    const session = await resolveSession(request, auth);
+    const found = resolveSession(request, auth);
+    const session = found instanceof Promise ? await found : found;
     const protocolVersion = resolveVersion(request, session);
     if (batch && !allowsBatching(protocolVersion)) {
       throw McpError.invalidRequest(
@@ -321,7 +323,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     // Only notifications and responses: 202 Accepted, no body (basic/transports §sending messages).
     if (slots.length === 0) return new Response(null, { status: 202, headers });
 
-    const controllers = slots.map(() => new AbortController());
+    const controllers = slots.map(() => new LazyAbort());
     const abortAll = () => {
       const reason = new CancelledError("client went away");
       for (const c of controllers) c.abort(reason);
@@ -342,7 +344,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     });
     slots.forEach((slot, index) => {
       if (slot.kind === "invalid") exchange.answer(index, slot.response);
-      else runRequest(ctx, slot.message, exchange, index, controllers[index] as AbortController);
+      else runRequest(ctx, slot.message, exchange, index, controllers[index] as LazyAbort);
     });
     // Answered synchronously: nothing is left running, nothing to watch.
     if (exchange.ready) return exchange.ready;
@@ -365,7 +367,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       throw McpError.invalidRequest("Not Acceptable: GET needs Accept: text/event-stream", undefined, 406);
     }
     const auth = options.authenticate ? await options.authenticate(request) : undefined;
-    const session = await resolveSession(request, auth);
+    const found = resolveSession(request, auth);
+    const session = found instanceof Promise ? await found : found;
     const protocolVersion = resolveVersion(request, session);
     if (!session) throw McpError.internal();
     const headers = new Headers(SSE_HEADERS);
@@ -400,7 +403,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       throw McpError.invalidRequest("Method Not Allowed: this server runs stateless; there is no session to end", undefined, 405);
     }
     const auth = options.authenticate ? await options.authenticate(request) : undefined;
-    const session = await resolveSession(request, auth);
+    const found = resolveSession(request, auth);
+    const session = found instanceof Promise ? await found : found;
     if (!session) throw McpError.internal();
     await sessions.delete(session.id);
     // Ending a session ends its work too: running handlers abort, open questions to the client fail.
@@ -456,3 +460,25 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   return { handle, notifyResourceUpdated };
 }
 
+
+/** Session state changes a method may make, persisted through the SessionStore. */
+class StoredSessionControl implements SessionControl {
+  constructor(
+    private readonly sessions: SessionStore,
+    private readonly id: string,
+  ) {}
+
+  setLogLevel(level: LoggingLevel): Promise<void> {
+    return this.sessions.update(this.id, { logLevel: level });
+  }
+
+  async subscribe(uri: string): Promise<void> {
+    const current = (await this.sessions.get(this.id))?.subscriptions ?? [];
+    if (!current.includes(uri)) await this.sessions.update(this.id, { subscriptions: [...current, uri] });
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    const current = (await this.sessions.get(this.id))?.subscriptions ?? [];
+    await this.sessions.update(this.id, { subscriptions: current.filter((u) => u !== uri) });
+  }
+}
