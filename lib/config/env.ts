@@ -25,6 +25,11 @@ const EnvSchema = z.object({
   MCP_CLIENT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
   MCP_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   MCP_LOG_REQUESTS: bool.default(true),
+  /** HMAC key for 2026-07-28 requestState; every instance of a deployment must share it. */
+  MCP_REQUEST_STATE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  MCP_REQUEST_STATE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(600),
+  MCP_LIST_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  MCP_LISTEN_MAX_LIFETIME_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(280_000),
   MCP_CONFORMANCE_FIXTURES: bool.default(false),
 });
 

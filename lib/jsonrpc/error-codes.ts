@@ -23,6 +23,12 @@ export const ErrorCode = {
   ResourceNotFound: -32002,
   /** MCP 2025-11-25 client/elicitation: the call needs a URL-mode elicitation first. */
   UrlElicitationRequired: -32042,
+  /** MCP 2026-07-28 transports: a required header is missing or disagrees with the body. */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28 basic: the request needs a client capability it did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** MCP 2026-07-28 versioning: the request's protocol version is not one we speak. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -37,6 +43,9 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.Unauthorized]: 401,
   [ErrorCode.ResourceNotFound]: 404,
   [ErrorCode.UrlElicitationRequired]: 400,
+  [ErrorCode.HeaderMismatch]: 400,
+  [ErrorCode.MissingRequiredClientCapability]: 400,
+  [ErrorCode.UnsupportedProtocolVersion]: 400,
 };
 
 /** HTTP status for an error that ends the HTTP exchange itself. Unknown codes map to 500. */

@@ -1,6 +1,6 @@
 import type { AuthInfo } from "../auth/auth-info";
 import type { JsonRpcId } from "../jsonrpc";
-import { McpError } from "../jsonrpc";
+import { ProtocolError } from "./protocol-error";
 import type { ZodType } from "zod";
 import {
   CreateMessageResultSchema,
@@ -30,7 +30,13 @@ export interface RequestMeta extends Meta {
  */
 export interface CallChannel {
   notify(method: string, params: Record<string, unknown>): Promise<void>;
-  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  /**
+   * Ask the client something. `key` names the question where the era needs names (2026-07-28
+   * `inputRequests`); one is made up when the handler gives none.
+   */
+  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined): Promise<unknown>;
+  /** The error for a question the client cannot answer (capability not declared). */
+  missingCapability(capability: string, method: ServerRequestMethod): Error;
   /** Ask the transport to end the response stream early; the client resumes it (SSE polling). */
   closeStream(retryMs?: number): void;
 }
@@ -44,8 +50,11 @@ export interface CallScope {
   auth: AuthInfo | undefined;
   meta: RequestMeta;
   clientCapabilities: Record<string, unknown> | undefined;
-  /** Minimum level of notifications/message for this call (logging/setLevel). */
-  logLevel: LoggingLevel | undefined;
+  /**
+   * Minimum level of notifications/message for this call: the session's logging/setLevel (2025),
+   * the request's `_meta` logLevel (2026-07-28), or "none" when logs must not be sent at all.
+   */
+  logThreshold: LoggingLevel | "none";
   channel: CallChannel;
 }
 
@@ -57,17 +66,29 @@ export interface HandlerContext {
   readonly auth: AuthInfo | undefined;
   readonly meta: RequestMeta;
   readonly protocolVersion: string;
+  /** What the client declared it can do (elicitation, sampling, roots, …). */
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /** Report progress; a no-op when the caller sent no progressToken (basic/utilities/progress). */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Send notifications/message if the level passes the client's logging/setLevel. */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** Send any notification related to this call. */
   sendNotification(method: string, params: Record<string, unknown>): Promise<void>;
-  elicit(params: ElicitParams): Promise<ElicitResult>;
-  sample(params: CreateMessageParams): Promise<CreateMessageResult>;
-  listRoots(): Promise<ListRootsResult>;
+  /**
+   * Ask the user through the client. In 2026-07-28 the call may end here with an
+   * InputRequiredResult and run again, from the top, once the client retries with the answer:
+   * keep side effects after the questions, or make them idempotent. `key` names the question.
+   */
+  elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult>;
+  sample(params: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult>;
+  listRoots(options?: AskOptions): Promise<ListRootsResult>;
   /** End the SSE response early so the client polls for the rest (2025-11-25 transports). */
   closeStream(retryMs?: number): void;
+}
+
+export interface AskOptions {
+  /** A stable name for the question (2026-07-28 `inputRequests` key). */
+  key?: string;
 }
 
 function hasCapability(scope: CallScope, method: ServerRequestMethod): boolean {
@@ -75,14 +96,12 @@ function hasCapability(scope: CallScope, method: ServerRequestMethod): boolean {
   return caps !== undefined && caps[REQUIRED_CLIENT_CAPABILITY[method]] !== undefined;
 }
 
-async function ask<T>(scope: CallScope, method: ServerRequestMethod, params: object, schema: ZodType<T>): Promise<T> {
-  if (!hasCapability(scope, method)) {
-    // lifecycle §capabilities: a server MUST NOT send requests the client did not declare.
-    throw new McpError(-32600, `The client did not declare the "${REQUIRED_CLIENT_CAPABILITY[method]}" capability needed for ${method}`);
-  }
-  const answer = await scope.channel.request(method, params as Record<string, unknown>, scope.signal);
+async function ask<T>(scope: CallScope, method: ServerRequestMethod, params: object, schema: ZodType<T>, options?: AskOptions): Promise<T> {
+  // lifecycle §capabilities: a server MUST NOT send requests the client did not declare.
+  if (!hasCapability(scope, method)) throw scope.channel.missingCapability(REQUIRED_CLIENT_CAPABILITY[method], method);
+  const answer = await scope.channel.request(method, params as Record<string, unknown>, scope.signal, options?.key);
   const parsed = schema.safeParse(answer);
-  if (!parsed.success) throw McpError.invalidParams(`The client's answer to ${method} is malformed`);
+  if (!parsed.success) throw new ProtocolError(-32602, `The client's answer to ${method} is malformed`);
   return parsed.data;
 }
 
@@ -98,6 +117,7 @@ export function createHandlerContext(scope: CallScope): HandlerContext {
     auth: scope.auth,
     meta: scope.meta,
     protocolVersion: scope.protocolVersion,
+    clientCapabilities: scope.clientCapabilities ?? {},
     async progress(progress, total, message) {
       if (token === undefined) return;
       await scope.channel.notify("notifications/progress", {
@@ -108,13 +128,14 @@ export function createHandlerContext(scope: CallScope): HandlerContext {
       });
     },
     async log(level, data, logger) {
-      if (scope.logLevel !== undefined && loggingLevelRank(level) < loggingLevelRank(scope.logLevel)) return;
+      const threshold = scope.logThreshold;
+      if (threshold === "none" || loggingLevelRank(level) < loggingLevelRank(threshold)) return;
       await scope.channel.notify("notifications/message", { level, data, ...(logger ? { logger } : {}) });
     },
     sendNotification: (method, params) => scope.channel.notify(method, params),
-    elicit: (params) => ask(scope, "elicitation/create", params, ElicitResultSchema),
-    sample: (params) => ask(scope, "sampling/createMessage", params, CreateMessageResultSchema),
-    listRoots: () => ask(scope, "roots/list", {}, ListRootsResultSchema),
+    elicit: (params, options) => ask(scope, "elicitation/create", params, ElicitResultSchema, options),
+    sample: (params, options) => ask(scope, "sampling/createMessage", params, CreateMessageResultSchema, options),
+    listRoots: (options) => ask(scope, "roots/list", {}, ListRootsResultSchema, options),
     closeStream: (retryMs) => scope.channel.closeStream(retryMs),
   };
 }

@@ -8,7 +8,14 @@ export const Header = {
   Origin: "origin",
   Host: "host",
   Allow: "allow",
+  /** 2026-07-28: the JSON-RPC method, mirrored for gateways (basic/transports §request metadata headers). */
+  Method: "mcp-method",
+  /** 2026-07-28: params.name (tools/call, prompts/get) or params.uri (resources/read). */
+  Name: "mcp-name",
 } as const;
+
+/** 2026-07-28: prefix of headers mirroring `x-mcp-header` tool parameters. */
+export const PARAM_HEADER_PREFIX = "mcp-param-";
 
 /** Spelling used when we set the headers on responses (case matters to some readers). */
 export const ResponseHeader = {

@@ -1,11 +1,27 @@
 /**
- * The protocol revisions this server speaks, newest first. One place defines them; everything
- * else asks the helpers below instead of comparing strings.
+ * The protocol revisions this server speaks, newest first, and the two eras they form. One place
+ * defines them; everything else asks the helpers below instead of comparing strings.
+ *
+ * - Session era (2025-03-26, 2025-06-18, 2025-11-25): initialize handshake, optional sessions.
+ * - Stateless era (2026-07-28): every request carries its version and client capabilities in
+ *   `_meta`; no handshake, no session (basic/versioning).
  */
 export const SESSION_ERA_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
 export type SessionEraVersion = (typeof SESSION_ERA_VERSIONS)[number];
 
+export const STATELESS_ERA_VERSIONS = ["2026-07-28"] as const;
+export type StatelessEraVersion = (typeof STATELESS_ERA_VERSIONS)[number];
+
 export const LATEST_SESSION_ERA_VERSION: SessionEraVersion = "2025-11-25";
+
+/** Every version we speak, newest first (server/discover `supportedVersions`, -32022 `data.supported`). */
+export const ALL_SUPPORTED_VERSIONS: readonly string[] = [...STATELESS_ERA_VERSIONS, ...SESSION_ERA_VERSIONS];
+
+/**
+ * Versions a client may legitimately send on the session path. 2024-11-05 clients send no header,
+ * but the SDKs know the string, so it is recognised as "legacy" (and then refused as unsupported).
+ */
+const LEGACY_VERSIONS: readonly string[] = [...SESSION_ERA_VERSIONS, "2024-11-05", "2024-10-07"];
 
 /**
  * basic/transports (2025-06-18 and later): with no MCP-Protocol-Version header and no other way to
@@ -19,6 +35,15 @@ export function isSupportedVersion(version: string): version is SessionEraVersio
   return (SESSION_ERA_VERSIONS as readonly string[]).includes(version);
 }
 
+export function isStatelessEraVersion(version: string): version is StatelessEraVersion {
+  return (STATELESS_ERA_VERSIONS as readonly string[]).includes(version);
+}
+
+/** A header value that belongs to the session era (including versions we no longer serve). */
+export function isLegacyVersion(version: string): boolean {
+  return LEGACY_VERSIONS.includes(version);
+}
+
 /** JSON-RPC batching exists only in 2025-03-26; 2025-06-18 removed it (changelog #416). */
 export function allowsBatching(version: string): boolean {
   return version === "2025-03-26";
@@ -29,7 +54,7 @@ export function allowsBatching(version: string): boolean {
  * that has an id and empty data. Older clients may not expect a data-less event.
  */
 export function primesStreams(version: string): boolean {
-  return version >= "2025-11-25";
+  return version >= "2025-11-25" && isSupportedVersion(version);
 }
 
 /** Lifecycle version negotiation: echo a supported version, else offer the latest we support. */

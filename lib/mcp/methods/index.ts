@@ -5,33 +5,50 @@ import type { MaybePromise, MethodCall, MethodEnv, MethodHandler } from "./metho
 import { getPrompt, listPrompts } from "./prompts";
 import { listResourceTemplates, listResources, readResource, subscribeResource, unsubscribeResource } from "./resources";
 import { callTool, listTools } from "./tools";
+import { discover } from "./discover";
 
 export { initialize, type Negotiated } from "./lifecycle";
 export type { MethodCall, MethodEnv, SessionControl } from "./method-env";
 
-/** Method name → handler: the one routing table of the core (initialize is the transport's). */
-const METHODS: Readonly<Record<string, MethodHandler>> = {
-  ping,
+const SHARED: Readonly<Record<string, MethodHandler>> = {
   "tools/list": listTools,
   "tools/call": callTool,
   "resources/list": listResources,
   "resources/templates/list": listResourceTemplates,
   "resources/read": readResource,
-  "resources/subscribe": subscribeResource,
-  "resources/unsubscribe": unsubscribeResource,
   "prompts/list": listPrompts,
   "prompts/get": getPrompt,
   "completion/complete": complete,
+};
+
+/** Method name → handler, per era: the routing tables of the core (initialize is the transport's). */
+export const SESSION_ERA_METHODS: Readonly<Record<string, MethodHandler>> = {
+  ...SHARED,
+  ping,
+  "resources/subscribe": subscribeResource,
+  "resources/unsubscribe": unsubscribeResource,
   "logging/setLevel": setLogLevel,
 };
 
-export function isKnownMethod(method: string): boolean {
-  return Object.hasOwn(METHODS, method) || method === "initialize";
-}
+/**
+ * 2026-07-28 drops ping, logging/setLevel and resources/(un)subscribe (changelog) and adds
+ * server/discover; subscriptions/listen is a stream, served by the transport.
+ */
+export const STATELESS_ERA_METHODS: Readonly<Record<string, MethodHandler>> = {
+  ...SHARED,
+  "server/discover": discover,
+};
+
+export type MethodTable = Readonly<Record<string, MethodHandler>>;
 
 /** Run a method. Throws (synchronously) or rejects with McpError; may answer synchronously. */
-export function dispatch(env: MethodEnv, method: string, call: MethodCall): MaybePromise<Record<string, unknown>> {
-  const handler = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
+export function dispatch(
+  env: MethodEnv,
+  method: string,
+  call: MethodCall,
+  table: MethodTable = SESSION_ERA_METHODS,
+): MaybePromise<Record<string, unknown>> {
+  const handler = Object.hasOwn(table, method) ? table[method] : undefined;
   if (!handler) throw McpError.methodNotFound(method);
   return handler(env, call);
 }

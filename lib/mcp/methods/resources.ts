@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { McpError } from "../../jsonrpc";
 import { resourceNotFound } from "../errors";
+import { withCacheHint, type CacheHint } from "../cache-hint";
+
+/** Resource reads may be per-user: unless a definition says otherwise, nobody may reuse them. */
+const PRIVATE_UNCACHED: CacheHint = { scope: "private", ttlMs: 0 };
 import { createHandlerContext } from "../handler-context";
 import { parseOrInvalidParams } from "../validate";
 import type { MethodEnv, MethodHandler } from "./method-env";
@@ -34,7 +38,8 @@ export const readResource: MethodHandler = async (env, { params, scope }) => {
     match.kind === "static"
       ? await match.resource.read(ctx)
       : await match.template.definition.read(uri, match.variables, ctx);
-  return { contents };
+  const hint = match.kind === "static" ? match.resource.cache : match.template.definition.cache;
+  return withCacheHint({ contents }, hint ?? PRIVATE_UNCACHED);
 };
 
 export const subscribeResource: MethodHandler = async (env, { params, session }) => {

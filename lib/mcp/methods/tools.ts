@@ -5,6 +5,7 @@ import { parseOrInvalidParams } from "../validate";
 import type { CallToolResult } from "../types";
 import type { MethodHandler } from "./method-env";
 import type { CompiledTool } from "../registry";
+import { InputRequired, ProtocolError } from "../protocol-error";
 import { CursorParams } from "./list-params";
 
 const CallToolParams = z.looseObject({
@@ -27,7 +28,9 @@ function describeFailure(thrown: unknown): string {
 }
 
 function failedResult(thrown: unknown): Record<string, unknown> {
-  // A URL elicitation demand is a protocol error by definition (2025-11-25 client/elicitation).
+  // Protocol-level outcomes pass through: a URL elicitation demand (2025-11-25 client/elicitation),
+  // a missing client capability or malformed client answer, and a pause for client input (MRTR).
+  if (thrown instanceof ProtocolError || thrown instanceof InputRequired) throw thrown;
   if (thrown instanceof McpError && thrown.code === -32042) throw thrown;
   // server/tools §error handling: execution failures go back as isError results the model can read.
   return { content: [{ type: "text", text: describeFailure(thrown) }], isError: true };

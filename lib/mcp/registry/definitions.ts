@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { CacheHint } from "../cache-hint";
 import type { HandlerContext } from "../handler-context";
 import type {
   Annotations,
@@ -40,6 +41,8 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
 
 export interface ResourceDefinition {
   uri: string;
+  /** Who may reuse a read of it, and for how long (2026-07-28 caching). Default: private, 0 ms. */
+  cache?: CacheHint;
   name: string;
   title?: string;
   description?: string;
@@ -53,6 +56,8 @@ export interface ResourceDefinition {
 
 export interface ResourceTemplateDefinition {
   uriTemplate: string;
+  /** As for resources; applies to every resource read through the template. */
+  cache?: CacheHint;
   name: string;
   title?: string;
   description?: string;

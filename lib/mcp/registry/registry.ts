@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 import { compileUriTemplate, type UriTemplate } from "./uri-template";
 import { toJsonSchema } from "./json-schema";
+import { findHeaderParams, type HeaderParam } from "./header-params";
 import { preserialize } from "../../jsonrpc/preserialized";
 import { pageAt, paginate, type Page } from "./pagination";
 import type {
@@ -22,6 +23,8 @@ export type ListKind = "tools" | "resources" | "prompts";
 export interface CompiledTool {
   definition: ToolDefinition;
   descriptor: Record<string, unknown>;
+  /** Parameters clients mirror into Mcp-Param-* headers (2026-07-28). */
+  headerParams: HeaderParam[];
 }
 
 export interface CompiledTemplate {
@@ -49,17 +52,18 @@ function compact(fields: Record<string, unknown>): Record<string, unknown> {
 
 function compileTool(def: ToolDefinition): CompiledTool {
   if (!TOOL_NAME.test(def.name)) throw new Error(`Invalid tool name "${def.name}" (server/tools §tool names)`);
+  const inputSchema = def.inputJsonSchema ?? toJsonSchema(def.input, "input");
   const descriptor = compact({
     name: def.name,
     title: def.title,
     description: def.description,
-    inputSchema: def.inputJsonSchema ?? toJsonSchema(def.input, "input"),
+    inputSchema,
     outputSchema: def.output ? toJsonSchema(def.output, "output") : undefined,
     annotations: def.annotations,
     icons: def.icons,
     _meta: def.meta,
   });
-  return { definition: def, descriptor };
+  return { definition: def, descriptor, headerParams: findHeaderParams(def.name, inputSchema) };
 }
 
 function promptArguments(def: PromptDefinition): Record<string, unknown>[] | undefined {
@@ -127,6 +131,12 @@ export class Registry {
   addPrompt(def: PromptDefinition): void {
     this.putPrompt(def);
     this.changed("prompts");
+  }
+
+  removePrompt(name: string): boolean {
+    const removed = this.prompts.delete(name);
+    if (removed) this.changed("prompts");
+    return removed;
   }
 
   getTool(name: string): CompiledTool | undefined {

@@ -25,6 +25,13 @@ export interface ExchangeOptions {
   sessionId: string | undefined;
   /** Send a priming event and honour closeStream (2025-11-25 resumability). */
   resumable: boolean;
+  /** Give events ids and keep them for Last-Event-ID (the session era); false in 2026-07-28. */
+  eventLog: boolean;
+  /**
+   * HTTP status of a single JSON error answer. The session era answers 200 (the exchange worked,
+   * the call failed); 2026-07-28 maps codes to statuses (404 for -32601, 400 for -32602 …).
+   */
+  errorStatus?: (code: number) => number;
   retryMs: number;
   keepAliveMs: number;
   headers: Headers;
@@ -40,7 +47,7 @@ export interface ExchangeOptions {
  * request upgrades it to an SSE stream that carries those messages and then the responses
  * (basic/transports §sending messages to the server). Quick calls stay cheap; long ones stream.
  */
-export class PostExchange {
+export class PostExchange implements ClientAsker {
   /** Set as soon as the answer is decided (possibly synchronously, before anyone awaits). */
   ready: Response | undefined;
   private waiting: { promise: Promise<Response>; resolve: (response: Response) => void } | undefined;
@@ -70,8 +77,9 @@ export class PostExchange {
     this.settleJson();
   }
 
-  channelFor(abort: LazyAbort): CallChannel {
-    return new ExchangeChannel(this, abort);
+  /** The channel of one request; `asker` decides how questions reach the client (per era). */
+  channelFor(abort: LazyAbort, asker: ClientAsker = this): CallChannel {
+    return new ExchangeChannel(this, abort, asker);
   }
 
   /** A notification related to a call; dropped when the client accepts no stream or the call is over. */
@@ -80,7 +88,7 @@ export class PostExchange {
     this.emit(JSON.stringify({ jsonrpc: "2.0", method, params }));
   }
 
-  /** A server → client request on this exchange's stream; the answer arrives as another POST. */
+  /** Session era: a server → client request on this exchange's stream; the answer arrives as another POST. */
   request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
     if (!this.options.canStream) {
       return Promise.reject(new McpError(-32600, `${method} needs a response stream: send Accept: text/event-stream`));
@@ -88,6 +96,11 @@ export class PostExchange {
     const { id, answer } = this.options.pending.open(this.options.sessionId, signal);
     this.emit(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
     return answer;
+  }
+
+  missingCapability(capability: string, method: ServerRequestMethod): Error {
+    // An ordinary failure: inside a tool it becomes an isError result the model can read.
+    return new McpError(-32600, `The client did not declare the "${capability}" capability needed for ${method}`);
   }
 
   closeStream(): void {
@@ -109,7 +122,7 @@ export class PostExchange {
     if (this.stream || this.settled) return;
     this.settled = true;
     const { streams, sessionId, resumable, retryMs, keepAliveMs, headers, abortAll } = this.options;
-    const stream = streams.open(sessionId);
+    const stream = streams.open(sessionId, this.options.eventLog);
     this.stream = stream;
     stream.onAbandoned(abortAll);
     // ReadableStream's start() runs now, so the connection is attached (and primed) before any event.
@@ -155,9 +168,17 @@ export class PostExchange {
       return;
     }
     headers.set("content-type", "application/json");
-    const body = batch ? JSON.stringify(present) : stringifyResponse(present[0]!);
-    this.settleResponse(new Response(body, { status: 200, headers }));
+    const first = present[0] as JsonRpcResponse;
+    const body = batch ? JSON.stringify(present) : stringifyResponse(first);
+    const status = !batch && "error" in first && this.options.errorStatus ? this.options.errorStatus(first.error.code) : 200;
+    this.settleResponse(new Response(body, { status, headers }));
   }
+}
+
+/** How a handler's questions (elicitation, sampling, roots) reach the client. */
+export interface ClientAsker {
+  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined): Promise<unknown>;
+  missingCapability(capability: string, method: ServerRequestMethod): Error;
 }
 
 /** The CallChannel of one request in an exchange (a class: no closures allocated per call). */
@@ -165,14 +186,19 @@ class ExchangeChannel implements CallChannel {
   constructor(
     private readonly exchange: PostExchange,
     private readonly abort: LazyAbort,
+    private readonly asker: ClientAsker,
   ) {}
 
   async notify(method: string, params: Record<string, unknown>): Promise<void> {
     this.exchange.notify(this.abort, method, params);
   }
 
-  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-    return this.exchange.request(method, params, signal);
+  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined): Promise<unknown> {
+    return this.asker.request(method, params, signal, key);
+  }
+
+  missingCapability(capability: string, method: ServerRequestMethod): Error {
+    return this.asker.missingCapability(capability, method);
   }
 
   closeStream(): void {

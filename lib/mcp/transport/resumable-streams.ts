@@ -44,6 +44,11 @@ export class LogicalStream {
     readonly sessionId: string | undefined,
     private readonly options: StreamOptions,
     private readonly forget: (stream: LogicalStream) => void,
+    /**
+     * false for 2026-07-28 streams: no event ids, nothing kept, and a closed connection is the
+     * end of the request (basic/transports: closing the stream cancels).
+     */
+    readonly resumable = true,
   ) {}
 
   get finished(): boolean {
@@ -66,6 +71,10 @@ export class LogicalStream {
   /** Append a JSON-RPC message (or a named event) and deliver it if a connection is attached. */
   write(data: string, event?: string): void {
     if (this.done) return;
+    if (!this.resumable) {
+      this.sink?.write(encodeSse(event === undefined ? { data } : { event, data }));
+      return;
+    }
     const seq = ++this.seq;
     if (event === undefined) {
       this.events.push({ seq, data });
@@ -93,10 +102,13 @@ export class LogicalStream {
   detach(sink: StreamSink): void {
     if (this.sink !== sink) return;
     this.sink = undefined;
-    if (!this.done) {
-      this.graceTimer = setTimeout(() => this.abandon(), this.options.resumeGraceMs);
-      this.graceTimer.unref?.();
+    if (this.done) return;
+    if (!this.resumable) {
+      this.abandon();
+      return;
     }
+    this.graceTimer = setTimeout(() => this.abandon(), this.options.resumeGraceMs);
+    this.graceTimer.unref?.();
   }
 
   /** Close the current connection but keep the stream resumable (SSE polling). */
@@ -113,6 +125,10 @@ export class LogicalStream {
     this.done = true;
     if (this.graceTimer) clearTimeout(this.graceTimer);
     this.closeSink();
+    if (!this.resumable) {
+      this.forget(this);
+      return;
+    }
     const timer = setTimeout(() => this.forget(this), this.options.retentionMs);
     timer.unref?.();
   }
@@ -137,10 +153,10 @@ export class StreamTable {
 
   constructor(private readonly options: StreamOptions) {}
 
-  open(sessionId: string | undefined): LogicalStream {
+  open(sessionId: string | undefined, resumable = true): LogicalStream {
     const id = randomBytes(12).toString("base64url");
-    const stream = new LogicalStream(id, sessionId, this.options, (s) => this.streams.delete(s.id));
-    this.streams.set(id, stream);
+    const stream = new LogicalStream(id, sessionId, this.options, (s) => this.streams.delete(s.id), resumable);
+    if (resumable) this.streams.set(id, stream);
     return stream;
   }
 

@@ -22,6 +22,7 @@ import {
   SUPPORTED_VERSIONS,
   allowsBatching,
   isSupportedVersion,
+  isLegacyVersion,
   primesStreams,
 } from "../protocol-versions";
 import type { LoggingLevel } from "../types";
@@ -29,6 +30,13 @@ import { logUnexpected, silentRequestLogger, type RequestLogger } from "../reque
 import { mintSessionId, type SessionRecord, type SessionStore } from "./session-store";
 import { CancelledError, InFlightRequests } from "./in-flight";
 import { LazyAbort } from "./lazy-abort";
+import { readRequestMeta } from "./request-meta";
+import { createStatelessEra } from "./stateless-era";
+import { ModernResults } from "./stateless/modern-results";
+import type { RequestStateCodec } from "./stateless/request-state";
+import type { NotificationHub } from "../notification-hub";
+import type { CacheHint } from "../cache-hint";
+import { MetaKey } from "../meta-keys";
 import { PendingRequests } from "./pending-requests";
 import { PostExchange } from "./post-exchange";
 import { StreamTable, sseBody } from "./resumable-streams";
@@ -51,6 +59,11 @@ export interface StreamableHttpOptions {
   streamRetentionMs: number;
   clientRequestTimeoutMs: number;
   log: RequestLogger;
+  hub: NotificationHub;
+  requestStates: RequestStateCodec;
+  /** ttlMs/cacheScope of list results in 2026-07-28. */
+  listCache: CacheHint;
+  listenMaxLifetimeMs: number;
   /** Resolves the caller (bearer token); anonymous when it returns undefined. */
   authenticate?: (request: Request) => Promise<AuthInfo | undefined>;
 }
@@ -93,11 +106,49 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   const pending = new PendingRequests(options.clientRequestTimeoutMs);
   const inFlight = new InFlightRequests();
 
-  // Run-time registry changes reach every open GET stream (server/tools §list changed notification).
-  env.registry.onChange((kind) => {
-    const message = JSON.stringify({ jsonrpc: "2.0", method: `notifications/${kind}/list_changed` });
-    for (const [, stream] of standalone.entries()) stream.write(message);
+  const stateless = createStatelessEra({
+    env,
+    hub: options.hub,
+    streams,
+    pending,
+    states: options.requestStates,
+    results: new ModernResults(env.info, options.listCache),
+    keepAliveMs: options.keepAliveMs,
+    listenMaxLifetimeMs: options.listenMaxLifetimeMs,
+    log,
   });
+
+  // Server events reach the session era's GET streams (server/tools §list changed notification;
+  // server/resources §subscriptions: only sessions subscribed to the uri hear of its updates).
+  options.hub.subscribe((event) => {
+    if (event.kind === "list_changed") {
+      const message = JSON.stringify({ jsonrpc: "2.0", method: `notifications/${event.list}/list_changed` });
+      for (const [, stream] of standalone.entries()) stream.write(message);
+      return;
+    }
+    const message = JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri } });
+    for (const [sessionId, stream] of standalone.entries()) {
+      void Promise.resolve(sessions.get(sessionId)).then((session) => {
+        if (session?.subscriptions.includes(event.uri)) stream.write(message);
+      });
+    }
+  });
+
+  /**
+   * Era per request (basic/versioning): a non-legacy MCP-Protocol-Version header, or the 2026
+   * `_meta` protocolVersion in the body, selects the stateless era; everything else is the
+   * session era (initialize, Mcp-Session-Id).
+   */
+  function isStatelessEra(request: Request, body: unknown): boolean {
+    if (typeof body === "object" && body !== null && !Array.isArray(body)) {
+      const meta = (body as { params?: { _meta?: unknown } }).params?._meta;
+      if (typeof meta === "object" && meta !== null && MetaKey.ProtocolVersion in meta) return true;
+    }
+    // A request inside a session is the session era's, whatever version it names (it gets 400 there).
+    if (request.headers.has(Header.SessionId)) return false;
+    const header = request.headers.get(Header.ProtocolVersion)?.trim();
+    return header !== undefined && header !== "" && !isLegacyVersion(header);
+  }
 
   /**
    * Whose request ids a notifications/cancelled may name. Without a session or a subject, all
@@ -158,18 +209,6 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     return session ? new StoredSessionControl(sessions, session.id) : undefined;
   }
 
-  function readMeta(params: Record<string, unknown> | undefined): RequestMeta {
-    const meta = params?._meta;
-    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return {};
-    const m = meta as RequestMeta;
-    if (m.progressToken !== undefined && typeof m.progressToken !== "string" && typeof m.progressToken !== "number") {
-      throw McpError.invalidParams("Invalid params: _meta.progressToken must be a string or a number", [
-        { path: ["_meta", "progressToken"], message: "Expected string or number" },
-      ]);
-    }
-    return m;
-  }
-
   /**
    * Dispatch one request into its exchange slot. Synchronous methods answer before this returns,
    * so a quick call never waits on a promise; asynchronous ones answer when they settle.
@@ -197,9 +236,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
         protocolVersion: ctx.protocolVersion,
         sessionId: ctx.session?.id,
         auth: ctx.auth,
-        meta: readMeta(message.params),
+        meta: readRequestMeta(message.params),
         clientCapabilities: ctx.session?.clientCapabilities,
-        logLevel: ctx.session?.logLevel,
+        logThreshold: ctx.session?.logLevel ?? "debug",
         channel: exchange.channelFor(controller),
       };
       outcome = dispatch(env, message.method, { params: message.params ?? {}, scope, session: sessionControl(ctx.session) });
@@ -280,6 +319,10 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       throw McpError.invalidRequest("Not Acceptable: Accept must allow application/json or text/event-stream", undefined, 406);
     }
     const body = parseJsonBody(await readBodyLimited(request, options.maxBodyBytes), options.maxJsonDepth);
+    if (isStatelessEra(request, body)) {
+      const auth = options.authenticate ? await options.authenticate(request) : undefined;
+      return stateless.post(request, body, accept, auth);
+    }
     const batch = Array.isArray(body);
     const items: unknown[] = batch ? body : [body];
     if (batch && items.length === 0) throw McpError.invalidRequest("Invalid Request: empty batch");
@@ -335,6 +378,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       expected: slots.length,
       sessionId: session?.id,
       resumable: stateful && primesStreams(protocolVersion),
+      eventLog: true,
       retryMs: options.retryMs,
       keepAliveMs: options.keepAliveMs,
       headers,
@@ -415,11 +459,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   }
 
   async function notifyResourceUpdated(uri: string): Promise<void> {
-    const message = JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
-    for (const [sessionId, stream] of standalone.entries()) {
-      const session = await sessions.get(sessionId);
-      if (session?.subscriptions.includes(uri)) stream.write(message);
-    }
+    options.hub.publish({ kind: "resource_updated", uri });
   }
 
   const allow = { [Header.Allow]: stateful ? ALLOW : ALLOW_STATELESS };
@@ -437,9 +477,12 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       case "POST":
         return handlePost(request);
       case "GET":
-        return handleGet(request);
       case "DELETE":
-        return handleDelete(request);
+        // 2026-07-28 has no GET stream and no session to end (basic/transports §sessions).
+        if (isStatelessEra(request, undefined)) {
+          throw McpError.invalidRequest(`Method Not Allowed: ${request.method} is not part of protocol version 2026-07-28`, undefined, 405);
+        }
+        return request.method === "GET" ? handleGet(request) : handleDelete(request);
       case "OPTIONS":
         return new Response(null, { status: 204, headers: allow });
       default:

@@ -1,0 +1,13 @@
+import { ALL_SUPPORTED_VERSIONS } from "../protocol-versions";
+import { SERVER_CAPABILITIES } from "../server-info";
+import type { MethodHandler } from "./method-env";
+
+/**
+ * server/discover (2026-07-28): what the server speaks and offers, with no handshake. serverInfo
+ * travels in the result's `_meta` (added at the era's edge with every other result).
+ */
+export const discover: MethodHandler = (env) => ({
+  supportedVersions: ALL_SUPPORTED_VERSIONS,
+  capabilities: { ...SERVER_CAPABILITIES, extensions: {} },
+  ...(env.instructions ? { instructions: env.instructions } : {}),
+});

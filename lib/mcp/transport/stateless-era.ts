@@ -1,0 +1,203 @@
+import {
+  McpError,
+  classifyMessage,
+  failure,
+  httpStatusForCode,
+  success,
+  toMcpError,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../../jsonrpc";
+import type { Acceptable } from "../../http/accept";
+import { errorResponse } from "../../http/json-response";
+import type { AuthInfo } from "../../auth/auth-info";
+import type { CallScope } from "../handler-context";
+import { STATELESS_ERA_METHODS, dispatch, type MethodEnv } from "../methods";
+import type { NotificationHub } from "../notification-hub";
+import { InputRequired, ProtocolError } from "../protocol-error";
+import { logUnexpected, type RequestLogger } from "../request-log";
+import { LazyAbort } from "./lazy-abort";
+import { PostExchange, type ClientAsker } from "./post-exchange";
+import type { PendingRequests } from "./pending-requests";
+import { readRequestMeta } from "./request-meta";
+import type { StreamTable } from "./resumable-streams";
+import { InputRound } from "./stateless/input-round";
+import { listenResponse } from "./stateless/listen";
+import type { ModernResults } from "./stateless/modern-results";
+import { checkModernRequest, type ModernRequestMeta } from "./stateless/request-checks";
+import type { RequestBinding, RequestStateCodec } from "./stateless/request-state";
+
+export interface StatelessEraOptions {
+  env: MethodEnv;
+  hub: NotificationHub;
+  streams: StreamTable;
+  pending: PendingRequests;
+  states: RequestStateCodec;
+  results: ModernResults;
+  keepAliveMs: number;
+  listenMaxLifetimeMs: number;
+  log: RequestLogger | undefined;
+}
+
+/** Requests that may answer with an InputRequiredResult (basic/patterns/mrtr). */
+const MAY_ASK: Readonly<Record<string, "name" | "uri">> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
+
+/** Asker for requests that may not pause for input: asking is a server bug, reported as such. */
+const CANNOT_ASK: ClientAsker = {
+  request: (method) => Promise.reject(new ProtocolError(-32603, `${method} cannot be asked during this request`)),
+  missingCapability: (capability) => new ProtocolError(-32603, `The ${capability} capability cannot be used during this request`),
+};
+
+/**
+ * The 2026-07-28 POST (basic/transports, stateless): one JSON-RPC request per POST, every fact
+ * about the caller in `_meta`, nothing kept between requests but what the client carries back
+ * (requestState). Served by the same method handlers as the session era.
+ */
+export function createStatelessEra(options: StatelessEraOptions) {
+  const { env, results, states } = options;
+
+  async function prepareRound(message: JsonRpcRequest, auth: AuthInfo | undefined): Promise<{ round: InputRound; binding: RequestBinding } | undefined> {
+    const source = MAY_ASK[message.method];
+    if (!source) return undefined;
+    const params = message.params ?? {};
+    const binding: RequestBinding = {
+      method: message.method,
+      target: typeof params[source] === "string" ? (params[source] as string) : "",
+      args: message.method === "resources/read" ? null : (params.arguments ?? {}),
+      subject: auth?.subject,
+    };
+    const responses = params.inputResponses;
+    if (responses !== undefined && responses !== null && (typeof responses !== "object" || Array.isArray(responses))) {
+      throw new ProtocolError(-32602, "Invalid params: inputResponses must be an object keyed by input request");
+    }
+    let answers: Record<string, unknown> = {};
+    const state = params.requestState;
+    if (state !== undefined) {
+      if (typeof state !== "string") throw new ProtocolError(-32602, "Invalid params: requestState must be a string");
+      const checked = await states.verify(state, binding);
+      if (!checked.ok) throw new ProtocolError(-32602, `Invalid requestState: ${checked.reason}`);
+      answers = checked.answers;
+    }
+    // Unknown keys are ignored by construction: only the questions the handler asks are looked up.
+    return { round: new InputRound({ ...answers, ...((responses as Record<string, unknown> | null) ?? {}) }), binding };
+  }
+
+  function run(
+    message: JsonRpcRequest,
+    meta: ModernRequestMeta,
+    auth: AuthInfo | undefined,
+    prepared: { round: InputRound; binding: RequestBinding } | undefined,
+    exchange: PostExchange,
+    abort: LazyAbort,
+  ): void {
+    const started = options.log ? performance.now() : 0;
+    const finish = (response: JsonRpcResponse) => {
+      if (options.log) {
+        options.log({
+          method: message.method,
+          ms: Math.round((performance.now() - started) * 100) / 100,
+          outcome: abort.aborted ? "cancelled" : "error" in response ? "error" : "ok",
+          ...("error" in response ? { code: response.error.code } : {}),
+        });
+      }
+      // Closing the stream cancelled the request: nothing more is sent for it (basic/transports).
+      exchange.answer(0, abort.aborted ? null : response);
+    };
+    const askFor = () =>
+      prepared && prepared.round.needsInput
+        ? success(message.id, results.inputRequired(prepared.round.missing, states.issue(prepared.binding, prepared.round.used)))
+        : undefined;
+    const done = (result: Record<string, unknown>) => finish(askFor() ?? success(message.id, results.complete(message.method, result)));
+    const fail = (thrown: unknown) => {
+      const paused = thrown instanceof InputRequired ? askFor() : undefined;
+      if (paused) return finish(paused);
+      if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
+      finish(failure(message.id, results.error(toMcpError(thrown))));
+    };
+    let outcome: ReturnType<typeof dispatch>;
+    try {
+      const scope: CallScope = {
+        requestId: message.id,
+        get signal() {
+          return abort.signal;
+        },
+        protocolVersion: meta.protocolVersion,
+        sessionId: undefined,
+        auth,
+        meta: readRequestMeta(message.params),
+        clientCapabilities: meta.clientCapabilities,
+        logThreshold: meta.logThreshold,
+        channel: exchange.channelFor(abort, prepared?.round ?? CANNOT_ASK),
+      };
+      outcome = dispatch(env, message.method, { params: message.params ?? {}, scope, session: undefined }, STATELESS_ERA_METHODS);
+    } catch (thrown) {
+      fail(thrown);
+      return;
+    }
+    if (outcome instanceof Promise) outcome.then(done, fail);
+    else done(outcome);
+  }
+
+  async function serve(request: Request, message: JsonRpcRequest, accept: Acceptable, auth: AuthInfo | undefined): Promise<Response> {
+    const meta = checkModernRequest(request, message, env.registry);
+    if (message.method === "subscriptions/listen") {
+      if (!accept.eventStream) throw McpError.invalidRequest("Not Acceptable: subscriptions/listen answers with text/event-stream", undefined, 406);
+      return listenResponse(message.id, message.params ?? {}, options.hub, options.keepAliveMs, options.listenMaxLifetimeMs);
+    }
+    if (!Object.hasOwn(STATELESS_ERA_METHODS, message.method)) throw McpError.methodNotFound(message.method);
+    const prepared = await prepareRound(message, auth);
+
+    const abort = new LazyAbort();
+    const exchange = new PostExchange({
+      canStream: accept.eventStream,
+      canJson: accept.json,
+      batch: false,
+      expected: 1,
+      sessionId: undefined,
+      resumable: false,
+      eventLog: false,
+      errorStatus: httpStatusForCode,
+      retryMs: 0,
+      keepAliveMs: options.keepAliveMs,
+      headers: new Headers(),
+      streams: options.streams,
+      pending: options.pending,
+      abortAll: () => abort.abort(new Error("the client closed the stream")),
+    });
+    run(message, meta, auth, prepared, exchange, abort);
+    if (exchange.ready) return exchange.ready;
+    // A closed connection is the cancellation of this request (2026-07-28 basic/transports).
+    const onGone = () => abort.abort(new Error("the client closed the connection"));
+    request.signal?.addEventListener("abort", onGone, { once: true });
+    const response = await exchange.response;
+    if (response.headers.get("content-type") === "text/event-stream") request.signal?.removeEventListener("abort", onGone);
+    return response;
+  }
+
+  /** A parsed POST body of the 2026-07-28 era. Every refusal echoes the request id where it can. */
+  async function post(request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined): Promise<Response> {
+    if (Array.isArray(body)) throw McpError.invalidRequest("Invalid Request: JSON-RPC batches are not part of protocol version 2026-07-28");
+    const classified = classifyMessage(body);
+    if (classified.kind === "invalid") {
+      return errorResponse(new McpError(classified.error.code, classified.error.message, classified.error.data), classified.id);
+    }
+    if (classified.kind === "response") {
+      throw McpError.invalidRequest("Invalid Request: a 2026-07-28 server sends no requests, so there is nothing to answer");
+    }
+    // Notifications: accepted, never answered (none is defined client → server over HTTP).
+    if (classified.kind === "notification") return new Response(null, { status: 202 });
+    const message = classified.message;
+    try {
+      return await serve(request, message, accept, auth);
+    } catch (thrown) {
+      if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
+      return errorResponse(results.error(toMcpError(thrown)), message.id);
+    }
+  }
+
+  return { post };
+}

@@ -1,0 +1,38 @@
+/**
+ * Header values that mirror body fields (2026-07-28 basic/transports §request metadata headers).
+ * A value that is not plain visible ASCII travels as `=?base64?<standard base64 of UTF-8>?=`;
+ * anything without both the prefix and the suffix is a literal. Surrounding whitespace is not
+ * part of the value.
+ */
+const SENTINEL = /^=\?base64\?(.*)\?=$/s;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The decoded value, or undefined when a sentinel value is not valid Base64 of valid UTF-8. */
+export function decodeHeaderValue(raw: string): string | undefined {
+  const value = raw.trim();
+  const m = SENTINEL.exec(value);
+  if (!m) return value;
+  const encoded = m[1] as string;
+  // Strict: padding required, no stray characters (the conformance suite refuses both).
+  if (!BASE64.test(encoded)) return undefined;
+  try {
+    return utf8.decode(Buffer.from(encoded, "base64"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** How a tool argument is written in its Mcp-Param header: strings as is, integers in decimal, booleans as words. */
+export function headerFormOf(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  return undefined;
+}
+
+/** Compare a decoded header with the body value; integers compare numerically ("42.0" equals 42). */
+export function headerMatches(decoded: string, bodyValue: unknown): boolean {
+  if (typeof bodyValue === "number") return decoded.trim() !== "" && Number(decoded) === bodyValue;
+  return decoded === headerFormOf(bodyValue);
+}

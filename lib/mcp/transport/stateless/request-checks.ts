@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { ErrorCode, McpError, type JsonRpcRequest } from "../../../jsonrpc";
+import { Header, PARAM_HEADER_PREFIX } from "../../http-headers";
+import { MetaKey } from "../../meta-keys";
+import { ALL_SUPPORTED_VERSIONS, isStatelessEraVersion } from "../../protocol-versions";
+import type { Registry } from "../../registry";
+import { LOGGING_LEVELS, type LoggingLevel } from "../../types";
+import { decodeHeaderValue, headerMatches } from "./header-value";
+
+/** What a 2026-07-28 request says about its caller, read from `_meta` (basic/index §request _meta). */
+export interface ModernRequestMeta {
+  protocolVersion: string;
+  clientCapabilities: Record<string, unknown>;
+  logThreshold: LoggingLevel | "none";
+}
+
+const RequiredMeta = z.looseObject({
+  [MetaKey.ProtocolVersion]: z.string().min(1).max(64),
+  [MetaKey.ClientCapabilities]: z.record(z.string(), z.unknown()),
+});
+
+/** Methods whose target travels in Mcp-Name, and where it sits in params. */
+const NAME_SOURCE: Readonly<Record<string, "name" | "uri">> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
+
+function mismatch(message: string): McpError {
+  return new McpError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
+}
+
+/**
+ * The checks a 2026-07-28 POST passes before dispatch, in the order the specification and the
+ * conformance suite agree on:
+ * 1. MCP-Protocol-Version present (-32020)  2. required `_meta` keys (-32602)
+ * 3. header = `_meta` version (-32020)      4. Mcp-Method, Mcp-Name, Mcp-Param-* (-32020)
+ * 5. version supported (-32022)             6. logLevel valid (-32602)
+ * Unknown methods (404, -32601) are the dispatcher's.
+ */
+export function checkModernRequest(request: Request, message: JsonRpcRequest, registry: Registry): ModernRequestMeta {
+  const headerVersion = request.headers.get(Header.ProtocolVersion)?.trim();
+  if (!headerVersion) throw mismatch("the MCP-Protocol-Version header is required");
+
+  const meta = message.params?._meta;
+  const parsed = RequiredMeta.safeParse(meta);
+  if (!parsed.success) {
+    throw McpError.invalidParams(
+      `Invalid params: _meta must carry "${MetaKey.ProtocolVersion}" and "${MetaKey.ClientCapabilities}"`,
+      parsed.error.issues.map((i) => ({ path: ["_meta", ...i.path.map(String)], message: i.message })),
+    );
+  }
+  const bodyVersion = parsed.data[MetaKey.ProtocolVersion];
+  if (headerVersion !== bodyVersion) {
+    throw mismatch(`MCP-Protocol-Version header "${headerVersion.slice(0, 64)}" does not match _meta "${bodyVersion}"`);
+  }
+
+  checkMethodHeaders(request, message, registry);
+
+  if (!isStatelessEraVersion(bodyVersion)) {
+    throw new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
+      supported: ALL_SUPPORTED_VERSIONS,
+      requested: bodyVersion,
+    });
+  }
+
+  const rawLevel = (meta as Record<string, unknown>)[MetaKey.LogLevel];
+  let logThreshold: LoggingLevel | "none" = "none";
+  if (rawLevel !== undefined) {
+    if (typeof rawLevel !== "string" || !(LOGGING_LEVELS as readonly string[]).includes(rawLevel)) {
+      throw McpError.invalidParams(`Invalid params: _meta "${MetaKey.LogLevel}" must be one of ${LOGGING_LEVELS.join(", ")}`);
+    }
+    logThreshold = rawLevel as LoggingLevel;
+  }
+  return { protocolVersion: bodyVersion, clientCapabilities: parsed.data[MetaKey.ClientCapabilities], logThreshold };
+}
+
+function checkMethodHeaders(request: Request, message: JsonRpcRequest, registry: Registry): void {
+  const method = request.headers.get(Header.Method);
+  if (method === null) throw mismatch("the Mcp-Method header is required");
+  // Values are case-sensitive: "TOOLS/LIST" is not "tools/list".
+  if (method.trim() !== message.method) throw mismatch(`Mcp-Method "${method.trim().slice(0, 64)}" does not match the body's "${message.method.slice(0, 64)}"`);
+
+  const source = NAME_SOURCE[message.method];
+  if (!source) return;
+  const bodyName = message.params?.[source];
+  const rawName = request.headers.get(Header.Name);
+  if (rawName === null) throw mismatch(`the Mcp-Name header is required for ${message.method}`);
+  const name = decodeHeaderValue(rawName);
+  if (name === undefined) throw mismatch("Mcp-Name is not valid Base64 (=?base64?…?= form)");
+  if (typeof bodyName !== "string" || name !== bodyName) throw mismatch("Mcp-Name does not match the body");
+
+  if (message.method === "tools/call") checkParamHeaders(request, bodyName, message.params?.arguments, registry);
+}
+
+/** `x-mcp-header` parameters (server/tools §x-mcp-header): every one with a value must be mirrored exactly. */
+function checkParamHeaders(request: Request, toolName: string, args: unknown, registry: Registry): void {
+  const tool = registry.getTool(toolName);
+  if (!tool || tool.headerParams.length === 0) return;
+  const values = typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {};
+  for (const param of tool.headerParams) {
+    let value: unknown = values;
+    for (const key of param.path) value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+    const raw = request.headers.get(`${PARAM_HEADER_PREFIX}${param.header}`);
+    if (value === undefined || value === null) {
+      if (raw !== null) throw mismatch(`Mcp-Param-${param.header} is sent but the argument is absent`);
+      continue;
+    }
+    if (raw === null) throw mismatch(`the Mcp-Param-${param.header} header is required when "${param.path.join(".")}" is set`);
+    const decoded = decodeHeaderValue(raw);
+    if (decoded === undefined) throw mismatch(`Mcp-Param-${param.header} is not valid Base64 (=?base64?…?= form)`);
+    if (!headerMatches(decoded, value)) throw mismatch(`Mcp-Param-${param.header} does not match the argument`);
+  }
+}
