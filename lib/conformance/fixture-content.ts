@@ -78,4 +78,19 @@ export const fixturePrompts = [
       ],
     }),
   }),
+  definePrompt({
+    name: "test_input_required_result_prompt",
+    description: "A prompt that asks the user for context first",
+    get: async (_args, ctx) => {
+      const answer = await ctx.elicit(
+        {
+          mode: "form",
+          message: "What context should the prompt use?",
+          requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] },
+        },
+        { key: "user_context" },
+      );
+      return { messages: [{ role: "user", content: { type: "text", text: `Context: ${String(answer.content?.context ?? "none")}` } }] };
+    },
+  }),
 ];

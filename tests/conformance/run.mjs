@@ -1,7 +1,7 @@
 // Runs the official MCP conformance suite against the real `next start` server's fixture route,
 // under the suite's own Node 22 (installed from the npm registry in this folder's node_modules).
 //
-//   node tests/conformance/run.mjs            # required scenarios (scored) + --suite all
+//   node tests/conformance/run.mjs   # 2025-11-25 required + suite all, 2026-07-28 required (one server)
 //
 // Prints per-scenario lines and a closing `N passed, M failed` over scenarios, and writes a JSON
 // summary to tests/conformance/results/summary.json for .ci/run.
@@ -38,6 +38,10 @@ function runSuite(args, label) {
         passed: Number(m[3]),
         failed: Number(m[4]),
       }));
+      // "Not scored for <version>: …" lists scenarios (pending, extensions) that do not count.
+      const notScoredBlock = out.split(/Not scored for [^\n]*\n/)[1] ?? "";
+      const notScored = new Set([...notScoredBlock.matchAll(/^\s*[✓✗]\s+([\w.-]+)\s+\(/gm)].map((m) => m[1]));
+      for (const sc of scenarios) sc.scored = !notScored.has(sc.scenario);
       resolve({ label, exitCode: code, scenarios });
     });
   });
@@ -51,19 +55,27 @@ async function main() {
   // The suite requires a loopback *name* for the DNS-rebinding scenario; localhost resolves to 127.0.0.1 here.
   const url = `http://localhost:${server.port}/api/conformance/mcp`;
   const runs = [];
+  // One server process serves every run: both eras side by side, as in production.
   try {
-    runs.push(await runSuite(["--url", url, "--requirements", "2025-11-25", "-o", join(RESULTS, "required")], "required (2025-11-25)"));
-    runs.push(await runSuite(["--url", url, "--suite", "all", "--spec-version", "2025-11-25", "-o", join(RESULTS, "all")], "suite all (2025-11-25)"));
+    runs.push(await runSuite(["--url", url, "--requirements", "2025-11-25", "-o", join(RESULTS, "required-2025")], "required (2025-11-25)"));
+    runs.push(await runSuite(["--url", url, "--suite", "all", "--spec-version", "2025-11-25", "-o", join(RESULTS, "all-2025")], "suite all (2025-11-25)"));
+    runs.push(await runSuite(["--url", url, "--requirements", "2026-07-28", "-o", join(RESULTS, "required-2026")], "required (2026-07-28)"));
   } finally {
     await server.stop();
   }
   let passed = 0;
   let failed = 0;
   for (const run of runs) {
-    const ok = run.scenarios.filter((s) => s.ok).length;
-    const bad = run.scenarios.length - ok;
-    console.log(`\n${run.label}: ${ok}/${run.scenarios.length} scenarios passed, exit ${run.exitCode}`);
-    for (const s of run.scenarios.filter((x) => !x.ok)) console.log(`  failed: ${s.scenario} (${s.failed} checks)`);
+    const scored = run.scenarios.filter((s) => s.scored);
+    const ok = scored.filter((s) => s.ok).length;
+    const bad = scored.length - ok;
+    console.log(`\n${run.label}: ${ok}/${scored.length} scored scenarios passed, exit ${run.exitCode}`);
+    for (const s of scored.filter((x) => !x.ok)) console.log(`  failed: ${s.scenario} (${s.failed} checks)`);
+    const extra = run.scenarios.filter((s) => !s.scored);
+    if (extra.length > 0) {
+      console.log(`  not scored: ${extra.filter((s) => s.ok).length}/${extra.length} passed`);
+      for (const s of extra) console.log(`    ${s.ok ? "pass" : "FAIL"}: ${s.scenario} (${s.passed} passed, ${s.failed} failed checks)`);
+    }
     passed += ok;
     failed += bad + (run.exitCode !== 0 && bad === 0 ? 1 : 0);
   }
