@@ -33,7 +33,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const HOST = "127.0.0.1"; // never anything else: this tool must not load a remote machine
 
 // ---------------------------------------------------------------------------------------------
-// Configuration (env). Defaults: 4 systems x 2 concurrencies x 5 rounds x 4 s = 120 s measured,
+// Configuration (env). Defaults: 6 systems x 2 concurrencies x 5 rounds x 4 s = 120 s measured,
 // plus warm-up and start-up: about 2.5 minutes.
 // ---------------------------------------------------------------------------------------------
 function envNumber(name, fallback, { min = 0, integer = false } = {}) {
@@ -314,6 +314,16 @@ function defineSystems() {
   const listBody = (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/list"}`;
   const callBody = (id) =>
     `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"suggest_names","arguments":{"style":"elvish","count":3}}}`;
+  const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`;
+  const modernList = (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/list","params":{${modernMeta}}}`;
+  const modernCall = (id) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"suggest_names","arguments":{"style":"elvish","count":3},${modernMeta}}}`;
+  const modernHeaders = (method, name) => ({
+    accept: ACCEPT,
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    ...(name ? { "mcp-name": name } : {}),
+  });
   const hasResult = (json) => json !== null && typeof json === "object" && json.result !== null && typeof json.result === "object";
   const all = [
     // Same bytes as a tools/list request, sent to the bare route: what Next alone costs.
@@ -322,6 +332,9 @@ function defineSystems() {
     { name: "ceiling+body", path: `${CEILING_PATH}/read-body`, body: listBody, check: hasResult },
     { name: "tools/list", path: MCP_PATH, body: listBody, check: (j) => hasResult(j) && Array.isArray(j.result.tools) },
     { name: "tools/call", path: MCP_PATH, body: callBody, check: (j) => hasResult(j) && j.result.isError !== true },
+    // The same calls in the 2026-07-28 era: no session, everything in _meta and the Mcp-* headers.
+    { name: "tools/list@2026", path: MCP_PATH, body: modernList, headers: modernHeaders("tools/list"), check: (j) => hasResult(j) && Array.isArray(j.result.tools) },
+    { name: "tools/call@2026", path: MCP_PATH, body: modernCall, headers: modernHeaders("tools/call", "suggest_names"), check: (j) => hasResult(j) && j.result.isError !== true },
   ];
   if (!CONFIG.systems) return all;
   const unknown = CONFIG.systems.filter((n) => !all.some((s) => s.name === n));
@@ -349,7 +362,7 @@ async function runCell(system, agent, concurrency, seconds, headers) {
     while (performance.now() < deadline) {
       const start = performance.now();
       try {
-        const res = await request(agent, system.path, system.body(nextId++), headers);
+        const res = await request(agent, system.path, system.body(nextId++), system.headers ?? headers);
         latencies.push(performance.now() - start);
         let json = null;
         try {

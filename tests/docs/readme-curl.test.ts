@@ -4,14 +4,23 @@ import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 
 /** The README promises copy-paste curl examples that work as written; run them. */
+function curlBlocks(): string[] {
+  const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
+  const start = readme.indexOf("## Try it with curl");
+  const section = readme.slice(start, readme.indexOf("\n## ", start + 5));
+  return [...section.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+}
+
+function runBlock(block: string): string {
+  const script = block.replaceAll("http://localhost:3000", inject("statefulUrl"));
+  return execFileSync("bash", ["-euo", "pipefail", "-c", script], { encoding: "utf8", timeout: 20_000 });
+}
+
 describe("README curl examples", () => {
-  it("run as written against the real server", () => {
-    const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## Try it with curl"));
-    const block = /```bash\n([\s\S]*?)```/.exec(section)?.[1];
+  it("the 2025 session walk-through runs as written against the real server", () => {
+    const block = curlBlocks()[0] ?? "";
     expect(block).toContain("initialize");
-    const script = (block ?? "").replaceAll("http://localhost:3000", inject("statefulUrl"));
-    const out = execFileSync("bash", ["-euo", "pipefail", "-c", script], { encoding: "utf8", timeout: 20_000 });
+    const out = runBlock(block);
 
     expect(out).toMatch(/^session: [\x21-\x7e]{16,}$/m);
     const lines = out.split("\n");
@@ -21,5 +30,17 @@ describe("README curl examples", () => {
     expect(out.match(/notifications\/progress/g)?.length).toBe(10);
     expect(out).toContain('"id":4,"result"');
     expect(lines.at(-2)).toBe("200");
+  });
+
+  it("the 2026-07-28 examples run as written: no session, results with resultType and serverInfo", () => {
+    const block = curlBlocks()[1] ?? "";
+    expect(block).toContain("2026-07-28");
+    const lines = runBlock(block).trim().split("\n");
+    expect(lines).toHaveLength(2);
+    const discover = JSON.parse(lines[0] as string) as { result: Record<string, unknown> };
+    expect(discover.result).toMatchObject({ resultType: "complete", supportedVersions: expect.arrayContaining(["2026-07-28", "2025-11-25"]) });
+    expect(discover.result._meta).toMatchObject({ "io.modelcontextprotocol/serverInfo": { name: "worldcrafter" } });
+    const call = JSON.parse(lines[1] as string) as { result: Record<string, unknown> };
+    expect(call.result).toMatchObject({ resultType: "complete", structuredContent: { style: "dwarvish", names: expect.any(Array) } });
   });
 });
