@@ -20,6 +20,7 @@ import { LazyAbort } from "./lazy-abort";
 import { PostExchange, type ClientAsker } from "./post-exchange";
 import type { PendingRequests } from "./pending-requests";
 import { readRequestMeta } from "./request-meta";
+import { settle } from "./settle";
 import type { StreamTable } from "./resumable-streams";
 import { InputRound } from "./stateless/input-round";
 import { listenResponse } from "./stateless/listen";
@@ -118,8 +119,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
       if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
       finish(failure(message.id, results.error(toMcpError(thrown))));
     };
-    let outcome: ReturnType<typeof dispatch>;
-    try {
+    settle(() => {
       const scope: CallScope = {
         requestId: message.id,
         get signal() {
@@ -133,13 +133,8 @@ export function createStatelessEra(options: StatelessEraOptions) {
         logThreshold: meta.logThreshold,
         channel: exchange.channelFor(abort, prepared?.round ?? CANNOT_ASK),
       };
-      outcome = dispatch(env, message.method, { params: message.params ?? {}, scope, session: undefined }, STATELESS_ERA_METHODS);
-    } catch (thrown) {
-      fail(thrown);
-      return;
-    }
-    if (outcome instanceof Promise) outcome.then(done, fail);
-    else done(outcome);
+      return dispatch(env, message.method, { params: message.params ?? {}, scope, session: undefined }, STATELESS_ERA_METHODS);
+    }, done, fail);
   }
 
   async function serve(request: Request, message: JsonRpcRequest, accept: Acceptable, auth: AuthInfo | undefined): Promise<Response> {

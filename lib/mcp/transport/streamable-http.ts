@@ -31,6 +31,7 @@ import { mintSessionId, type SessionRecord, type SessionStore } from "./session-
 import { CancelledError, InFlightRequests } from "./in-flight";
 import { LazyAbort } from "./lazy-abort";
 import { readRequestMeta } from "./request-meta";
+import { settle } from "./settle";
 import { createStatelessEra } from "./stateless-era";
 import { ModernResults } from "./stateless/modern-results";
 import type { RequestStateCodec } from "./stateless/request-state";
@@ -226,8 +227,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
       finish(failure(message.id, toMcpError(thrown)));
     };
-    let outcome: ReturnType<typeof dispatch>;
-    try {
+    settle(() => {
       const scope: CallScope = {
         requestId: message.id,
         get signal() {
@@ -241,13 +241,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
         logThreshold: ctx.session?.logLevel ?? "debug",
         channel: exchange.channelFor(controller),
       };
-      outcome = dispatch(env, message.method, { params: message.params ?? {}, scope, session: sessionControl(ctx.session) });
-    } catch (thrown) {
-      fail(thrown);
-      return;
-    }
-    if (outcome instanceof Promise) outcome.then((result) => finish(success(message.id, result)), fail);
-    else finish(success(message.id, outcome));
+      return dispatch(env, message.method, { params: message.params ?? {}, scope, session: sessionControl(ctx.session) });
+    }, (result) => finish(success(message.id, result)), fail);
   }
 
   function logRequest(ctx: PostContext, message: JsonRpcRequest, response: JsonRpcResponse, started: number, cancelled: boolean): void {
