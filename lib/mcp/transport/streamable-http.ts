@@ -6,7 +6,7 @@ import { errorResponse } from "../../http/json-response";
 import type { AuthInfo } from "../../auth/auth-info";
 import type { MethodEnv } from "../methods";
 import { Header } from "../http-headers";
-import { isLegacyVersion } from "../protocol-versions";
+import { isLegacyVersion, isStatelessEraVersion } from "../protocol-versions";
 import { logUnexpected, silentRequestLogger, type RequestLogger } from "../request-log";
 import type { SessionStore } from "./session-store";
 import { createSessionEra } from "./session-era";
@@ -90,10 +90,12 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       const meta = (body as { params?: { _meta?: unknown } }).params?._meta;
       if (typeof meta === "object" && meta !== null && MetaKey.ProtocolVersion in meta) return true;
     }
-    // A request inside a session is the session era's, whatever version it names (it gets 400 there).
-    if (request.headers.has(Header.SessionId)) return false;
     const header = request.headers.get(Header.ProtocolVersion)?.trim();
-    return header !== undefined && header !== "" && !isLegacyVersion(header);
+    if (header === undefined || header === "") return false;
+    // 2026-07-28 ignores Mcp-Session-Id; an unknown version inside a session is the session era's
+    // to refuse (400 with the versions it speaks).
+    if (isStatelessEraVersion(header)) return true;
+    return !request.headers.has(Header.SessionId) && !isLegacyVersion(header);
   }
 
   async function handlePost(request: Request): Promise<Response> {

@@ -33,6 +33,7 @@ export function headerFormOf(value: unknown): string | undefined {
 
 /** Compare a decoded header with the body value; integers compare numerically ("42.0" equals 42). */
 export function headerMatches(decoded: string, bodyValue: unknown): boolean {
-  if (typeof bodyValue === "number") return decoded.trim() !== "" && Number(decoded) === bodyValue;
+  // Decimal only: "0x2A" or "4.2e1" are not how a client writes 42.
+  if (typeof bodyValue === "number") return /^-?\d+(\.0+)?$/.test(decoded) && Number(decoded) === bodyValue;
   return decoded === headerFormOf(bodyValue);
 }
