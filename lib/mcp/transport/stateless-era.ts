@@ -40,6 +40,17 @@ export interface StatelessEraOptions {
   log: RequestLogger | undefined;
 }
 
+/**
+ * HTTP status of a JSON-RPC error from a dispatched call. 2026-07-28 transports assign 400 (bad
+ * params, header mismatch, missing capability, unsupported version) and 404 (unknown method);
+ * any other failure of a call that ran is still a well-formed JSON-RPC answer, sent with 200 so
+ * clients read the error instead of a bare HTTP failure.
+ */
+function statusOfCallError(code: number): number {
+  const status = httpStatusForCode(code);
+  return status === 400 || status === 404 ? status : 200;
+}
+
 /** Requests that may answer with an InputRequiredResult (basic/patterns/mrtr). */
 const MAY_ASK: Readonly<Record<string, "name" | "uri">> = {
   "tools/call": "name",
@@ -155,7 +166,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
       sessionId: undefined,
       resumable: false,
       eventLog: false,
-      errorStatus: httpStatusForCode,
+      errorStatus: statusOfCallError,
       retryMs: 0,
       keepAliveMs: options.keepAliveMs,
       headers: new Headers(),

@@ -54,6 +54,6 @@ export class ModernResults {
 
   private meta(existing: unknown): Record<string, unknown> {
     const base = typeof existing === "object" && existing !== null ? (existing as Record<string, unknown>) : {};
-    return { ...base, [MetaKey.ServerInfo]: { name: this.info.name, version: this.info.version } };
+    return { ...base, [MetaKey.ServerInfo]: this.info };
   }
 }
