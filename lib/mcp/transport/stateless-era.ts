@@ -51,6 +51,12 @@ function statusOfCallError(code: number): number {
   return status === 400 || status === 404 ? status : 200;
 }
 
+/** The run state of a request that may ask the client: its round and what a requestState binds. */
+interface Prepared {
+  round: InputRound;
+  binding: RequestBinding;
+}
+
 /** Requests that may answer with an InputRequiredResult (basic/patterns/mrtr). */
 const MAY_ASK: Readonly<Record<string, "name" | "uri">> = {
   "tools/call": "name",
@@ -72,7 +78,11 @@ const CANNOT_ASK: ClientAsker = {
 export function createStatelessEra(options: StatelessEraOptions) {
   const { env, results, states } = options;
 
-  async function prepareRound(message: JsonRpcRequest, auth: AuthInfo | undefined): Promise<{ round: InputRound; binding: RequestBinding } | undefined> {
+  /** Synchronous unless a requestState must be verified (the spent-nonce store may be remote). */
+  function prepareRound(
+    message: JsonRpcRequest,
+    auth: AuthInfo | undefined,
+  ): Prepared | undefined | Promise<Prepared | undefined> {
     const source = MAY_ASK[message.method];
     if (!source) return undefined;
     const params = message.params ?? {};
@@ -86,23 +96,22 @@ export function createStatelessEra(options: StatelessEraOptions) {
     if (responses !== undefined && responses !== null && (typeof responses !== "object" || Array.isArray(responses))) {
       throw new ProtocolError(-32602, "Invalid params: inputResponses must be an object keyed by input request");
     }
-    let answers: Record<string, unknown> = {};
-    const state = params.requestState;
-    if (state !== undefined) {
-      if (typeof state !== "string") throw new ProtocolError(-32602, "Invalid params: requestState must be a string");
-      const checked = await states.verify(state, binding);
-      if (!checked.ok) throw new ProtocolError(-32602, `Invalid requestState: ${checked.reason}`);
-      answers = checked.answers;
-    }
     // Unknown keys are ignored by construction: only the questions the handler asks are looked up.
-    return { round: new InputRound({ ...answers, ...((responses as Record<string, unknown> | null) ?? {}) }), binding };
+    const given = (responses as Record<string, unknown> | null | undefined) ?? {};
+    const state = params.requestState;
+    if (state === undefined) return { round: new InputRound(given), binding };
+    if (typeof state !== "string") throw new ProtocolError(-32602, "Invalid params: requestState must be a string");
+    return states.verify(state, binding).then((checked) => {
+      if (!checked.ok) throw new ProtocolError(-32602, `Invalid requestState: ${checked.reason}`);
+      return { round: new InputRound({ ...checked.answers, ...given }), binding };
+    });
   }
 
   function run(
     message: JsonRpcRequest,
     meta: ModernRequestMeta,
     auth: AuthInfo | undefined,
-    prepared: { round: InputRound; binding: RequestBinding } | undefined,
+    prepared: Prepared | undefined,
     exchange: PostExchange,
     abort: LazyAbort,
   ): void {
@@ -155,7 +164,8 @@ export function createStatelessEra(options: StatelessEraOptions) {
       return listenResponse(message.id, message.params ?? {}, options.hub, options.keepAliveMs, options.listenMaxLifetimeMs);
     }
     if (!Object.hasOwn(STATELESS_ERA_METHODS, message.method)) throw McpError.methodNotFound(message.method);
-    const prepared = await prepareRound(message, auth);
+    const preparing = prepareRound(message, auth);
+    const prepared = preparing instanceof Promise ? await preparing : preparing;
 
     const abort = new LazyAbort();
     const exchange = new PostExchange({

@@ -16,10 +16,14 @@ export class ModernResults {
   /** Decorated copies of preserialized results (list pages), made once per page. */
   private readonly decorated = new WeakMap<object, Record<string, unknown>>();
 
+  private readonly serverInfoMeta: Record<string, unknown>;
+
   constructor(
     private readonly info: ServerIdentity,
     private readonly listCache: CacheHint,
-  ) {}
+  ) {
+    this.serverInfoMeta = Object.freeze({ [MetaKey.ServerInfo]: info });
+  }
 
   complete(method: string, result: Record<string, unknown>): Record<string, unknown> {
     if (serializedOf(result) !== undefined) {
@@ -53,7 +57,8 @@ export class ModernResults {
   }
 
   private meta(existing: unknown): Record<string, unknown> {
-    const base = typeof existing === "object" && existing !== null ? (existing as Record<string, unknown>) : {};
-    return { ...base, [MetaKey.ServerInfo]: this.info };
+    // Most results carry no _meta of their own: they share one frozen object.
+    if (typeof existing !== "object" || existing === null) return this.serverInfoMeta;
+    return { ...(existing as Record<string, unknown>), [MetaKey.ServerInfo]: this.info };
   }
 }

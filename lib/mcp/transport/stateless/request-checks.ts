@@ -19,6 +19,18 @@ const RequiredMeta = z.looseObject({
   [MetaKey.ClientCapabilities]: z.record(z.string(), z.unknown()),
 });
 
+type RequiredMetaShape = z.infer<typeof RequiredMeta>;
+
+function wellFormedMeta(meta: unknown): RequiredMetaShape | undefined {
+  if (typeof meta !== "object" || meta === null) return undefined;
+  const m = meta as Record<string, unknown>;
+  const version = m[MetaKey.ProtocolVersion];
+  const caps = m[MetaKey.ClientCapabilities];
+  if (typeof version !== "string" || version.length === 0 || version.length > 64) return undefined;
+  if (typeof caps !== "object" || caps === null || Array.isArray(caps)) return undefined;
+  return m as RequiredMetaShape;
+}
+
 /** Methods whose target travels in Mcp-Name, and where it sits in params. */
 const NAME_SOURCE: Readonly<Record<string, "name" | "uri">> = {
   "tools/call": "name",
@@ -43,7 +55,9 @@ export function checkModernRequest(request: Request, message: JsonRpcRequest, re
   if (!headerVersion) throw mismatch("the MCP-Protocol-Version header is required");
 
   const meta = message.params?._meta;
-  const parsed = RequiredMeta.safeParse(meta);
+  // Fast path for the well-formed case (every request pays for this check); zod reports the rest.
+  const fast = wellFormedMeta(meta);
+  const parsed = fast ? { success: true as const, data: fast } : RequiredMeta.safeParse(meta);
   if (!parsed.success) {
     throw McpError.invalidParams(
       `Invalid params: _meta must carry "${MetaKey.ProtocolVersion}" and "${MetaKey.ClientCapabilities}"`,
