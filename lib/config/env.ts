@@ -31,6 +31,13 @@ const EnvSchema = z.object({
   MCP_LIST_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   MCP_LISTEN_MAX_LIFETIME_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(280_000),
   MCP_CONFORMANCE_FIXTURES: bool.default(false),
+  /** PostgreSQL (postgresql://user:password@host:port/db[?schema=name]); unset: embedded PGlite. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
+    .optional(),
+  /** The embedded database's folder (relative to the project) when DATABASE_URL is unset. */
+  PGLITE_DATA_DIR: z.string().default(".data/pglite"),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
