@@ -30,7 +30,8 @@ export function openDatabase(env: Pick<Env, "DATABASE_URL" | "PGLITE_DATA_DIR">)
     const prisma = new PrismaClient({ adapter });
     return { prisma, close: () => prisma.$disconnect() };
   }
-  const db = new PGlite(resolve(process.cwd(), env.PGLITE_DATA_DIR));
+  // The hint keeps the bundler from tracing the whole project folder into the build output.
+  const db = new PGlite(resolve(/*turbopackIgnore: true*/ process.cwd(), env.PGLITE_DATA_DIR));
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
   // The PGlite adapter does not close its database on $disconnect; we do.
   return {

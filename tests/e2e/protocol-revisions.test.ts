@@ -5,6 +5,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { LATEST, openSession, post } from "../support/mcp-http";
 import { connectClient } from "../support/sdk-client";
+import { PRODUCT_TOOLS } from "../support/product-tools";
 
 const productUrl = () => `${inject("statefulUrl")}/api/mcp`;
 
@@ -16,7 +17,7 @@ describe("older protocol revisions", () => {
       // The server echoed the offered revision; the SDK now sends it as MCP-Protocol-Version.
       expect(transport.protocolVersion).toBe(version);
       expect(transport.sessionId).toBeDefined();
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["draft_world_outline", "suggest_names"]);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(PRODUCT_TOOLS);
       const result = await client.callTool({ name: "suggest_names", arguments: { style: "nordic", count: 2 } });
       expect(result.isError).toBeFalsy();
       expect((result.structuredContent as { names: string[] }).names).toHaveLength(2);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, inject, it } from "vitest";
 import { connectClient } from "../support/sdk-client";
+import { PRODUCT_TOOLS } from "../support/product-tools";
 
 const statelessUrl = () => `${inject("statelessUrl")}/api/mcp`;
 
@@ -16,7 +17,7 @@ describe("stateless server", () => {
     expect(client.getServerVersion()?.name).toBe("worldcrafter");
 
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["draft_world_outline", "suggest_names"]);
+    expect(tools.map((t) => t.name)).toEqual(PRODUCT_TOOLS);
     const result = await client.callTool({ name: "suggest_names", arguments: { style: "celestial", kind: "realm", count: 3 } });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ style: "celestial", kind: "realm" });

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { MissingRequiredClientCapabilityError, ResourceNotFoundError, SdkError, SdkErrorCode, type Client, type ElicitResult, type Progress } from "@modelcontextprotocol/client";
 import { connectClient, textOf, waitFor } from "../support/sdk-client";
 import { MODERN, connectModernClient, protocolErrorOf, type ModernConnected } from "../support/v2-client";
+import { PRODUCT_TOOLS } from "../support/product-tools";
 
 const productUrl = () => `${inject("statefulUrl")}/api/mcp`;
 const fixtureUrl = () => `${inject("statefulUrl")}/api/conformance/mcp`;
@@ -84,7 +85,7 @@ describe("v2 client (modern, 2026-07-28): discover, tools and errors", () => {
     const connected = await connectModernClient(productUrl());
     const first = await connected.client.listTools();
     expect(first.nextCursor).toBeUndefined();
-    expect(first.tools.map((t) => t.name)).toEqual(["draft_world_outline", "suggest_names"]);
+    expect(first.tools.map((t) => t.name)).toEqual(PRODUCT_TOOLS);
     // Bypass the client's ttl cache so the second listing really comes from the server.
     const second = await connected.client.listTools(undefined, { cacheMode: "bypass" });
     expect(connected.requests("tools/list")).toHaveLength(2);

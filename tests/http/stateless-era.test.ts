@@ -3,6 +3,7 @@ import { request as httpRequest } from "node:http";
 import { describe, expect, inject, it } from "vitest";
 import { JSON_AND_SSE, sseMessages } from "../support/mcp-http";
 import { SseReader, messageOf, waitFor } from "../support/sdk-client";
+import { PRODUCT_TOOLS } from "../support/product-tools";
 
 /**
  * MCP 2026-07-28 on the real server, over raw fetch: every request carries MCP-Protocol-Version,
@@ -642,7 +643,7 @@ describe("2026-07-28 results", () => {
 
   it("the same lists on /api/mcp name the product server", async () => {
     const result = expectComplete(await send(mainUrl(), req("main-tools", "tools/list")), "main-tools", MAIN_SERVER);
-    expect((result.tools as Json[]).map((t) => t.name)).toEqual(["draft_world_outline", "suggest_names"]);
+    expect((result.tools as Json[]).map((t) => t.name)).toEqual(PRODUCT_TOOLS);
     expect(result.cacheScope).toBe("public");
   });
 

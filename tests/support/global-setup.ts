@@ -1,27 +1,72 @@
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { promisify } from "node:util";
+import pg from "pg";
 import type { TestProject } from "vitest/node";
 // A plain ESM helper shared with the conformance runner and the benchmark.
-import { startNextServer, type RunningNextServer } from "./next-server.mjs";
+import { ROOT, startNextServer, type RunningNextServer } from "./next-server.mjs";
+
+const run = promisify(execFile);
+
+/**
+ * The servers' database: a fresh schema of the PostgreSQL `test` database, migrated here before
+ * the servers start and dropped afterwards. PostgreSQL rather than a temporary PGlite folder
+ * because the two servers below must share their data like two instances of one deployment do,
+ * and PGlite allows one process per data directory.
+ */
+async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const baseUrl = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+  const schema = `wc_e2e_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const url = `${baseUrl}?schema=${schema}`;
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  try {
+    await run(process.execPath, ["scripts/db/migrate.mjs", "deploy"], { cwd: ROOT, env: { ...inherited, DATABASE_URL: url } });
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string };
+    throw new Error(`Migrating the test database ${schema} failed:\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+  }
+  const drop = async () => {
+    const client = new pg.Client({ connectionString: baseUrl });
+    await client.connect();
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    } finally {
+      await client.end();
+    }
+  };
+  return { url, drop };
+}
 
 /**
  * Starts the real production servers once for the whole run: the tests talk to them over HTTP
  * exactly as clients do. `npm test` builds first; a missing build is a clear error, not a hang.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // Both servers share one requestState key, as the instances of one deployment must.
+  const database = await freshDatabase();
+  // Both servers share one requestState key and one database, as the instances of one deployment must.
   const common = {
     MCP_CONFORMANCE_FIXTURES: "1",
     MCP_RESUME_GRACE_MS: "1000",
     MCP_SSE_KEEPALIVE_MS: "5000",
     MCP_REQUEST_STATE_SECRET: "test-only-request-state-secret-0123456789abcdef",
+    DATABASE_URL: database.url,
   };
-  const servers: RunningNextServer[] = await Promise.all([
-    startNextServer({ env: { ...common } }),
-    startNextServer({ env: { ...common, MCP_SESSION_MODE: "stateless" } }),
-  ]);
+  let servers: RunningNextServer[];
+  try {
+    servers = await Promise.all([
+      startNextServer({ env: { ...common } }),
+      startNextServer({ env: { ...common, MCP_SESSION_MODE: "stateless" } }),
+    ]);
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
   const [stateful, stateless] = servers as [RunningNextServer, RunningNextServer];
   project.provide("statefulUrl", stateful.url);
   project.provide("statelessUrl", stateless.url);
+  project.provide("databaseUrl", database.url);
   return async () => {
     await Promise.all(servers.map((s) => s.stop()));
+    await database.drop();
   };
 }

@@ -6,5 +6,7 @@ declare module "vitest" {
     statefulUrl: string;
     /** `next start` with MCP_SESSION_MODE=stateless, fixture route enabled. */
     statelessUrl: string;
+    /** The servers' PostgreSQL database (a fresh, migrated schema of `test`), for row counts. */
+    databaseUrl: string;
   }
 }

@@ -1,0 +1,45 @@
+import { getPrisma } from "../../db/prisma";
+import { PAGE_ORDER, afterKey, decodeCursor, pageOf } from "./cursor";
+import { NotFoundError } from "./errors";
+import { assertWorld } from "./worlds";
+
+/** Characters of one owner, always inside one of that owner's worlds. */
+
+export interface CharacterInput {
+  name: string;
+  role?: string;
+  traits?: string[];
+  backstory?: string;
+}
+
+export async function createCharacter(owner: string, worldId: string, input: CharacterInput) {
+  await assertWorld(owner, worldId);
+  return getPrisma().character.create({ data: { ownerSubject: owner, worldId, ...input } });
+}
+
+export async function getCharacter(owner: string, id: string) {
+  const character = await getPrisma().character.findFirst({ where: { id, ownerSubject: owner } });
+  if (!character) throw new NotFoundError("Character", id);
+  return character;
+}
+
+export async function listCharacters(owner: string, worldId: string, opts: { role?: string; cursor?: string; limit: number }) {
+  await assertWorld(owner, worldId);
+  const rows = await getPrisma().character.findMany({
+    where: {
+      ownerSubject: owner,
+      worldId,
+      ...(opts.role ? { role: { equals: opts.role, mode: "insensitive" as const } } : {}),
+      ...afterKey(decodeCursor(opts.cursor)),
+    },
+    orderBy: PAGE_ORDER,
+    take: opts.limit + 1,
+  });
+  return pageOf(rows, opts.limit);
+}
+
+export async function updateCharacter(owner: string, id: string, changes: Partial<CharacterInput>) {
+  const { count } = await getPrisma().character.updateMany({ where: { id, ownerSubject: owner }, data: changes });
+  if (count === 0) throw new NotFoundError("Character", id);
+  return getCharacter(owner, id);
+}

@@ -1,0 +1,45 @@
+import { DomainError } from "./errors";
+
+/**
+ * Keyset pagination over (createdAt desc, id desc): a cursor names the last row of the previous
+ * page, so pages stay stable while rows are added. Opaque to clients (base64url JSON).
+ */
+export interface CursorKey {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(key: CursorKey): string {
+  return Buffer.from(JSON.stringify([key.createdAt.toISOString(), key.id])).toString("base64url");
+}
+
+export function decodeCursor(cursor: string | undefined): CursorKey | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" && typeof parsed[1] === "string") {
+      const createdAt = new Date(parsed[0]);
+      if (!Number.isNaN(createdAt.getTime()) && parsed[1].length <= 64) return { createdAt, id: parsed[1] };
+    }
+  } catch {
+    /* falls through */
+  }
+  throw new DomainError("Invalid cursor: pass back the nextCursor of a previous page unchanged, or omit it.");
+}
+
+/** The `where` fragment selecting rows after `key` in (createdAt desc, id desc) order. */
+export function afterKey(key: CursorKey | undefined) {
+  if (!key) return {};
+  return {
+    OR: [{ createdAt: { lt: key.createdAt } }, { createdAt: key.createdAt, id: { lt: key.id } }],
+  };
+}
+
+export const PAGE_ORDER = [{ createdAt: "desc" as const }, { id: "desc" as const }];
+
+/** Fetch one row beyond the page to know whether another page exists. */
+export function pageOf<T extends CursorKey>(rows: T[], limit: number): { items: T[]; nextCursor?: string } {
+  if (rows.length <= limit) return { items: rows };
+  const items = rows.slice(0, limit);
+  return { items, nextCursor: encodeCursor(items[items.length - 1]!) };
+}

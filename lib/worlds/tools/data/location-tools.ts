@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { defineTool } from "../../../mcp";
+import { ownerOf } from "../../owner";
+import * as locations from "../../data/locations";
+import { CREATES, Cursor, Id, Limit, LongText, Name, READ_ONLY, ShortText, excerpt, fitPage, fitRecord, invocation, iso, result } from "./shared";
+
+export const createLocation = defineTool({
+  name: "create_location",
+  title: "Create Location",
+  description: "Add a location to one of your worlds, optionally inside another location of the same world.",
+  input: z.object({
+    worldId: Id.describe("The world the location is in"),
+    name: Name.describe("Location name"),
+    kind: ShortText.optional().describe("e.g. city, forest, tavern"),
+    description: LongText.optional(),
+    parentId: Id.optional().describe("A location of the same world that contains this one"),
+  }),
+  annotations: CREATES,
+  meta: invocation("Creating location…", "Location created"),
+  handler: async ({ worldId, ...input }, ctx) => {
+    const l = await locations.createLocation(ownerOf(ctx), worldId, input);
+    const record = {
+      id: l.id,
+      worldId: l.worldId,
+      name: l.name,
+      kind: l.kind,
+      description: l.description,
+      parentId: l.parentId,
+      createdAt: iso(l.createdAt),
+      updatedAt: iso(l.updatedAt),
+    };
+    return result(`Created ${l.kind ? `${l.kind} ` : "location "}"${l.name}", id ${l.id}.`, { location: fitRecord(record, ["description"]) });
+  },
+});
+
+export const listLocations = defineTool({
+  name: "list_locations",
+  title: "List Locations",
+  description: "List the locations of a world, newest first, a page at a time; optionally by kind or parent location.",
+  input: z.object({
+    worldId: Id.describe("The world's id"),
+    kind: ShortText.min(1).optional().describe("Only locations of this kind"),
+    parentId: Id.optional().describe("Only locations inside this one"),
+    cursor: Cursor,
+    limit: Limit,
+  }),
+  annotations: READ_ONLY,
+  meta: invocation("Listing locations…", "Locations listed"),
+  handler: async ({ worldId, kind, parentId, cursor, limit }, ctx) => {
+    const page = await locations.listLocations(ownerOf(ctx), worldId, { kind, parentId, cursor, limit });
+    const { structured, count, hasMore } = fitPage(
+      page.items,
+      page.nextCursor,
+      (l) => ({ id: l.id, name: l.name, kind: l.kind, parentId: l.parentId, summary: excerpt(l.description) }),
+      (items, nextCursor) => ({ worldId, locations: items, ...(nextCursor ? { nextCursor } : {}) }),
+    );
+    const text = count === 0 ? "No locations found." : `${count} location${count === 1 ? "" : "s"}${hasMore ? "; more with nextCursor" : ""}.`;
+    return result(text, structured);
+  },
+});
+
+export const locationTools = [createLocation, listLocations];

@@ -1,0 +1,87 @@
+import { z } from "zod";
+import type { CallToolResult, Meta, ToolAnnotations } from "../../../mcp";
+import { encodeCursor, type CursorKey } from "../../data/cursor";
+
+/** Pieces every WorldCrafter data tool shares: field limits, annotations, host metadata, results. */
+
+export const Id = z.string().trim().min(1).max(64);
+export const Name = z.string().trim().min(1).max(120);
+export const Theme = z.string().trim().min(1).max(60);
+export const ShortText = z.string().trim().max(120);
+export const LongText = z.string().max(2000);
+export const Cursor = z.string().min(1).max(200).optional().describe("nextCursor of the previous page; omit for the first page");
+export const Limit = z.number().int().min(1).max(50).default(20).describe("Page size (1-50)");
+export const Traits = z.array(z.string().trim().min(1).max(60)).max(12);
+
+const base = { openWorldHint: false } as const;
+export const READ_ONLY: ToolAnnotations = { ...base, readOnlyHint: true, destructiveHint: false, idempotentHint: true };
+/** Adds a row: never destroys anything, but each call adds another one. */
+export const CREATES: ToolAnnotations = { ...base, readOnlyHint: false, destructiveHint: false, idempotentHint: false };
+/** Overwrites fields (the old values are gone), with the same outcome however often it is repeated. */
+export const OVERWRITES: ToolAnnotations = { ...base, readOnlyHint: false, destructiveHint: true, idempotentHint: true };
+export const DELETES: ToolAnnotations = { ...base, readOnlyHint: false, destructiveHint: true, idempotentHint: true };
+
+/**
+ * Host status lines. Seed 002 (and 000/003) spell them as flat `openai/toolInvocation/*` keys;
+ * the existing tools use the nested object of seed 001 — both are published.
+ */
+export function invocation(invoking: string, invoked: string): Meta {
+  return {
+    "openai/toolInvocation/invoking": invoking,
+    "openai/toolInvocation/invoked": invoked,
+    "openai/toolInvocation": { invoking, invoked },
+  };
+}
+
+/** structuredContent stays under this many bytes of JSON (issue 4: < 10 KB). */
+export const STRUCTURED_BUDGET = 9_500;
+
+export function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value), "utf8");
+}
+
+export function result(text: string, structuredContent: Record<string, unknown>, meta?: Meta): CallToolResult {
+  if (jsonBytes(structuredContent) > STRUCTURED_BUDGET) throw new Error("Result too large; narrow the request");
+  return { content: [{ type: "text", text }], structuredContent, ...(meta ? { _meta: meta } : {}) };
+}
+
+/**
+ * One record whose long text fields are cut (halving) until it fits the budget; the cut fields are
+ * named in `truncated`, so the model knows to read them elsewhere.
+ */
+export function fitRecord<T extends Record<string, unknown>>(record: T, longFields: (keyof T & string)[]): T & { truncated?: string[] } {
+  let out: Record<string, unknown> = { ...record };
+  const cut: string[] = [];
+  for (const field of longFields) {
+    while (jsonBytes(out) > STRUCTURED_BUDGET) {
+      const value = out[field];
+      if (typeof value !== "string" || value.length === 0) break;
+      out = { ...out, [field]: value.slice(0, Math.floor(value.length / 2)) };
+      if (!cut.includes(field)) cut.push(field);
+    }
+  }
+  return (cut.length ? { ...out, truncated: cut } : out) as T & { truncated?: string[] };
+}
+
+/**
+ * A page of summaries that fits the budget: items are dropped from the end (and the cursor moved
+ * back to the last one kept) until the JSON fits.
+ */
+export function fitPage<R extends CursorKey, S>(
+  rows: R[],
+  nextCursor: string | undefined,
+  summarize: (row: R) => S,
+  wrap: (items: S[], nextCursor: string | undefined) => Record<string, unknown>,
+): { structured: Record<string, unknown>; count: number; hasMore: boolean } {
+  let kept = rows.length;
+  let cursor = nextCursor;
+  for (;;) {
+    const structured = wrap(rows.slice(0, kept).map(summarize), cursor);
+    if (jsonBytes(structured) <= STRUCTURED_BUDGET || kept <= 1) return { structured, count: kept, hasMore: cursor !== undefined };
+    kept -= 1;
+    cursor = encodeCursor(rows[kept - 1]!);
+  }
+}
+
+export const excerpt = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+export const iso = (d: Date) => d.toISOString();
