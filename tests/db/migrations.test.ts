@@ -1,11 +1,10 @@
 import { execFile } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { testSchema } from "../support/test-database";
 import { openDatabase } from "../../lib/db/prisma";
 
 /**
@@ -84,21 +83,10 @@ describe("migrations from empty to latest", () => {
     }
   }, 120_000);
 
-  // A schema of its own in the shared `test` database: reruns and parallel runs never collide.
-  const baseUrl = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
-  const schema = `wc_migrations_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
-
-  afterAll(async () => {
-    const client = new pg.Client({ connectionString: baseUrl });
-    await client.connect();
-    try {
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await client.end();
-    }
-  });
+  const database = testSchema("wc_migrations");
+  afterAll(() => database.drop());
 
   it("apply on PostgreSQL (a fresh schema), leave status clean, and serve the Prisma client", async () => {
-    await provesMigrations({ DATABASE_URL: `${baseUrl}?schema=${schema}` });
+    await provesMigrations({ DATABASE_URL: database.url });
   }, 120_000);
 });

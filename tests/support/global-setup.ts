@@ -1,10 +1,9 @@
 import { execFile } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
 // A plain ESM helper shared with the conformance runner and the benchmark.
 import { ROOT, startNextServer, type RunningNextServer } from "./next-server.mjs";
+import { testSchema } from "./test-database";
 
 const run = promisify(execFile);
 
@@ -15,9 +14,7 @@ const run = promisify(execFile);
  * and PGlite allows one process per data directory.
  */
 async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const baseUrl = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
-  const schema = `wc_e2e_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  const url = `${baseUrl}?schema=${schema}`;
+  const { url, schema, drop } = testSchema("wc_e2e");
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   try {
     await run(process.execPath, ["scripts/db/migrate.mjs", "deploy"], { cwd: ROOT, env: { ...inherited, DATABASE_URL: url } });
@@ -25,15 +22,6 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
     const e = error as { stdout?: string; stderr?: string };
     throw new Error(`Migrating the test database ${schema} failed:\n${e.stdout ?? ""}${e.stderr ?? ""}`);
   }
-  const drop = async () => {
-    const client = new pg.Client({ connectionString: baseUrl });
-    await client.connect();
-    try {
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await client.end();
-    }
-  };
   return { url, drop };
 }
 

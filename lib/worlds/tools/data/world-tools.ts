@@ -10,6 +10,10 @@ function worldRecord(w: WorldRow) {
   return { id: w.id, name: w.name, theme: w.theme, tone: w.tone, description: w.description, createdAt: iso(w.createdAt), updatedAt: iso(w.updatedAt) };
 }
 
+function worldWithCounts(w: WorldRow & { _count: { characters: number; locations: number } }) {
+  return { ...worldRecord(w), counts: { characters: w._count.characters, locations: w._count.locations } };
+}
+
 export const createWorld = defineTool({
   name: "create_world",
   title: "Create World",
@@ -62,9 +66,8 @@ export const getWorld = defineTool({
   meta: invocation("Opening world…", "World opened"),
   handler: async ({ worldId }, ctx) => {
     const w = await worlds.getWorld(ownerOf(ctx), worldId);
-    const counts = { characters: w._count.characters, locations: w._count.locations };
-    return result(`"${w.name}" (${w.theme}): ${counts.characters} characters, ${counts.locations} locations.`, {
-      world: fitRecord({ ...worldRecord(w), counts }, ["description"]),
+    return result(`"${w.name}" (${w.theme}): ${w._count.characters} characters, ${w._count.locations} locations.`, {
+      world: fitRecord(worldWithCounts(w), ["description"]),
     });
   },
 });
@@ -89,7 +92,7 @@ export const updateWorld = defineTool({
     }
     const w = await worlds.updateWorld(ownerOf(ctx), worldId, changes);
     return result(`Updated ${fields.join(", ")} of "${w.name}".`, {
-      world: fitRecord({ ...worldRecord(w), counts: { characters: w._count.characters, locations: w._count.locations } }, ["description"]),
+      world: fitRecord(worldWithCounts(w), ["description"]),
     });
   },
 });
