@@ -6,19 +6,38 @@
  *   BENCH_SECONDS=2 BENCH_ROUNDS=3 npm run bench
  *   BENCH_CPU_PROF=1 BENCH_SYSTEMS=tools/call npm run bench
  *                                         # server .cpuprofile in bench/.work/profiles (bench/profile-top.mjs)
+ *   BENCH_SYSTEMS='ceiling,*pg' BENCH_SECONDS=1 BENCH_ROUNDS=1 npm run bench
+ *                                         # a quick look at PostgreSQL alone (`*` matches any text)
+ *   BENCH_SYSTEMS='tools/call*' npm run bench
+ *                                         # the rate limiter's cost: tools/call with limits off,
+ *                                         # in memory and in Redis (BENCH_REDIS_URL)
  *
  * Method (why it is built this way):
- * - One `next start` production server on 127.0.0.1, started as `node …/next start` (not `npx`) so
+ * - `next start` production servers on 127.0.0.1, started as `node …/next start` (not `npx`) so
  *   the spawned pid *is* the server; CPU is still summed over its whole process tree in case a
- *   future Next spawns workers.
- * - The systems (ceiling, tools/list, tools/call) are measured in interleaved rounds, with the
- *   order rotated every round, so drift and noise (thermal, neighbours, GC) hit all of them alike.
+ *   future Next spawns workers. The main server answers the framework rows and the PostgreSQL
+ *   rows (…/pg; DATABASE_URL = a fresh schema), so the ceiling and get_world/pg are measured on
+ *   one process; a second one answers the PGlite rows (…/pglite; PGLITE_DATA_DIR = a temporary
+ *   folder). Both databases are migrated and seeded with the same rows before any timing
+ *   (bench/databases.mjs, bench/seed-data.mjs). Both run with rate limits off (MCP_RATE_LIMITS=0):
+ *   no row spends a budget, and tools/call there is the "limits off" reference.
+ * - The limiter's cost: two more servers, twins of the main one (same schema) with the limiter on,
+ *   `limits-memory` (in process) and `limits-redis` (REDIS_URL = BENCH_REDIS_URL), budgets far above
+ *   anything a run sends and failing closed, so a store problem is an error, never a silent pass.
+ *   They answer tools/call+limits:memory and tools/call+limits:redis, the same request as tools/call.
+ * - The "direct Prisma" rows (prisma:…) time the data-layer calls behind get_world and
+ *   list_worlds without HTTP or MCP, in a child process per database (bench/db-worker.mjs).
+ * - All systems are measured in interleaved rounds, with the order rotated every round, so drift
+ *   and noise (thermal, neighbours, GC) hit all of them alike.
  * - Closed-loop load: `c` workers each keep exactly one request in flight over a keep-alive
  *   node:http Agent with maxSockets = c (lowest client overhead; connections opened before timing).
  * - Server CPU per request = Δ(utime+stime) from /proc/<pid>/stat over the cell / requests done.
  *   It is the number that does not depend on how much CPU the client steals on a small machine.
  * - Every response must be HTTP 200 with a JSON body that has `result` (and, for tools/call, no
- *   `isError`); anything else is counted and flags the run.
+ *   `isError`; get_world and list_worlds: the seeded records) and, from /api/mcp, the RateLimit-Limit
+ *   its server's limiter sets (none with limits off); anything else is counted and flags the run.
+ * - A server is started only if a selected system needs it; whatever is started (servers, database
+ *   schema and folder, the Redis connection) is undone at the end or on SIGINT/SIGTERM.
  */
 import http from "node:http";
 import net from "node:net";
@@ -27,14 +46,18 @@ import fs from "node:fs";
 import path from "node:path";
 import { spawn, spawnSync, execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { performance } from "node:perf_hooks";
+import { createJiti } from "jiti";
+import { closedLoop } from "./closed-loop.mjs";
+import { databaseEnv, preparePglite, preparePostgres } from "./databases.mjs";
+import { prepareRedis } from "./redis.mjs";
+import { CHARACTERS_PER_WORLD, LIST_ARGS, LOCATIONS_PER_WORLD, TARGET_WORLD_ID, WORLD_COUNT, checkWorld, checkWorldPage } from "./seed-data.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const HOST = "127.0.0.1"; // never anything else: this tool must not load a remote machine
 
 // ---------------------------------------------------------------------------------------------
-// Configuration (env). Defaults: 6 systems x 2 concurrencies x 5 rounds x 4 s = 120 s measured,
-// plus warm-up and start-up: about 2.5 minutes.
+// Configuration (env). Defaults: 24 systems x 2 concurrencies x 5 rounds x 4 s = 16 min measured,
+// plus warm-up, database set-up and start-up: about 18 minutes. BENCH_SYSTEMS picks a subset.
 // ---------------------------------------------------------------------------------------------
 function envNumber(name, fallback, { min = 0, integer = false } = {}) {
   const raw = process.env[name];
@@ -56,27 +79,64 @@ const CONFIG = {
     return c;
   }),
   // Subset of systems, e.g. "tools/call" alone for a clean profile; ratios need "ceiling" in it.
+  // `*` matches any text: "ceiling,*pg" is the ceiling and every PostgreSQL row.
   systems: process.env.BENCH_SYSTEMS ? process.env.BENCH_SYSTEMS.split(",").map((s) => s.trim()) : undefined,
   cpuProf: process.env.BENCH_CPU_PROF === "1",
   // Same variable next.config.ts reads: a private build survives someone else rebuilding .next.
   // (Note: `next build` into a new dir adds "<dir>/types/**/*.ts" to tsconfig.json's include.)
   distDir: process.env.NEXT_DIST_DIR || ".next",
+  // The PostgreSQL database the bench makes its schema in (loopback only); as tests/support does.
+  databaseUrl: process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test",
+  // The Redis the limits-redis server counts in (loopback only). A database of its own (/15): the
+  // bench's caller is the loopback address, as other local servers' anonymous callers are, and
+  // its hundreds of thousands of requests must not spend their budgets (nor theirs ours).
+  redisUrl: process.env.BENCH_REDIS_URL || "redis://127.0.0.1:6379/15",
   out: path.resolve(ROOT, process.env.BENCH_OUT ?? "bench/RESULTS.md"),
 };
 
 // Profile mode: <name>.cpuprofile (written by the server at exit) + <name>.json (how many requests
-// it served), so bench/profile-top.mjs can report microseconds per request.
+// it served), so bench/profile-top.mjs can report microseconds per request. One pair per server.
 const PROFILE_DIR = path.join(ROOT, "bench", ".work", "profiles");
-const PROFILE_NAME = `${new Date().toISOString().replace(/[:.]/g, "-")}_${(CONFIG.systems ?? ["all"]).join("+").replace(/\//g, "-")}`;
+const PROFILE_NAME = `${new Date().toISOString().replace(/[:.]/g, "-")}_${(CONFIG.systems ?? ["all"]).join("+").replace(/[/*:]/g, "-")}`;
 
 const PROTOCOL_VERSION = "2025-11-25";
 const MCP_PATH = "/api/mcp";
+
+// The development issuer the servers trust, in a folder of the bench's own (removed at the end).
+const DEV_ISSUER_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "wc-bench-issuer-"));
+const devIssuer = await createJiti(import.meta.url).import("../lib/auth/dev-issuer.ts");
+
+/** A token for the server on `port`, for the subject that owns the seeded worlds. */
+async function devToken(port) {
+  const key = await devIssuer.loadDevKey(DEV_ISSUER_DIR);
+  const origin = `http://${HOST}:${port}`;
+  return devIssuer.signDevToken(key, { issuer: origin, audience: `${origin}${MCP_PATH}`, subject: devIssuer.DEV_SUBJECT, scopes: ["worlds:read", "worlds:write"], ttlSeconds: 24 * 3600 });
+}
+
 const CEILING_PATH = "/api/ceiling";
+
+// ---------------------------------------------------------------------------------------------
+// Clean-up: whatever is started registers how to undo it; undone in reverse order (servers stop
+// before the databases they use are dropped), at the end or on a signal.
+// ---------------------------------------------------------------------------------------------
+const cleanups = [() => fs.rmSync(DEV_ISSUER_DIR, { recursive: true, force: true })];
+
+async function cleanUp() {
+  while (cleanups.length > 0) {
+    const undo = cleanups.pop();
+    try {
+      await undo();
+    } catch (err) {
+      console.error(`[bench] clean-up: ${err?.message ?? err}`);
+    }
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Server lifecycle
 // ---------------------------------------------------------------------------------------------
-let server; // { child, pid, port, log: string[] }
+/** Running servers by key: { key, child, pid, port, log: string[], exited, session, served, budgets }. */
+const servers = new Map();
 
 function ensureBuild() {
   const buildId = path.join(ROOT, CONFIG.distDir, "BUILD_ID");
@@ -115,20 +175,36 @@ function freePort() {
   });
 }
 
-async function startServer() {
+/**
+ * Starts `next start` as server `key` with `env` and waits until it answers. `budgets`: the
+ * limiter's budget per method when it runs one (its answers must carry them), else undefined.
+ */
+async function startServer(key, env, budgets) {
   const port = await freePort();
   const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
   const nodeArgs = [];
   if (CONFIG.cpuProf) {
     fs.mkdirSync(PROFILE_DIR, { recursive: true });
-    nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${PROFILE_NAME}.cpuprofile`);
+    nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${PROFILE_NAME}_${key}.cpuprofile`);
   }
   const child = spawn(process.execPath, [...nodeArgs, nextBin, "start", "-H", HOST, "-p", String(port)], {
     cwd: ROOT,
     // detached: its own process group, so cleanup can signal the server and anything it spawned.
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NODE_ENV: "production", MCP_LOG_REQUESTS: "0", MCP_SESSION_MODE: "stateful", NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...env,
+      NODE_ENV: "production",
+      MCP_LOG_REQUESTS: "0",
+      MCP_SESSION_MODE: "stateful",
+      NEXT_TELEMETRY_DISABLED: "1",
+      // Tokens from the development issuer (the bench signs them with the same key); anonymous
+      // callers still reach the open tools, so both kinds of tools/list can be measured.
+      MCP_AUTH_MODE: "mixed",
+      MCP_ALLOW_DEV_ISSUER: "1",
+      MCP_DEV_ISSUER_DIR: DEV_ISSUER_DIR,
+      MCP_RESOURCE_URL: `http://${HOST}:${port}${MCP_PATH}`,
+    },
   });
   const log = [];
   const keep = (chunk) => {
@@ -138,7 +214,9 @@ async function startServer() {
   };
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
-  server = { child, pid: child.pid, port, log, exited: false };
+  const server = { key, child, pid: child.pid, port, log, exited: false, served: 0, budgets };
+  servers.set(key, server);
+  cleanups.push(() => stopServer(server));
   child.on("exit", () => (server.exited = true));
   child.on("error", (err) => {
     log.push(`spawn error: ${err.message}`);
@@ -148,21 +226,26 @@ async function startServer() {
   // Ready = the ceiling route answers 200 (also loads that route's bundle).
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (server.exited) throw new Error(`next start exited early:\n${log.join("\n")}`);
+    if (server.exited) throw new Error(`next start (${key}) exited early:\n${log.join("\n")}`);
     try {
-      const r = await request(undefined, CEILING_PATH, "{}", {});
-      if (r.status === 200) return;
+      const r = await request(undefined, server, CEILING_PATH, "{}", {});
+      if (r.status === 200) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`next start not ready after 60 s:\n${log.join("\n")}`);
+    if (Date.now() > deadline) throw new Error(`next start (${key}) not ready after 60 s:\n${log.join("\n")}`);
     await sleep(100);
   }
+  server.bearer = `Bearer ${await devToken(port)}`;
+  server.session = await openSession(server);
+  server.authSession = await openSession(server, server.bearer);
+  console.log(`[bench] next start (${key}) ready on ${HOST}:${port} (pid ${server.pid}), session ${server.session["mcp-session-id"]}`);
+  return server;
 }
 
-/** Stop the server: SIGTERM to its process group, SIGKILL if it lingers (profiles need a clean exit). */
-async function stopServer() {
-  if (!server || server.exited) return;
+/** Stop a server: SIGTERM to its process group, SIGKILL if it lingers (profiles need a clean exit). */
+async function stopServer(server) {
+  if (server.exited) return;
   const group = -server.pid;
   try {
     process.kill(group, "SIGTERM");
@@ -180,9 +263,11 @@ async function stopServer() {
   }
 }
 
-// Last resort if we die abruptly: synchronous kill of the server's group.
+// Last resort if we die abruptly: synchronous kill of the servers' groups. (The db-workers exit by
+// themselves when our end of their IPC channel closes; a schema left behind is named bench_….)
 process.on("exit", () => {
-  if (server && !server.exited) {
+  for (const server of servers.values()) {
+    if (server.exited) continue;
     try {
       process.kill(-server.pid, "SIGKILL");
     } catch {
@@ -192,8 +277,8 @@ process.on("exit", () => {
 });
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
-    console.error(`[bench] ${signal}: stopping server`);
-    stopServer().finally(() => process.exit(130));
+    console.error(`[bench] ${signal}: stopping servers, removing databases`);
+    cleanUp().finally(() => process.exit(130));
   });
 }
 
@@ -216,8 +301,8 @@ function readStat(pid) {
   return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
 }
 
-/** CPU milliseconds consumed so far by the server and all its descendants. */
-function serverCpuMs() {
+/** CPU milliseconds consumed so far by process `root` and all its descendants. */
+function treeCpuMs(root) {
   const stats = new Map();
   for (const name of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
@@ -228,7 +313,7 @@ function serverCpuMs() {
     }
   }
   let ticks = 0;
-  const tree = new Set([server.pid]);
+  const tree = new Set([root]);
   // Parents can have higher pids than children after pid wrap-around: iterate to a fixed point.
   for (let grew = true; grew; ) {
     grew = false;
@@ -260,10 +345,8 @@ function machine() {
 // ---------------------------------------------------------------------------------------------
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-let requestsServed = 0; // every answered request of the run, warm-up included (normalizes profiles)
-
-/** One POST; resolves with status, headers and the body text. `agent` undefined = no keep-alive. */
-function request(agent, urlPath, body, headers) {
+/** One POST to `server`; resolves with status, headers and the body text. `agent` undefined = no keep-alive. */
+function request(agent, server, urlPath, body, headers) {
   return new Promise((resolve, reject) => {
     const payload = Buffer.from(body);
     const req = http.request(
@@ -276,7 +359,7 @@ function request(agent, urlPath, body, headers) {
         headers: { "content-type": "application/json", "content-length": payload.length, ...headers },
       },
       (res) => {
-        requestsServed++;
+        server.served++; // every answered request, warm-up included (normalizes profiles)
         const chunks = [];
         res.on("data", (c) => chunks.push(c));
         res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
@@ -290,104 +373,227 @@ function request(agent, urlPath, body, headers) {
 
 const ACCEPT = "application/json, text/event-stream";
 
-/** initialize + notifications/initialized; returns the headers every later request carries. */
-async function openSession() {
-  const init = await request(undefined, MCP_PATH, JSON.stringify({
+/**
+ * initialize + notifications/initialized; returns the headers every later request carries. A
+ * session belongs to its subject: one opened with `bearer` is used only with that token.
+ */
+async function openSession(server, bearer) {
+  const auth = bearer ? { authorization: bearer } : {};
+  const init = await request(undefined, server, MCP_PATH, JSON.stringify({
     jsonrpc: "2.0",
     id: 1,
     method: "initialize",
     params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "bench", version: "1" } },
-  }), { accept: ACCEPT });
+  }), { accept: ACCEPT, ...auth });
   const sessionId = init.headers["mcp-session-id"];
   if (init.status !== 200 || !sessionId) throw new Error(`initialize failed: HTTP ${init.status} ${init.body.slice(0, 300)}`);
-  const headers = { accept: ACCEPT, "mcp-session-id": sessionId, "mcp-protocol-version": PROTOCOL_VERSION };
-  const ack = await request(undefined, MCP_PATH, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), headers);
+  const headers = { accept: ACCEPT, "mcp-session-id": sessionId, "mcp-protocol-version": PROTOCOL_VERSION, ...auth };
+  const ack = await request(undefined, server, MCP_PATH, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), headers);
   if (ack.status !== 202) throw new Error(`notifications/initialized: expected 202, got ${ack.status} ${ack.body.slice(0, 300)}`);
   return headers;
 }
 
 // ---------------------------------------------------------------------------------------------
-// The systems under test. Each builds its body per request (fresh JSON-RPC id) and checks the answer.
-// All carry the same session headers so only the route differs, not the request the server parses.
+// The systems under test. HTTP systems build their body per request (fresh JSON-RPC id) and check
+// the answer; unless an era says otherwise they carry their server's session headers, so the
+// ceiling and the MCP rows differ only in the route, not in the request the server parses.
+// Direct systems (prisma:…) are a query name for the database's db-worker.
 // ---------------------------------------------------------------------------------------------
+const DATABASES = [
+  { key: "pg", label: "PostgreSQL", prepare: () => preparePostgres(CONFIG.databaseUrl) },
+  { key: "pglite", label: "PGlite", prepare: preparePglite },
+];
+
+/**
+ * The servers: each one's database and rate limiter. The main one is always on the bench's
+ * PostgreSQL schema, even for the framework rows alone: every tools/call writes an audit row,
+ * which without DATABASE_URL would land in the developer's embedded database (.data/pglite), and
+ * the tools/call rows would then cost different things depending on which other rows were
+ * selected. The limits-… servers are its twins on the same schema, differing only in the limiter.
+ * `limiter` undefined = limits off (MCP_RATE_LIMITS=0).
+ */
+const SERVERS = {
+  main: { db: "pg" },
+  pglite: { db: "pglite" },
+  "limits-memory": { db: "pg", limiter: "memory" },
+  "limits-redis": { db: "pg", limiter: "redis" },
+};
+
+/** The limiters with rows of their own, in report order (`off` = the main server's tools/call). */
+const LIMITERS = ["memory", "redis"];
+
+/**
+ * Budgets of the limiting servers, per method: the most lib/config/env.ts accepts, a million per
+ * 60 s window. Even a server answering ~1,000 req/s for the whole window counts 60,000, so nothing
+ * is ever refused: every request pays for being counted and for nothing else.
+ */
+const LIMIT_WINDOW_SECONDS = 60;
+const LIMIT_BUDGETS = { "tools/list": 1_000_000, "tools/call": 1_000_000, other: 1_000_000 };
+
+/** The server a system's requests go to: its own if it names one, PGlite rows theirs, everything else the main one. */
+const serverKeyOf = (system) => system.server ?? (system.db === "pglite" ? "pglite" : "main");
+
+/** The databases a system needs: its own data, and its server's. */
+const databasesOf = (system) => [system.db, system.direct ? undefined : SERVERS[serverKeyOf(system)].db].filter(Boolean);
+
+/** Does any of `systems` run on a server that counts in Redis? */
+const needsRedis = (systems) => systems.some((s) => !s.direct && SERVERS[serverKeyOf(s)].limiter === "redis");
+
+/**
+ * A server's limiter settings. Whatever the shell says about limits or Redis is dropped first, so
+ * a REDIS_URL there cannot turn limits-memory into a Redis limiter, nor MCP_RATE_LIMITS=1 turn
+ * limits on for the reference rows.
+ */
+function limiterEnv(env, limiter, redis) {
+  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !/^(MCP_RATE_LIMIT|REDIS_URL$|UPSTASH_REDIS_REST_)/.test(name)));
+  if (!limiter) return { ...kept, MCP_RATE_LIMITS: "0" };
+  return {
+    ...kept,
+    MCP_RATE_LIMITS: "1",
+    MCP_RATE_LIMIT_WINDOW_SECONDS: String(LIMIT_WINDOW_SECONDS),
+    MCP_RATE_LIMIT_TOOLS_LIST: String(LIMIT_BUDGETS["tools/list"]),
+    MCP_RATE_LIMIT_TOOLS_CALL: String(LIMIT_BUDGETS["tools/call"]),
+    MCP_RATE_LIMIT_OTHER: String(LIMIT_BUDGETS.other),
+    // Fail closed: a Redis that stops answering turns into 503s (errors), not unlimited passes.
+    MCP_RATE_LIMIT_FAILURE: "closed",
+    ...(limiter === "redis" ? { REDIS_URL: redis.url } : {}),
+  };
+}
+
+/** A body builder: everything after the id is serialized once; only the id changes per request. */
+function rpc(method, params) {
+  const tail = `,"method":${JSON.stringify(method)}${params ? `,"params":${JSON.stringify(params)}` : ""}}`;
+  return (id) => `{"jsonrpc":"2.0","id":${id}${tail}`;
+}
+
+const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+
+/** The protocol eras: 2025-11-25 in the server's session; 2026-07-28 with no session, everything in _meta and the Mcp-* headers. */
+const ERAS = [
+  { suffix: "", body: rpc, headers: () => undefined },
+  {
+    suffix: "@2026",
+    body: (method, params) => rpc(method, { ...params, _meta: MODERN_META }),
+    headers: (method, name) => ({ accept: ACCEPT, "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}) }),
+  },
+];
+
+const toolCall = (name, args) => ({ name, arguments: args });
+
+const hasResult = (json) => json !== null && typeof json === "object" && json.result !== null && typeof json.result === "object";
+const isToolList = (j) => hasResult(j) && Array.isArray(j.result.tools);
+/** A tools/call answer that is not an error and whose structuredContent passes `check` (undefined = right). */
+const isToolResult = (check = () => undefined) => (j) => hasResult(j) && j.result.isError !== true && check(j.result.structuredContent ?? {}) === undefined;
+
+/**
+ * An MCP request in one era, named `<label><era>[/<db>]`. `auth`: sent with the bench's token
+ * (and, in 2025-11-25, in the session opened with it) — the data tools need one.
+ */
+function mcpSystem(era, label, method, params, check, db, auth = db !== undefined) {
+  return { name: `${label}${era.suffix}${db ? `/${db}` : ""}`, db, auth, method, path: MCP_PATH, body: era.body(method, params), headers: era.headers(method, params?.name), check };
+}
+
+/** The tools/call every framework row makes: suggest_names reads no world data (an audit row is all it writes). */
+const SUGGEST_NAMES = toolCall("suggest_names", { style: "elvish", count: 3 });
+
+/** Per database: the two tools in both eras over HTTP, then the same reads without HTTP. */
+function databaseSystems(db) {
+  return [
+    ...ERAS.map((era) => mcpSystem(era, "get_world", "tools/call", toolCall("get_world", { worldId: TARGET_WORLD_ID }), isToolResult((s) => checkWorld(s.world)), db)),
+    ...ERAS.map((era) => mcpSystem(era, "list_worlds", "tools/call", toolCall("list_worlds", LIST_ARGS), isToolResult((s) => checkWorldPage(s.worlds)), db)),
+    ...["get_world", "list_worlds"].map((query) => ({ name: `prisma:${query}/${db}`, db, direct: query })),
+  ];
+}
+
 function defineSystems() {
-  const listBody = (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/list"}`;
-  const callBody = (id) =>
-    `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"suggest_names","arguments":{"style":"elvish","count":3}}}`;
-  const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`;
-  const modernList = (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/list","params":{${modernMeta}}}`;
-  const modernCall = (id) =>
-    `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"suggest_names","arguments":{"style":"elvish","count":3},${modernMeta}}}`;
-  const modernHeaders = (method, name) => ({
-    accept: ACCEPT,
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": method,
-    ...(name ? { "mcp-name": name } : {}),
-  });
-  const hasResult = (json) => json !== null && typeof json === "object" && json.result !== null && typeof json.result === "object";
   const all = [
     // Same bytes as a tools/list request, sent to the bare route: what Next alone costs.
-    { name: "ceiling", path: CEILING_PATH, body: listBody, check: hasResult },
+    { name: "ceiling", path: CEILING_PATH, body: rpc("tools/list"), check: hasResult },
     // The bare route that also reads the body: the floor for any endpoint that must parse a POST.
-    { name: "ceiling+body", path: `${CEILING_PATH}/read-body`, body: listBody, check: hasResult },
-    { name: "tools/list", path: MCP_PATH, body: listBody, check: (j) => hasResult(j) && Array.isArray(j.result.tools) },
-    { name: "tools/call", path: MCP_PATH, body: callBody, check: (j) => hasResult(j) && j.result.isError !== true },
-    // The same calls in the 2026-07-28 era: no session, everything in _meta and the Mcp-* headers.
-    { name: "tools/list@2026", path: MCP_PATH, body: modernList, headers: modernHeaders("tools/list"), check: (j) => hasResult(j) && Array.isArray(j.result.tools) },
-    { name: "tools/call@2026", path: MCP_PATH, body: modernCall, headers: modernHeaders("tools/call", "suggest_names"), check: (j) => hasResult(j) && j.result.isError !== true },
+    { name: "ceiling+body", path: `${CEILING_PATH}/read-body`, body: rpc("tools/list"), check: hasResult },
+    ...ERAS.flatMap((era) => [
+      mcpSystem(era, "tools/list", "tools/list", undefined, isToolList),
+      // The same list with a valid token: what verifying it costs (the JWKS is cached).
+      mcpSystem(era, "tools/list+token", "tools/list", undefined, isToolList, undefined, true),
+      mcpSystem(era, "tools/call", "tools/call", SUGGEST_NAMES, isToolResult()),
+    ]),
+    // The same tools/call on a server whose limiter counts it (in process, in Redis): beside
+    // tools/call above (limits off), what the limiter adds to a request.
+    ...ERAS.flatMap((era) =>
+      LIMITERS.map((limiter) => ({ ...mcpSystem(era, `tools/call+limits:${limiter}`, "tools/call", SUGGEST_NAMES, isToolResult()), server: `limits-${limiter}`, limiter })),
+    ),
+    ...DATABASES.flatMap((db) => databaseSystems(db.key)),
   ];
   if (!CONFIG.systems) return all;
-  const unknown = CONFIG.systems.filter((n) => !all.some((s) => s.name === n));
-  if (unknown.length > 0) throw new Error(`BENCH_SYSTEMS: unknown ${unknown.join(", ")} (known: ${all.map((s) => s.name).join(", ")})`);
-  return all.filter((s) => CONFIG.systems.includes(s.name));
+  const patterns = CONFIG.systems.map((text) => ({ text, re: globToRegExp(text) }));
+  // A pattern that selects nothing is a typo: say so rather than quietly measure less.
+  const unknown = patterns.filter(({ re }) => !all.some((s) => re.test(s.name)));
+  if (unknown.length > 0) throw new Error(`BENCH_SYSTEMS: nothing matches ${unknown.map((u) => u.text).join(", ")} (known: ${all.map((s) => s.name).join(", ")})`);
+  return all.filter((s) => patterns.some(({ re }) => re.test(s.name)));
 }
 
-/** Closed-loop load for `seconds`: returns counts, latencies (ms), wall time and server CPU. */
-async function runCell(system, agent, concurrency, seconds, headers) {
-  const latencies = [];
-  let ok = 0;
-  let errors = 0;
-  let firstError;
+/** A whole-name matcher where `*` stands for any text and everything else is literal. */
+function globToRegExp(glob) {
+  const literal = (part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${glob.split("*").map(literal).join(".*")}$`);
+}
+
+/** One HTTP cell: the closed loop plus the CPU its server, this client and (if connected) Redis spent. */
+async function runHttpCell(system, concurrency, seconds, redis) {
+  const server = servers.get(serverKeyOf(system));
+  const bearer = system.auth ? { authorization: server.bearer } : {};
+  const headers = system.headers ? { ...system.headers, ...bearer } : system.auth ? server.authSession : server.session;
+  // An MCP answer states the budget it was counted in, or nothing with limits off: proof that
+  // each row ran with the limiter it is named after.
+  const budget = server.budgets?.[system.method] ?? server.budgets?.other;
+  const limitHeader = budget === undefined ? undefined : String(budget);
+  const agent = await primedAgent(concurrency, server);
   let nextId = 1;
-  const fail = (why) => {
-    errors++;
-    firstError ??= why;
-  };
-
-  const cpu0 = serverCpuMs();
-  const client0 = process.cpuUsage();
-  const t0 = performance.now();
-  const deadline = t0 + seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      const start = performance.now();
-      try {
-        const res = await request(agent, system.path, system.body(nextId++), system.headers ?? headers);
-        latencies.push(performance.now() - start);
-        let json = null;
-        try {
-          json = JSON.parse(res.body);
-        } catch {
-          // not JSON (e.g. an SSE answer): counted below
-        }
-        if (res.status === 200 && system.check(json)) ok++;
-        else fail(`HTTP ${res.status}: ${res.body.slice(0, 200)}`);
-      } catch (err) {
-        fail(String(err?.message ?? err));
-      }
+  const call = async () => {
+    const res = await request(agent, server, system.path, system.body(nextId++), headers);
+    let json = null;
+    try {
+      json = JSON.parse(res.body);
+    } catch {
+      // not JSON (e.g. an SSE answer): fails the check below
     }
+    if (res.status !== 200 || !system.check(json)) return `HTTP ${res.status}: ${res.body.slice(0, 200)}`;
+    if (system.method && res.headers["ratelimit-limit"] !== limitHeader) return `RateLimit-Limit ${res.headers["ratelimit-limit"] ?? "absent"}, expected ${limitHeader ?? "absent"}`;
+    return undefined;
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const wallMs = performance.now() - t0;
-  const serverMs = serverCpuMs() - cpu0;
+  const cpu0 = treeCpuMs(server.pid);
+  const redis0 = redis ? await redis.cpuMs() : undefined;
+  const client0 = process.cpuUsage();
+  const cell = await closedLoop({ concurrency, seconds, call });
   const client = process.cpuUsage(client0);
-  return { ok, errors, firstError, latencies, wallMs, serverMs, clientMs: (client.user + client.system) / 1000 };
+  const serverMs = treeCpuMs(server.pid) - cpu0;
+  // redis-server's CPU over the cell (the INFO round trip is outside the timed loop).
+  const redisMs = redis ? (await redis.cpuMs()) - redis0 : NaN;
+  agent.destroy();
+  return { ...cell, serverMs, redisMs, clientMs: (client.user + client.system) / 1000 };
 }
 
-/** A keep-alive agent with `concurrency` sockets already connected, so no cell pays for connects. */
-async function primedAgent(concurrency, headers) {
+/**
+ * One direct cell, timed inside the database's worker. Its "server" CPU is the worker's (Prisma,
+ * driver and, for PGlite, the database engine); there is no separate client to charge.
+ */
+async function runDirectCell(system, databases, concurrency, seconds) {
+  const { cpuMs, ...cell } = await databases.get(system.db).worker.call("run", { query: system.direct, concurrency, seconds });
+  return { ...cell, serverMs: cpuMs, redisMs: NaN, clientMs: NaN };
+}
+
+function runCell(system, { databases, redis }, concurrency, seconds) {
+  return system.direct ? runDirectCell(system, databases, concurrency, seconds) : runHttpCell(system, concurrency, seconds, redis);
+}
+
+/**
+ * A keep-alive agent with `concurrency` sockets already connected to `server`, so no cell pays for
+ * connects. Fresh for every cell: with two servers, a socket can sit idle for several cells, past
+ * the server's keep-alive timeout, and reconnecting inside a timed cell showed up as p99 outliers.
+ */
+async function primedAgent(concurrency, server) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
-  await Promise.all(Array.from({ length: concurrency }, () => request(agent, CEILING_PATH, "{}", headers)));
+  await Promise.all(Array.from({ length: concurrency }, () => request(agent, server, CEILING_PATH, "{}", server.session)));
   return agent;
 }
 
@@ -399,7 +605,14 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
+const ascending = (values) => [...values].sort((a, b) => a - b);
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "n/a");
+
+/** Median, min and max of per-round ratios (same round = same machine conditions). */
+function spreadOf(ratios) {
+  const sorted = ascending(ratios);
+  return { median: percentile(sorted, 50), min: sorted[0], max: sorted[sorted.length - 1] };
+}
 
 function summarize(systems, cells) {
   const rows = [];
@@ -409,15 +622,19 @@ function summarize(systems, cells) {
       const runs = cells.filter((x) => x.system === s.name && x.concurrency === c);
       const requests = runs.reduce((a, r) => a + r.ok + r.errors, 0);
       const wallMs = runs.reduce((a, r) => a + r.wallMs, 0);
-      const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
+      const latencies = ascending(runs.flatMap((r) => r.latencies));
       byName.set(s.name, {
         system: s.name,
+        db: s.db,
         concurrency: c,
         rps: (requests / wallMs) * 1000,
         roundRps: runs.map((r) => ((r.ok + r.errors) / r.wallMs) * 1000),
+        roundP50: runs.map((r) => percentile(ascending(r.latencies), 50)),
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
         cpuPerReq: runs.reduce((a, r) => a + r.serverMs, 0) / requests,
+        roundCpuPerReq: runs.map((r) => r.serverMs / (r.ok + r.errors)),
+        redisCpuPerReq: runs.reduce((a, r) => a + r.redisMs, 0) / requests,
         clientCpuPerReq: runs.reduce((a, r) => a + r.clientMs, 0) / requests,
         requests,
         errors: runs.reduce((a, r) => a + r.errors, 0),
@@ -430,18 +647,124 @@ function summarize(systems, cells) {
       if (ceilingBody) row.ratioBody = row.rps / ceilingBody.rps;
       if (ceiling) {
         row.ratio = row.rps / ceiling.rps;
-        // Per-round ratios (same round = same machine conditions): their median resists a noisy
-        // round (other work on the machine), their spread shows how much to trust the aggregate.
-        const perRound = row.roundRps.map((r, i) => r / ceiling.roundRps[i]).sort((a, b) => a - b);
-        row.ratioMedian = percentile(perRound, 50);
-        row.ratioMin = perRound[0];
-        row.ratioMax = perRound[perRound.length - 1];
+        // Per-round ratios resist a noisy round (other work on the machine); their spread shows
+        // how much to trust the aggregate.
+        row.ratioSpread = spreadOf(row.roundRps.map((r, i) => r / ceiling.roundRps[i]));
         row.cpuRatio = row.cpuPerReq / ceiling.cpuPerReq;
+        row.p50Ratio = row.p50 / ceiling.p50;
+        row.p99Ratio = row.p99 / ceiling.p99;
+        row.p50Spread = spreadOf(row.roundP50.map((p, i) => p / ceiling.roundP50[i]));
       }
       rows.push(row);
     }
   }
   return rows;
+}
+
+const fmtSpread = (s) => (s ? `${fmt(s.median, 2)} [${fmt(s.min, 2)}–${fmt(s.max, 2)}]` : "");
+/** A ratio as "1.23x"; empty when there is nothing to compare with (its reference was not selected). */
+const times = (n, bold = false) => (n === undefined ? "" : bold ? `**${fmt(n, 2)}x**` : `${fmt(n, 2)}x`);
+
+/** The main table: throughput and CPU of every system. */
+function throughputTable(rows) {
+  const lines = [
+    "| system | c | req/s | vs ceiling | per-round median [min–max] | vs ceiling+body | p50 ms | p99 ms | server CPU ms/req | CPU vs ceiling | client CPU ms/req | requests | errors |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+  ];
+  for (const r of rows) {
+    const ratio = r.system === "ceiling" ? "1.00x" : times(r.ratio, true);
+    const spread = r.system === "ceiling" ? "" : fmtSpread(r.ratioSpread);
+    const errors = r.errors > 0 ? `**${r.errors} ⚠**` : "0";
+    lines.push(
+      `| ${r.system} | ${r.concurrency} | ${fmt(r.rps)} | ${ratio} | ${spread} | ${times(r.ratioBody)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuPerReq, 3)} | ${times(r.cpuRatio)} | ${fmt(r.clientCpuPerReq, 3)} | ${fmt(r.requests)} | ${errors} |`,
+    );
+  }
+  return lines;
+}
+
+/** Rows the database table shows for reference: the bare route, and a tools/call that reads no database. */
+const REFERENCE_ROWS = new Set(["ceiling", "tools/call", "tools/call@2026"]);
+
+/** The database table: get_world and list_worlds latency beside the ceiling's, per concurrency. */
+function databaseTable(rows) {
+  const lines = [
+    "| system | database | c | p50 ms | p50 vs ceiling p50 | per-round median [min–max] | p99 ms | p99 vs ceiling p99 | req/s |",
+    "|---|---|--:|--:|--:|--:|--:|--:|--:|",
+  ];
+  for (const r of rows.filter((row) => REFERENCE_ROWS.has(row.system) || row.db)) {
+    const database = DATABASES.find((d) => d.key === r.db)?.label ?? "—";
+    const p50Ratio = r.system === "ceiling" ? "1.00x" : times(r.p50Ratio, true);
+    const spread = r.system === "ceiling" ? "" : fmtSpread(r.p50Spread);
+    lines.push(`| ${r.system} | ${database} | ${r.concurrency} | ${fmt(r.p50, 2)} | ${p50Ratio} | ${spread} | ${fmt(r.p99, 2)} | ${times(r.p99Ratio)} | ${fmt(r.rps)} |`);
+  }
+  return lines;
+}
+
+/** A difference with its sign: "+0.12", "-0.03". */
+const signed = (n, digits) => (Number.isFinite(n) ? `${n >= 0 ? "+" : "-"}${fmt(Math.abs(n), digits)}` : "n/a");
+const fmtSignedSpread = (s, digits) => (s ? `${signed(s.median, digits)} [${signed(s.min, digits)} – ${signed(s.max, digits)}]` : "");
+
+/** The rows of the rate-limiter table at one c and era: limits off (the plain tools/call), then each limiter's. */
+function limiterRows(rows, c, era) {
+  const at = (name) => rows.find((r) => r.system === name && r.concurrency === c);
+  const limited = LIMITERS.map((limiter) => ({ limiter, row: at(`tools/call+limits:${limiter}${era.suffix}`) })).filter((x) => x.row);
+  return limited.length === 0 ? [] : [{ limiter: "off", row: at(`tools/call${era.suffix}`) }, ...limited].filter((x) => x.row);
+}
+
+/**
+ * What the rate limiter adds to a request: the same tools/call with limits off, counted in process
+ * and counted in Redis, and the differences to limits off (overall and per round, same conditions).
+ */
+function limiterTable(rows) {
+  const lines = [
+    "| system | limiter | c | p50 ms | p99 ms | server CPU ms/req | Redis CPU ms/req | added p50 ms | per-round added p50 median [min – max] | added p99 ms | added server CPU ms/req | per-round added CPU median [min – max] | req/s | errors |",
+    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+  ];
+  for (const c of CONFIG.concurrencies) {
+    for (const era of ERAS) {
+      const group = limiterRows(rows, c, era);
+      const off = group.find((x) => x.limiter === "off")?.row;
+      for (const { limiter, row: r } of group) {
+        const vsOff = off && r !== off;
+        const perRound = (a, b) => (vsOff ? spreadOf(a.map((v, i) => v - b[i])) : undefined);
+        lines.push(
+          `| ${r.system} | ${limiter} | ${c} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuPerReq, 3)} | ${fmt(r.redisCpuPerReq, 3)} | ` +
+            `${vsOff ? `**${signed(r.p50 - off.p50, 2)}**` : ""} | ${fmtSignedSpread(perRound(r.roundP50, off?.roundP50), 2)} | ${vsOff ? signed(r.p99 - off.p99, 2) : ""} | ` +
+            `${vsOff ? `**${signed(r.cpuPerReq - off.cpuPerReq, 3)}**` : ""} | ${fmtSignedSpread(perRound(r.roundCpuPerReq, off?.roundCpuPerReq), 3)} | ${fmt(r.rps)} | ${r.errors > 0 ? `**${r.errors} ⚠**` : "0"} |`,
+        );
+      }
+    }
+  }
+  return lines;
+}
+
+/** One line per c and limiter: the added p50 and CPU per request against limits off. */
+function limiterLines(rows) {
+  return CONFIG.concurrencies.flatMap((c) =>
+    ERAS.flatMap((era) => {
+      const group = limiterRows(rows, c, era);
+      const off = group.find((x) => x.limiter === "off")?.row;
+      if (!off) return [];
+      return group
+        .filter((x) => x.row !== off)
+        .map(({ limiter, row }) => {
+          const redisCpu = limiter === "redis" && Number.isFinite(row.redisCpuPerReq) ? `, plus ${fmt(row.redisCpuPerReq - off.redisCpuPerReq, 3)} ms of Redis's` : "";
+          return `- c=${c}, tools/call${era.suffix}, limits in ${limiter}: ${signed(row.p50 - off.p50, 2)} ms p50 (${fmt(off.p50, 2)} → ${fmt(row.p50, 2)}), ${signed(row.cpuPerReq - off.cpuPerReq, 3)} ms server CPU per request${redisCpu}`;
+        });
+    }),
+  );
+}
+
+const TARGET_P50_RATIO = 1.5;
+
+/** The issue's target, once per concurrency: get_world on PostgreSQL against the ceiling, both p50. */
+function targetLines(rows) {
+  return CONFIG.concurrencies.flatMap((c) => {
+    const row = rows.find((r) => r.system === "get_world/pg" && r.concurrency === c);
+    if (!row || row.p50Ratio === undefined) return [];
+    const verdict = row.p50Ratio <= TARGET_P50_RATIO ? "met" : "**not met**";
+    return [`- c=${c}: get_world p50 on PostgreSQL vs ceiling p50: ${fmt(row.p50Ratio, 2)}x (target <= ${TARGET_P50_RATIO}x) — ${verdict}`];
+  });
 }
 
 function renderMarkdown(rows, meta) {
@@ -451,28 +774,67 @@ function renderMarkdown(rows, meta) {
   lines.push(`- Date: ${meta.date}`);
   lines.push(`- Node ${meta.machine.node}, Next.js ${meta.machine.next}, Linux ${meta.machine.kernel}`);
   lines.push(`- CPU: ${meta.machine.model}, ${meta.machine.cores} core(s) (client and server share them)`);
-  lines.push(`- Build: \`${CONFIG.distDir}\` (BUILD_ID ${meta.buildId}), \`next start\` on ${HOST}, MCP_SESSION_MODE=stateful, MCP_LOG_REQUESTS=0${CONFIG.cpuProf ? ", **--cpu-prof on (numbers inflated)**" : ""}`);
+  if (meta.buildId) {
+    const servers = meta.servers.map((key) => `\`${key}\``).join(", ");
+    lines.push(`- Build: \`${CONFIG.distDir}\` (BUILD_ID ${meta.buildId}), \`next start\` on ${HOST} (server${meta.servers.length > 1 ? "s" : ""} ${servers}), MCP_SESSION_MODE=stateful, MCP_LOG_REQUESTS=0${CONFIG.cpuProf ? ", **--cpu-prof on (numbers inflated)**" : ""}`);
+    const off = meta.servers.filter((key) => !SERVERS[key].limiter);
+    const limiting = meta.servers.filter((key) => SERVERS[key].limiter);
+    if (off.length > 0) lines.push(`- Rate limits off (MCP_RATE_LIMITS=0) on ${off.map((key) => `\`${key}\``).join(", ")}`);
+    if (limiting.length > 0) {
+      const budgets = `budgets ${fmt(LIMIT_BUDGETS["tools/call"])} per ${LIMIT_WINDOW_SECONDS} s for tools/call, tools/list and the rest (never reached), MCP_RATE_LIMIT_FAILURE=closed`;
+      lines.push(`- Rate limits on (MCP_RATE_LIMITS=1) on ${limiting.map((key) => `\`${key}\` (${SERVERS[key].limiter === "redis" ? "REDIS_URL" : "in process"})`).join(", ")}: ${budgets}`);
+    }
+  }
   if (meta.staleFiles.length > 0) {
     lines.push(`- **Stale build**: ${meta.staleFiles.length} file(s) under lib/ or app/ changed after it (e.g. ${meta.staleFiles.slice(0, 3).join(", ")})`);
+  }
+  for (const db of meta.databases) {
+    const onIt = meta.servers.filter((key) => SERVERS[key].db === db.key).map((key) => `\`${key}\``);
+    lines.push(`- ${db.label} (server${onIt.length > 1 ? "s" : ""} ${onIt.join(", ") || "none"}, …/${db.key} rows): ${db.description}`);
+  }
+  if (meta.redis) lines.push(`- Redis (server \`limits-redis\`, …limits:redis rows): ${meta.redis}`);
+  if (meta.databases.length > 0) {
+    const queries = Object.entries(meta.databases[0].queries).map(([query, fn]) => `prisma:${query} = \`${fn}\``);
+    lines.push(`- Direct rows time lib/worlds/data/worlds.ts: ${queries.join(", ")}`);
+    lines.push(`- Data in each database: ${WORLD_COUNT} worlds of the development subject, ${CHARACTERS_PER_WORLD} characters and ${LOCATIONS_PER_WORLD} locations each; get_world reads \`${TARGET_WORLD_ID}\`, list_worlds \`${JSON.stringify(LIST_ARGS)}\``);
   }
   lines.push(`- Machine load average (1 min) at start: ${meta.loadavg} — other work on the machine shows up as round-to-round spread`);
   lines.push(`- Load: ${CONFIG.rounds} rounds x ${CONFIG.seconds} s per cell, systems interleaved (order rotated each round), ${CONFIG.warmupSeconds} s warm-up per cell before round 1`);
   lines.push("");
-  lines.push("| system | c | req/s | vs ceiling | per-round median [min–max] | vs ceiling+body | p50 ms | p99 ms | server CPU ms/req | CPU vs ceiling | client CPU ms/req | requests | errors |");
-  lines.push("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
-  for (const r of rows) {
-    const ratio = r.system === "ceiling" ? "1.00x" : `**${fmt(r.ratio, 2)}x**`;
-    const spread = r.system === "ceiling" ? "" : `${fmt(r.ratioMedian, 2)} [${fmt(r.ratioMin, 2)}–${fmt(r.ratioMax, 2)}]`;
-    const errors = r.errors > 0 ? `**${r.errors} ⚠**` : "0";
-    lines.push(
-      `| ${r.system} | ${r.concurrency} | ${fmt(r.rps)} | ${ratio} | ${spread} | ${r.ratioBody === undefined ? "" : `${fmt(r.ratioBody, 2)}x`} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuPerReq, 3)} | ${fmt(r.cpuRatio, 2)}x | ${fmt(r.clientCpuPerReq, 3)} | ${fmt(r.requests)} | ${errors} |`,
-    );
-  }
+  lines.push(...throughputTable(rows));
   lines.push("");
   const flagged = rows.filter((r) => r.errors > 0);
   if (flagged.length > 0) {
     lines.push("**This run had errors; its numbers are not valid.**");
     for (const r of flagged) lines.push(`- ${r.system} c=${r.concurrency}: ${r.errors} errors, first: \`${String(r.firstError).replace(/`/g, "'")}\``);
+    lines.push("");
+  }
+  if (rows.some((r) => r.db)) {
+    lines.push("## get_world and list_worlds against the ceiling");
+    lines.push("");
+    lines.push(...databaseTable(rows));
+    lines.push("");
+    const target = targetLines(rows);
+    if (target.length > 0) lines.push(...target, "");
+  }
+  const limiterSection = limiterTable(rows);
+  if (limiterSection.length > 2) {
+    lines.push("## Rate limiter cost");
+    lines.push("");
+    lines.push(...limiterSection);
+    lines.push("");
+    const added = limiterLines(rows);
+    if (added.length > 0) lines.push(...added, "");
+    lines.push("The same tools/call (suggest_names) sent to three twin servers on the same PostgreSQL schema:");
+    lines.push("`main` with limits off (the tools/call row), `limits-memory` counting in process and `limits-redis`");
+    lines.push("counting in Redis (@upstash/ratelimit's sliding window over ioredis, one EVALSHA per request). Budgets");
+    lines.push("are never reached, so every request is counted and allowed. \"added\" = the row minus limits off at the");
+    lines.push("same c; per-round = the same difference within each round. Server CPU is the `next start` tree's;");
+    lines.push("Redis CPU = Δ used_cpu_user+used_cpu_sys of redis-server (INFO cpu) ÷ requests, measured for every");
+    lines.push("cell, so on the limits-off and in-memory rows it is what others using the same Redis spent (its noise).");
+    lines.push("At c=1 the added p50 is what one request waits for the limiter (for Redis, a round trip); at c=32");
+    lines.push("requests queue in the server, so the added p50 there is mostly c × the added CPU, within a noise of");
+    lines.push("several ms on a shared machine: read the CPU columns and their per-round spread first.");
     lines.push("");
   }
   lines.push("Method: closed loop, c workers each keeping one request in flight over a keep-alive `node:http` Agent");
@@ -483,10 +845,26 @@ function renderMarkdown(rows, meta) {
   lines.push("(a bare route returning a fixed JSON body) sent the same bytes and headers as tools/list. It never");
   lines.push("reads the request body, which any JSON-RPC route must do; `ceiling+body` (`POST /api/ceiling/read-body`)");
   lines.push("is the same route plus `await request.text()`, and \"vs ceiling+body\" is the ratio to it.");
-  lines.push("Every response must be HTTP 200 with a JSON `result` (tools/call: not `isError`).");
+  lines.push("Every response must be HTTP 200 with a JSON `result` (tools/call: not `isError`; get_world and");
+  lines.push("list_worlds: the seeded world with its counts, a full page), and from /api/mcp the RateLimit-Limit");
+  lines.push("header of its server's limiter, or none where limits are off.");
   lines.push("The server is one Node process, so once it saturates a core req/s ≈ 1 / server CPU per request:");
   lines.push("the CPU column is the noise-resistant view of the same ratio.");
-  lines.push("Reproduce: `npm run build && npm run bench` (env: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONCURRENCY, BENCH_SYSTEMS).");
+  if (rows.some((r) => r.db)) {
+    lines.push("");
+    lines.push("Databases: the ceiling and the …/pg rows are served by the same `next start` (DATABASE_URL set);");
+    lines.push("the …/pglite rows by a second one (PGLITE_DATA_DIR), idle while the others run. Server CPU of a");
+    lines.push("…/pglite row includes the database (PGlite runs inside the server); of a …/pg row it does not");
+    lines.push("(PostgreSQL's own processes are not counted). `prisma:…` rows run the functions of");
+    lines.push("lib/worlds/data/worlds.ts that the tools' handlers call (named above; from the working tree, not the");
+    lines.push("build) on a client opened by lib/db/prisma.ts in a child process, timed there with the same closed");
+    lines.push("loop at the same c, with no HTTP or MCP in the way; their server CPU is that process's, and they have");
+    lines.push("no separate client CPU. \"p50 vs ceiling p50\" = the row's p50 ÷ the ceiling's p50 at the same c;");
+    lines.push("per-round = the same ratio within each round.");
+    lines.push("tools/call (suggest_names, which reads no world data) is there to split a database row's distance from the ceiling");
+    lines.push("into MCP (tools/call − ceiling) and data access (roughly the prisma:… row).");
+  }
+  lines.push("Reproduce: `npm run build && npm run bench` (env: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONCURRENCY, BENCH_SYSTEMS, BENCH_DATABASE_URL, BENCH_REDIS_URL, NEXT_DIST_DIR, BENCH_OUT).");
   lines.push("");
   return lines.join("\n");
 }
@@ -494,52 +872,92 @@ function renderMarkdown(rows, meta) {
 // ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
+
+/** Migrates and seeds every database the selected systems use; returns them by key. */
+async function prepareDatabases(systems) {
+  const databases = new Map();
+  const needed = new Set(systems.flatMap(databasesOf));
+  for (const db of DATABASES.filter((d) => needed.has(d.key))) {
+    const started = Date.now();
+    const prepared = await db.prepare();
+    cleanups.push(() => prepared.cleanup());
+    databases.set(db.key, prepared);
+    console.log(`[bench] ${prepared.description}: seeded ${JSON.stringify(prepared.counts)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  return databases;
+}
+
+/** Connects to the Redis the limits:redis rows count in, if any selected row does. */
+async function prepareRedisIfNeeded(systems) {
+  if (!needsRedis(systems)) return undefined;
+  const redis = await prepareRedis(CONFIG.redisUrl);
+  cleanups.push(() => redis.close()); // registered before the servers': runs after they stopped
+  console.log(`[bench] ${redis.description}`);
+  return redis;
+}
+
+/** Starts the servers the HTTP systems need (and only those), each on its database with its limiter. */
+async function startServers(systems, { databases, redis }) {
+  for (const key of new Set(systems.filter((s) => !s.direct).map(serverKeyOf))) {
+    const { db, limiter } = SERVERS[key];
+    await startServer(key, limiterEnv(databaseEnv(databases.get(db).serverEnv), limiter, redis), limiter ? LIMIT_BUDGETS : undefined);
+  }
+}
+
 async function main() {
   const loadavg = os.loadavg()[0].toFixed(2);
-  const staleFiles = ensureBuild();
-  const buildId = fs.readFileSync(path.join(ROOT, CONFIG.distDir, "BUILD_ID"), "utf8").trim();
-  await startServer();
-  console.log(`[bench] next start ready on ${HOST}:${server.port} (pid ${server.pid})`);
-  const headers = await openSession();
-  console.log(`[bench] session ${headers["mcp-session-id"]}`);
-
   const systems = defineSystems();
+  const overHttp = systems.some((s) => !s.direct);
+  const staleFiles = overHttp ? ensureBuild() : [];
+  const buildId = overHttp ? fs.readFileSync(path.join(ROOT, CONFIG.distDir, "BUILD_ID"), "utf8").trim() : undefined;
+  const redis = await prepareRedisIfNeeded(systems); // first: a missing Redis fails before the seeding
+  const databases = await prepareDatabases(systems);
+  const context = { databases, redis };
+  await startServers(systems, context);
+
   const cells = [];
   const estimate = CONFIG.concurrencies.length * systems.length * (CONFIG.rounds * CONFIG.seconds + CONFIG.warmupSeconds);
-  console.log(`[bench] ${CONFIG.rounds} rounds x ${CONFIG.seconds} s, c=${CONFIG.concurrencies.join(",")}: ~${Math.round(estimate)} s`);
+  console.log(`[bench] ${systems.length} systems, ${CONFIG.rounds} rounds x ${CONFIG.seconds} s, c=${CONFIG.concurrencies.join(",")}: ~${Math.round(estimate)} s`);
 
-  // Warm-up: JIT, route bundles and connection pools reach steady state before anything counts.
+  // Warm-up: JIT, route bundles, database connections and caches reach steady state before anything counts.
   if (CONFIG.warmupSeconds > 0) {
     for (const c of CONFIG.concurrencies) {
-      const agent = await primedAgent(c, headers);
       for (const s of systems) {
-        const w = await runCell(s, agent, c, CONFIG.warmupSeconds, headers);
+        const w = await runCell(s, context, c, CONFIG.warmupSeconds);
         if (w.errors > 0) throw new Error(`warm-up ${s.name} c=${c}: ${w.errors} errors, first: ${w.firstError}`);
       }
-      agent.destroy();
     }
   }
 
+  const width = Math.max(...systems.map((s) => s.name.length));
   for (let round = 0; round < CONFIG.rounds; round++) {
     // Rotate the order so no system always runs first (or right after the heaviest one).
     const order = systems.map((_, i) => systems[(i + round) % systems.length]);
     for (const c of CONFIG.concurrencies) {
-      // A fresh, primed agent per block: idle keep-alive sockets from long ago may have been closed by the server.
-      const agent = await primedAgent(c, headers);
       for (const s of order) {
-        const r = await runCell(s, agent, c, CONFIG.seconds, headers);
+        const r = await runCell(s, context, c, CONFIG.seconds);
         cells.push({ system: s.name, concurrency: c, round, ...r });
         const rps = ((r.ok + r.errors) / r.wallMs) * 1000;
+        const sorted = ascending(r.latencies);
+        const ms = (p) => fmt(percentile(sorted, p), 2).padStart(7);
         console.log(
-          `[bench] round ${round + 1}/${CONFIG.rounds} c=${String(c).padStart(2)} ${s.name.padEnd(10)} ${fmt(rps).padStart(7)} req/s  server ${fmt(r.serverMs / (r.ok + r.errors), 3)} ms/req${r.errors ? `  ${r.errors} ERRORS` : ""}`,
+          `[bench] round ${round + 1}/${CONFIG.rounds} c=${String(c).padStart(2)} ${s.name.padEnd(width)} ${fmt(rps).padStart(7)} req/s  p50 ${ms(50)} ms  p99 ${ms(99)} ms  server ${fmt(r.serverMs / (r.ok + r.errors), 3)} ms/req${r.errors ? `  ${r.errors} ERRORS` : ""}`,
         );
       }
-      agent.destroy();
     }
   }
 
   const rows = summarize(systems, cells);
-  const markdown = renderMarkdown(rows, { date: new Date().toISOString(), machine: machine(), buildId, loadavg, staleFiles });
+  const markdown = renderMarkdown(rows, {
+    date: new Date().toISOString(),
+    machine: machine(),
+    buildId,
+    servers: [...servers.keys()],
+    databases: DATABASES.filter((d) => databases.has(d.key)).map((d) => ({ ...d, description: databases.get(d.key).description, queries: databases.get(d.key).worker.queries })),
+    redis: redis?.description,
+    loadavg,
+    staleFiles,
+  });
   console.log(`\n${markdown}`);
   fs.writeFileSync(CONFIG.out, markdown);
   console.log(`[bench] wrote ${path.relative(ROOT, CONFIG.out)}`);
@@ -551,13 +969,17 @@ try {
   exitCode = await main();
 } catch (err) {
   console.error(`[bench] failed: ${err?.stack ?? err}`);
-  if (server?.log.length) console.error(`[bench] server log tail:\n${server.log.slice(-20).join("\n")}`);
+  for (const server of servers.values()) {
+    if (server.log.length) console.error(`[bench] server ${server.key} log tail:\n${server.log.slice(-20).join("\n")}`);
+  }
 } finally {
-  await stopServer();
+  await cleanUp();
   if (CONFIG.cpuProf) {
-    const base = path.join(PROFILE_DIR, PROFILE_NAME);
-    fs.writeFileSync(`${base}.json`, JSON.stringify({ systems: CONFIG.systems ?? "all", requests: requestsServed }, null, 2));
-    console.log(`[bench] profile: ${path.relative(ROOT, base)}.cpuprofile (${requestsServed} requests); node bench/profile-top.mjs ${path.relative(ROOT, base)}.cpuprofile`);
+    for (const server of servers.values()) {
+      const base = path.join(PROFILE_DIR, `${PROFILE_NAME}_${server.key}`);
+      fs.writeFileSync(`${base}.json`, JSON.stringify({ systems: CONFIG.systems ?? "all", server: server.key, requests: server.served }, null, 2));
+      console.log(`[bench] profile: ${path.relative(ROOT, base)}.cpuprofile (${server.served} requests); node bench/profile-top.mjs ${path.relative(ROOT, base)}.cpuprofile`);
+    }
   }
 }
 process.exit(exitCode);

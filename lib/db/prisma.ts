@@ -6,6 +6,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { resolve } from "node:path";
 import { loadEnv, type Env } from "../config/env";
@@ -15,6 +16,12 @@ export type { PrismaClient } from "./generated/client";
 
 export interface DatabaseHandle {
   prisma: PrismaClient;
+  /**
+   * One parameterized statement on the same connections Prisma uses, without Prisma's query
+   * engine in between — for the few hottest reads (get_world), where the engine costs more CPU
+   * than the query. Rows come back as the driver parses them: cast timestamps to timestamptz.
+   */
+  sql<T>(text: string, params: readonly unknown[]): Promise<T[]>;
   /** Disconnects the client and releases the database (PGlite's folder lock included). */
   close(): Promise<void>;
 }
@@ -26,9 +33,17 @@ export function openDatabase(env: Pick<Env, "DATABASE_URL" | "PGLITE_DATA_DIR">)
     // on the search_path, as the migrations (scripts/db) created the tables there.
     const schema = new URL(env.DATABASE_URL).searchParams.get("schema") ?? undefined;
     const options = schema ? `-c search_path="${schema.replaceAll('"', '""')}"` : undefined;
-    const adapter = new PrismaPg({ connectionString: env.DATABASE_URL, options }, { schema });
-    const prisma = new PrismaClient({ adapter });
-    return { prisma, close: () => prisma.$disconnect() };
+    // One pool for Prisma and for sql(): the same connections, the same search_path.
+    const pool = new pg.Pool({ connectionString: env.DATABASE_URL, options });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
+    return {
+      prisma,
+      sql: async <T>(text: string, params: readonly unknown[]) => (await pool.query(text, [...params])).rows as T[],
+      close: async () => {
+        await prisma.$disconnect();
+        await pool.end().catch(() => undefined);
+      },
+    };
   }
   // The hint keeps the bundler from tracing the whole project folder into the build output.
   const db = new PGlite(resolve(/*turbopackIgnore: true*/ process.cwd(), env.PGLITE_DATA_DIR));
@@ -36,6 +51,7 @@ export function openDatabase(env: Pick<Env, "DATABASE_URL" | "PGLITE_DATA_DIR">)
   // The PGlite adapter does not close its database on $disconnect; we do.
   return {
     prisma,
+    sql: async <T>(text: string, params: readonly unknown[]) => (await db.query<T>(text, [...params])).rows,
     close: async () => {
       await prisma.$disconnect();
       await db.close();
@@ -47,10 +63,19 @@ export function openDatabase(env: Pick<Env, "DATABASE_URL" | "PGLITE_DATA_DIR">)
 // must survive that, so it lives on globalThis rather than in a module variable.
 const cache = globalThis as typeof globalThis & { __worldcrafterDb?: DatabaseHandle };
 
+function database(): DatabaseHandle {
+  cache.__worldcrafterDb ??= openDatabase(loadEnv());
+  return cache.__worldcrafterDb;
+}
+
 /** The process-wide client, created on first use. */
 export function getPrisma(): PrismaClient {
-  cache.__worldcrafterDb ??= openDatabase(loadEnv());
-  return cache.__worldcrafterDb.prisma;
+  return database().prisma;
+}
+
+/** A parameterized statement on the process-wide connections (see DatabaseHandle.sql). */
+export function sql<T>(text: string, params: readonly unknown[]): Promise<T[]> {
+  return database().sql<T>(text, params);
 }
 
 /** Releases the process-wide client (scripts and tests; the server keeps it for its lifetime). */

@@ -1,11 +1,40 @@
 import { loadEnv } from "../config/env";
+import { insertAuditRows } from "./data/audit";
 import { createMcpEndpoint, type McpEndpoint } from "../mcp";
-import { worldcrafterServer } from "./server-definition";
+import { createAuditSink, type AuditSink } from "./audit/tool-call-audit";
+import { WORLDCRAFTER_NAMESPACE, worldcrafterServer } from "./server-definition";
+import { worldcrafterResourceServer } from "./authorization";
+import { createRequestLimiter } from "../ratelimit/create-limiter";
+import { limiterSettingsOf } from "../ratelimit/settings";
+import { clusterOf } from "../cluster/create-cluster";
+
+/** What the hosting runtime offers the app (the Next route passes `after`). */
+export interface Platform {
+  /** Run `task` after the response, keeping a serverless instance alive until it settles. */
+  afterResponse?: (task: () => Promise<void>) => void;
+}
 
 let endpoint: McpEndpoint | undefined;
+let audit: AuditSink | undefined;
 
 /** The product endpoint, built once per process on first use. */
-export function worldcrafterEndpoint(): McpEndpoint {
-  endpoint ??= createMcpEndpoint(worldcrafterServer, loadEnv());
+export function worldcrafterEndpoint(platform: Platform = {}): McpEndpoint {
+  if (endpoint) return endpoint;
+  audit = createAuditSink({
+    write: insertAuditRows,
+    ...(platform.afterResponse ? { defer: platform.afterResponse } : {}),
+  });
+  const env = loadEnv();
+  endpoint = createMcpEndpoint(worldcrafterServer, env, {
+    onToolCall: audit.observe,
+    access: worldcrafterResourceServer().access,
+    ...(env.MCP_RATE_LIMITS ? { limiter: createRequestLimiter(limiterSettingsOf(env)) } : {}),
+    cluster: clusterOf(env, WORLDCRAFTER_NAMESPACE),
+  });
   return endpoint;
+}
+
+/** Writes pending audit rows now (tests and scripts). */
+export function flushToolCallAudit(): Promise<void> {
+  return audit?.flush() ?? Promise.resolve();
 }

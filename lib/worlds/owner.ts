@@ -1,11 +1,17 @@
 import type { HandlerContext } from "../mcp";
 
 /**
- * The fixed development subject: every row is owned by it until the auth issue gives requests a
- * real subject. The one place that decides who owns what a call touches.
+ * Whose data a call touches: the authenticated subject, always. Tools, resources and prompts
+ * that reach user data declare scopes, so the transport never lets an anonymous caller this far;
+ * reaching here without a subject is a bug, and it fails closed.
  */
-export const DEV_SUBJECT = "dev-user";
-
 export function ownerOf(ctx: Pick<HandlerContext, "auth">): string {
-  return ctx.auth?.subject ?? DEV_SUBJECT;
+  const subject = ctx.auth?.subject;
+  if (!subject) throw new Error("Sign in required: this needs your account");
+  return subject;
+}
+
+/** The subject an audit row names: the caller, or "anonymous". */
+export function subjectOf(ctx: Pick<HandlerContext, "auth">): string {
+  return ctx.auth?.subject ?? "anonymous";
 }

@@ -1,11 +1,17 @@
 /**
- * npm run db:seed — a few sample worlds for the fixed development subject "dev-user" (until the
- * auth issue brings real subjects). Idempotent: fixed ids, upserted, so reruns change nothing.
- * Run by jiti (TypeScript on Node 20) because it uses the generated client, which is TypeScript.
+ * npm run db:seed [-- --sub <subject>] — a few sample worlds, owned by the development subject
+ * unless another is named. Idempotent: fixed ids (prefixed by the subject for anyone else),
+ * upserted, so reruns change nothing. Run by jiti (TypeScript on Node 20) because it uses the
+ * generated client, which is TypeScript.
  */
+import { parseArgs } from "node:util";
 import { closePrisma, getPrisma } from "../../lib/db/prisma";
+import { DEV_SUBJECT } from "../../lib/auth/dev-issuer";
 
-export const DEV_SUBJECT = "dev-user";
+const { values } = parseArgs({ options: { sub: { type: "string", default: DEV_SUBJECT } } });
+const SUBJECT = values.sub;
+/** Row ids are global: another subject's copy of the samples gets ids of its own. */
+const idFor = (id: string) => (SUBJECT === DEV_SUBJECT ? id : `${id}-${SUBJECT}`);
 
 const worlds = [
   {
@@ -48,21 +54,21 @@ const worlds = [
 async function main(): Promise<void> {
   const prisma = getPrisma();
   try {
-    for (const { characters, locations, ...world } of worlds) {
-      const data = { ...world, ownerSubject: DEV_SUBJECT };
-      await prisma.world.upsert({ where: { id: world.id }, create: data, update: data });
+    for (const { characters, locations, ...sample } of worlds) {
+      const world = { ...sample, id: idFor(sample.id), ownerSubject: SUBJECT };
+      await prisma.world.upsert({ where: { id: world.id }, create: world, update: world });
       for (const c of characters) {
-        const row = { ...c, worldId: world.id, ownerSubject: DEV_SUBJECT };
-        await prisma.character.upsert({ where: { id: c.id }, create: row, update: row });
+        const row = { ...c, id: idFor(c.id), worldId: world.id, ownerSubject: SUBJECT };
+        await prisma.character.upsert({ where: { id: row.id }, create: row, update: row });
       }
       // Parents are listed before their children.
       for (const l of locations) {
-        const row = { ...l, worldId: world.id, ownerSubject: DEV_SUBJECT };
-        await prisma.location.upsert({ where: { id: l.id }, create: row, update: row });
+        const row = { ...l, id: idFor(l.id), parentId: l.parentId === null ? null : idFor(l.parentId), worldId: world.id, ownerSubject: SUBJECT };
+        await prisma.location.upsert({ where: { id: row.id }, create: row, update: row });
       }
     }
-    const count = await prisma.world.count({ where: { ownerSubject: DEV_SUBJECT } });
-    console.log(`Seeded ${worlds.length} sample worlds; "${DEV_SUBJECT}" now owns ${count}.`);
+    const count = await prisma.world.count({ where: { ownerSubject: SUBJECT } });
+    console.log(`Seeded ${worlds.length} sample worlds; "${SUBJECT}" now owns ${count}.`);
   } finally {
     await closePrisma();
   }

@@ -1,5 +1,8 @@
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { promisify } from "node:util";
 import pg from "pg";
+import { ROOT } from "./next-server.mjs";
 
 /**
  * A schema of its own in the shared PostgreSQL `test` database, so reruns and parallel runs never
@@ -30,4 +33,25 @@ export function testSchema(prefix: string): TestSchema {
       }
     },
   };
+}
+
+/**
+ * `npm run db:deploy` against one database — `{ DATABASE_URL }` or `{ PGLITE_DATA_DIR }` — with
+ * none of the caller's own database settings leaking in.
+ */
+export async function migrateDatabase(target: { DATABASE_URL: string } | { PGLITE_DATA_DIR: string }): Promise<void> {
+  const { DATABASE_URL: _url, PGLITE_DATA_DIR: _dir, ...inherited } = process.env;
+  try {
+    await promisify(execFile)(process.execPath, ["scripts/db/migrate.mjs", "deploy"], { cwd: ROOT, env: { ...inherited, ...target } });
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string };
+    throw new Error(`Migrating ${JSON.stringify(target)} failed:\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+  }
+}
+
+/** A fresh schema of the `test` database, migrated: DATABASE_URL for a server of the test's own. */
+export async function migratedTestSchema(prefix: string): Promise<TestSchema> {
+  const schema = testSchema(prefix);
+  await migrateDatabase({ DATABASE_URL: schema.url });
+  return schema;
 }

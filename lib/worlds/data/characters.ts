@@ -1,5 +1,5 @@
 import { getPrisma } from "../../db/prisma";
-import { PAGE_ORDER, afterKey, decodeCursor, pageOf } from "./cursor";
+import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
 import { NotFoundError } from "./errors";
 import { assertWorld } from "./worlds";
 
@@ -42,4 +42,35 @@ export async function updateCharacter(owner: string, id: string, changes: Partia
   const { count } = await getPrisma().character.updateMany({ where: { id, ownerSubject: owner }, data: changes });
   if (count === 0) throw new NotFoundError("Character", id);
   return getCharacter(owner, id);
+}
+
+/** The next `take` characters of a world after `after`, in creation order (exports). */
+export async function charactersInOrder(owner: string, worldId: string, after: CursorKey | undefined, take: number) {
+  return getPrisma().character.findMany({
+    where: { ownerSubject: owner, worldId, ...afterKey(after, "asc") },
+    orderBy: CREATION_ORDER,
+    take,
+  });
+}
+
+/** This owner's characters (of one world, when given) matching `value` by id prefix or name (completion). */
+export async function charactersMatching(owner: string, value: string, worldId?: string, take = 100) {
+  return getPrisma().character.findMany({
+    where: {
+      ownerSubject: owner,
+      ...(worldId ? { worldId } : {}),
+      ...(value ? { OR: [{ id: { startsWith: value } }, { name: { contains: value, mode: "insensitive" as const } }] } : {}),
+    },
+    select: { id: true, name: true },
+    orderBy: PAGE_ORDER,
+    take,
+  });
+}
+
+/** A character of `owner` in `worldId` by exact name, case-insensitive (prompts). */
+export async function characterNamed(owner: string, worldId: string, name: string) {
+  return getPrisma().character.findFirst({
+    where: { ownerSubject: owner, worldId, name: { equals: name, mode: "insensitive" } },
+    orderBy: CREATION_ORDER,
+  });
 }

@@ -27,15 +27,20 @@ export function decodeCursor(cursor: string | undefined): CursorKey | undefined 
   throw new DomainError("Invalid cursor: pass back the nextCursor of a previous page unchanged, or omit it.");
 }
 
-/** The `where` fragment selecting rows after `key` in (createdAt desc, id desc) order. */
-export function afterKey(key: CursorKey | undefined) {
+/**
+ * The `where` fragment selecting rows after `key` in (createdAt, id) order: descending for pages
+ * of lists (newest first), ascending for exports (the order things were made in).
+ */
+export function afterKey(key: CursorKey | undefined, direction: "asc" | "desc" = "desc") {
   if (!key) return {};
+  const past = direction === "desc" ? "lt" : "gt";
   return {
-    OR: [{ createdAt: { lt: key.createdAt } }, { createdAt: key.createdAt, id: { lt: key.id } }],
+    OR: [{ createdAt: { [past]: key.createdAt } }, { createdAt: key.createdAt, id: { [past]: key.id } }],
   };
 }
 
 export const PAGE_ORDER = [{ createdAt: "desc" as const }, { id: "desc" as const }];
+export const CREATION_ORDER = [{ createdAt: "asc" as const }, { id: "asc" as const }];
 
 /** Fetch one row beyond the page to know whether another page exists. */
 export function pageOf<T extends CursorKey>(rows: T[], limit: number): { items: T[]; nextCursor?: string } {

@@ -1,5 +1,5 @@
 import { getPrisma } from "../../db/prisma";
-import { PAGE_ORDER, afterKey, decodeCursor, pageOf } from "./cursor";
+import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
 import { DomainError, NotFoundError } from "./errors";
 import { assertWorld } from "./worlds";
 
@@ -43,4 +43,37 @@ export async function listLocations(
     take: opts.limit + 1,
   });
   return pageOf(rows, opts.limit);
+}
+
+export async function getLocation(owner: string, id: string) {
+  const location = await getPrisma().location.findFirst({ where: { id, ownerSubject: owner } });
+  if (!location) throw new NotFoundError("Location", id);
+  return location;
+}
+
+/** The next `take` locations of a world after `after`, in creation order (exports). */
+export async function locationsInOrder(owner: string, worldId: string, after: CursorKey | undefined, take: number) {
+  return getPrisma().location.findMany({
+    where: { ownerSubject: owner, worldId, ...afterKey(after, "asc") },
+    orderBy: CREATION_ORDER,
+    take,
+  });
+}
+
+/** This owner's locations of one world matching `value` by name (completion). */
+export async function locationsMatching(owner: string, worldId: string, value: string, take = 100) {
+  return getPrisma().location.findMany({
+    where: { ownerSubject: owner, worldId, ...(value ? { name: { contains: value, mode: "insensitive" as const } } : {}) },
+    select: { id: true, name: true },
+    orderBy: PAGE_ORDER,
+    take,
+  });
+}
+
+/** A location of `owner` in `worldId` by exact name, case-insensitive (prompts). */
+export async function locationNamed(owner: string, worldId: string, name: string) {
+  return getPrisma().location.findFirst({
+    where: { ownerSubject: owner, worldId, name: { equals: name, mode: "insensitive" } },
+    orderBy: CREATION_ORDER,
+  });
 }

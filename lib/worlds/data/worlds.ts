@@ -1,5 +1,6 @@
-import { getPrisma } from "../../db/prisma";
-import { PAGE_ORDER, afterKey, decodeCursor, pageOf } from "./cursor";
+import { getPrisma, sql } from "../../db/prisma";
+import type { World } from "../../db/generated/client";
+import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf } from "./cursor";
 import { NotFoundError } from "./errors";
 
 /** Worlds of one owner. Every query filters by ownerSubject; ids of other owners are "not found". */
@@ -36,6 +37,43 @@ export async function listWorlds(owner: string, filter: WorldFilter) {
   return pageOf(rows, filter.limit);
 }
 
+interface Preview {
+  id: string;
+  name: string;
+}
+
+interface WorldCardRow extends World {
+  characterCount: number;
+  locationCount: number;
+  characters: (Preview & { role: string })[];
+  locations: (Preview & { kind: string })[];
+}
+
+/**
+ * A world with its counts and its first few characters and locations (the world card), in one
+ * statement and one round trip (Prisma's relation API takes three). It is the call hosts make
+ * most, so it skips Prisma's query engine too (lib/db sql()): the engine's per-query CPU was more
+ * than the query's. Timestamps are read as timestamptz so the driver parses them as UTC.
+ */
+const WORLD_CARD = `
+  SELECT w.id, w."ownerSubject", w.name, w.theme, w.description, w.tone,
+    w."createdAt" AT TIME ZONE 'UTC' AS "createdAt", w."updatedAt" AT TIME ZONE 'UTC' AS "updatedAt",
+    (SELECT count(*)::int FROM "Character" c WHERE c."worldId" = w.id) AS "characterCount",
+    (SELECT count(*)::int FROM "Location" l WHERE l."worldId" = w.id) AS "locationCount",
+    COALESCE((SELECT json_agg(p) FROM (SELECT c.id, c.name, c.role FROM "Character" c WHERE c."worldId" = w.id
+              ORDER BY c."createdAt", c.id LIMIT $3) p), '[]'::json) AS characters,
+    COALESCE((SELECT json_agg(p) FROM (SELECT l.id, l.name, l.kind FROM "Location" l WHERE l."worldId" = w.id
+              ORDER BY l."createdAt", l.id LIMIT $3) p), '[]'::json) AS locations
+  FROM "World" w
+  WHERE w.id = $1 AND w."ownerSubject" = $2`;
+
+export async function getWorldCard(owner: string, id: string, preview = 5) {
+  const [row] = await sql<WorldCardRow>(WORLD_CARD, [id, owner, preview]);
+  if (!row) throw new NotFoundError("World", id);
+  const { characterCount, locationCount, characters, locations, ...world } = row;
+  return { ...world, _count: { characters: characterCount, locations: locationCount }, characters, locations };
+}
+
 export async function getWorld(owner: string, id: string) {
   const world = await getPrisma().world.findFirst({
     where: { id, ownerSubject: owner },
@@ -62,4 +100,39 @@ export async function updateWorld(owner: string, id: string, changes: Partial<Wo
 export async function deleteWorld(owner: string, id: string): Promise<void> {
   const { count } = await getPrisma().world.deleteMany({ where: { id, ownerSubject: owner } });
   if (count === 0) throw new NotFoundError("World", id);
+}
+
+/** Themes this owner has used that start with `prefix` (completion). */
+export async function themesOf(owner: string, prefix: string, take = 100): Promise<string[]> {
+  const rows = await getPrisma().world.findMany({
+    where: { ownerSubject: owner, theme: { startsWith: prefix, mode: "insensitive" } },
+    distinct: ["theme"],
+    select: { theme: true },
+    orderBy: { theme: "asc" },
+    take,
+  });
+  return rows.map((r) => r.theme);
+}
+
+/** This owner's worlds whose id starts with, or whose name contains, `value` (completion). */
+export async function worldsMatching(owner: string, value: string, take = 100) {
+  return getPrisma().world.findMany({
+    where: {
+      ownerSubject: owner,
+      ...(value ? { OR: [{ id: { startsWith: value } }, { name: { contains: value, mode: "insensitive" as const } }] } : {}),
+    },
+    select: { id: true, name: true },
+    orderBy: PAGE_ORDER,
+    take,
+  });
+}
+
+/** A world of `owner` named by id, or else by exact name (case-insensitive); prompts take either. */
+export async function worldByIdOrName(owner: string, idOrName: string) {
+  const prisma = getPrisma();
+  const byId = await prisma.world.findFirst({ where: { id: idOrName, ownerSubject: owner } });
+  if (byId) return byId;
+  const byName = await prisma.world.findFirst({ where: { ownerSubject: owner, name: { equals: idOrName, mode: "insensitive" } }, orderBy: PAGE_ORDER });
+  if (!byName) throw new NotFoundError("World", idOrName);
+  return byName;
 }

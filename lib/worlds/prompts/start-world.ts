@@ -1,6 +1,21 @@
 import { z } from "zod";
-import { definePrompt } from "../../mcp";
+import { definePrompt, type HandlerContext } from "../../mcp";
+import { Scope } from "../scopes";
 import { WORLD_THEMES } from "../tools/draft-world-outline";
+import { ownerOf } from "../owner";
+import { themesOf } from "../data/worlds";
+
+/**
+ * The built-in themes, then — for a signed-in caller whose token may read worlds — the caller's
+ * own, that start with `value` (case-insensitive). The prompt itself is open to anyone.
+ */
+export async function suggestThemes(value: string, ctx: HandlerContext): Promise<string[]> {
+  const prefix = value.toLowerCase();
+  const builtIn = WORLD_THEMES.filter((t) => t.startsWith(prefix));
+  if (!ctx.auth?.scopes.includes(Scope.Read)) return builtIn;
+  const own = await themesOf(ownerOf(ctx), value);
+  return [...new Set([...builtIn, ...own])];
+}
 
 export const startWorldPrompt = definePrompt({
   name: "start-fantasy-world",
@@ -9,7 +24,7 @@ export const startWorldPrompt = definePrompt({
   arguments: z.object({
     theme: z.string().max(100).optional().describe("Subgenre or theme, e.g. fantasy or steampunk"),
   }),
-  complete: { theme: (value) => WORLD_THEMES.filter((t) => t.startsWith(value)) },
+  complete: { theme: (value, { ctx }) => suggestThemes(value, ctx) },
   get: ({ theme }) => ({
     description: "Begin a world-building session",
     messages: [
@@ -17,7 +32,7 @@ export const startWorldPrompt = definePrompt({
         role: "user",
         content: {
           type: "text",
-          text: `Help me build a new ${theme ?? "fantasy"} world. Start with draft_world_outline, then ask me which section to deepen.`,
+          text: `Help me build a new ${theme ?? "fantasy"} world. Start with draft_world_outline, then save it with create_world and ask me which section to deepen.`,
         },
       },
     ],

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "../../mcp";
+import { OPEN } from "../scopes";
 import { NAME_STYLE_IDS, forgeNames } from "../names/name-forge";
 
 const THEMES = {
@@ -31,6 +32,7 @@ export const draftWorldOutline = defineTool({
     sections: z.array(z.object({ title: z.string(), text: z.string() })),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
+  security: OPEN,
   meta: { "openai/toolInvocation": { invoking: "Drafting your world…", invoked: "Outline drafted" } },
   handler: async ({ name, theme, style }, ctx) => {
     const t = THEMES[theme];

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "../../mcp";
+import { OPEN } from "../scopes";
 import { NAME_KINDS, NAME_STYLE_IDS, forgeNames } from "../names/name-forge";
 
 export const suggestNames = defineTool({
@@ -15,6 +16,7 @@ export const suggestNames = defineTool({
   }),
   output: z.object({ style: z.string(), kind: z.string(), names: z.array(z.string()) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
+  security: OPEN,
   meta: {
     "openai/toolInvocation": { invoking: "Forging names…", invoked: "Names ready" },
   },

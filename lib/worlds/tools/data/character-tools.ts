@@ -2,12 +2,17 @@ import { z } from "zod";
 import { defineTool } from "../../../mcp";
 import { ownerOf } from "../../owner";
 import * as characters from "../../data/characters";
-import { CREATES, Cursor, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Traits, excerpt, fitPage, fitRecord, invocation, iso, result } from "./shared";
+import { narrate } from "../../i18n/narration";
+import { characterRecord } from "../../records";
+import { CREATES, Cursor, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Traits, WidgetKey, excerpt, fitPage, fitRecord, invocation, nothingToUpdate, result } from "./shared";
+import { READS, WRITES } from "../../scopes";
 
 type CharacterRow = Awaited<ReturnType<typeof characters.getCharacter>>;
 
-function characterRecord(c: CharacterRow) {
-  return { id: c.id, worldId: c.worldId, name: c.name, role: c.role, traits: c.traits, backstory: c.backstory, createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt) };
+/** The concise record for the model (a long backstory is cut) and the full one for the widget. */
+function characterResult(text: string, c: CharacterRow) {
+  const full = characterRecord(c);
+  return result(text, { character: fitRecord(full, ["backstory"]) }, { [WidgetKey.Character]: full });
 }
 
 export const createCharacter = defineTool({
@@ -22,10 +27,11 @@ export const createCharacter = defineTool({
     backstory: LongText.optional().describe("A paragraph of backstory"),
   }),
   annotations: CREATES,
+  security: WRITES,
   meta: invocation("Creating character…", "Character created"),
   handler: async ({ worldId, ...input }, ctx) => {
     const c = await characters.createCharacter(ownerOf(ctx), worldId, input);
-    return result(`Created ${c.role ? `${c.role} ` : ""}"${c.name}", id ${c.id}.`, { character: fitRecord(characterRecord(c), ["backstory"]) });
+    return characterResult(narrate(ctx).characterCreated(c.name, c.role, c.id), c);
   },
 });
 
@@ -35,10 +41,11 @@ export const getCharacter = defineTool({
   description: "Read one character with traits and backstory.",
   input: z.object({ characterId: Id.describe("The character's id") }),
   annotations: READ_ONLY,
+  security: READS,
   meta: invocation("Looking up character…", "Character found"),
   handler: async ({ characterId }, ctx) => {
     const c = await characters.getCharacter(ownerOf(ctx), characterId);
-    return result(`"${c.name}"${c.role ? `, ${c.role}` : ""}.`, { character: fitRecord(characterRecord(c), ["backstory"]) });
+    return characterResult(narrate(ctx).characterRead(c.name, c.role), c);
   },
 });
 
@@ -53,6 +60,7 @@ export const listCharacters = defineTool({
     limit: Limit,
   }),
   annotations: READ_ONLY,
+  security: READS,
   meta: invocation("Listing characters…", "Characters listed"),
   handler: async ({ worldId, role, cursor, limit }, ctx) => {
     const page = await characters.listCharacters(ownerOf(ctx), worldId, { role, cursor, limit });
@@ -62,8 +70,7 @@ export const listCharacters = defineTool({
       (c) => ({ id: c.id, name: c.name, role: c.role, traits: c.traits, summary: excerpt(c.backstory) }),
       (items, nextCursor) => ({ worldId, characters: items, ...(nextCursor ? { nextCursor } : {}) }),
     );
-    const text = count === 0 ? "No characters found." : `${count} character${count === 1 ? "" : "s"}${hasMore ? "; more with nextCursor" : ""}.`;
-    return result(text, structured);
+    return result(narrate(ctx).characters(count, hasMore), structured, { [WidgetKey.Query]: { worldId, role, limit } });
   },
 });
 
@@ -79,14 +86,13 @@ export const updateCharacter = defineTool({
     backstory: LongText.optional(),
   }),
   annotations: OVERWRITES,
+  security: WRITES,
   meta: invocation("Updating character…", "Character updated"),
   handler: async ({ characterId, ...changes }, ctx) => {
     const fields = Object.keys(changes).filter((k) => changes[k as keyof typeof changes] !== undefined);
-    if (fields.length === 0) {
-      return { content: [{ type: "text", text: "Nothing to update: give at least one of name, role, traits, backstory." }], isError: true };
-    }
+    if (fields.length === 0) return nothingToUpdate(ctx, ["name", "role", "traits", "backstory"]);
     const c = await characters.updateCharacter(ownerOf(ctx), characterId, changes);
-    return result(`Updated ${fields.join(", ")} of "${c.name}".`, { character: fitRecord(characterRecord(c), ["backstory"]) });
+    return characterResult(narrate(ctx).updated(fields, c.name), c);
   },
 });
 

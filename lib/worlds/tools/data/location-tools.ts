@@ -2,7 +2,10 @@ import { z } from "zod";
 import { defineTool } from "../../../mcp";
 import { ownerOf } from "../../owner";
 import * as locations from "../../data/locations";
-import { CREATES, Cursor, Id, Limit, LongText, Name, READ_ONLY, ShortText, excerpt, fitPage, fitRecord, invocation, iso, result } from "./shared";
+import { narrate } from "../../i18n/narration";
+import { locationRecord } from "../../records";
+import { CREATES, Cursor, Id, Limit, LongText, Name, READ_ONLY, ShortText, WidgetKey, excerpt, fitPage, fitRecord, invocation, result } from "./shared";
+import { READS, WRITES } from "../../scopes";
 
 export const createLocation = defineTool({
   name: "create_location",
@@ -16,20 +19,11 @@ export const createLocation = defineTool({
     parentId: Id.optional().describe("A location of the same world that contains this one"),
   }),
   annotations: CREATES,
+  security: WRITES,
   meta: invocation("Creating location…", "Location created"),
   handler: async ({ worldId, ...input }, ctx) => {
     const l = await locations.createLocation(ownerOf(ctx), worldId, input);
-    const record = {
-      id: l.id,
-      worldId: l.worldId,
-      name: l.name,
-      kind: l.kind,
-      description: l.description,
-      parentId: l.parentId,
-      createdAt: iso(l.createdAt),
-      updatedAt: iso(l.updatedAt),
-    };
-    return result(`Created ${l.kind ? `${l.kind} ` : "location "}"${l.name}", id ${l.id}.`, { location: fitRecord(record, ["description"]) });
+    return result(narrate(ctx).locationCreated(l.name, l.kind, l.id), { location: fitRecord(locationRecord(l), ["description"]) });
   },
 });
 
@@ -45,6 +39,7 @@ export const listLocations = defineTool({
     limit: Limit,
   }),
   annotations: READ_ONLY,
+  security: READS,
   meta: invocation("Listing locations…", "Locations listed"),
   handler: async ({ worldId, kind, parentId, cursor, limit }, ctx) => {
     const page = await locations.listLocations(ownerOf(ctx), worldId, { kind, parentId, cursor, limit });
@@ -54,8 +49,7 @@ export const listLocations = defineTool({
       (l) => ({ id: l.id, name: l.name, kind: l.kind, parentId: l.parentId, summary: excerpt(l.description) }),
       (items, nextCursor) => ({ worldId, locations: items, ...(nextCursor ? { nextCursor } : {}) }),
     );
-    const text = count === 0 ? "No locations found." : `${count} location${count === 1 ? "" : "s"}${hasMore ? "; more with nextCursor" : ""}.`;
-    return result(text, structured);
+    return result(narrate(ctx).locations(count, hasMore), structured, { [WidgetKey.Query]: { worldId, kind, parentId, limit } });
   },
 });
 

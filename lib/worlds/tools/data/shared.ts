@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { CallToolResult, Meta, ToolAnnotations } from "../../../mcp";
+import type { CallToolResult, HandlerContext, Meta, ToolAnnotations } from "../../../mcp";
+import { narrate } from "../../i18n/narration";
 import { encodeCursor, type CursorKey } from "../../data/cursor";
 
 /** Pieces every WorldCrafter data tool shares: field limits, annotations, host metadata, results. */
@@ -31,6 +32,21 @@ export function invocation(invoking: string, invoked: string): Meta {
     "openai/toolInvocation/invoked": invoked,
     "openai/toolInvocation": { invoking, invoked },
   };
+}
+
+/**
+ * Keys of the widget-only `_meta` of results (seed 002 §three response payloads): what a widget
+ * needs beyond the concise structuredContent — full text, previews — and the model never reads.
+ */
+export const WidgetKey = {
+  World: "worldcrafter/world",
+  Character: "worldcrafter/character",
+  Query: "worldcrafter/query",
+} as const;
+
+/** An update that names no field: an isError result the model can correct. */
+export function nothingToUpdate(ctx: Pick<HandlerContext, "locale">, fields: string[]): CallToolResult {
+  return { content: [{ type: "text", text: narrate(ctx).nothingToUpdate(fields) }], isError: true };
 }
 
 /** structuredContent stays under this many bytes of JSON (issue 4: < 10 KB). */

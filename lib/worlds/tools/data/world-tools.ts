@@ -2,17 +2,10 @@ import { z } from "zod";
 import { defineTool } from "../../../mcp";
 import { ownerOf } from "../../owner";
 import * as worlds from "../../data/worlds";
-import { CREATES, Cursor, DELETES, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Theme, excerpt, fitPage, fitRecord, invocation, iso, result } from "./shared";
-
-type WorldRow = Awaited<ReturnType<typeof worlds.createWorld>>;
-
-function worldRecord(w: WorldRow) {
-  return { id: w.id, name: w.name, theme: w.theme, tone: w.tone, description: w.description, createdAt: iso(w.createdAt), updatedAt: iso(w.updatedAt) };
-}
-
-function worldWithCounts(w: WorldRow & { _count: { characters: number; locations: number } }) {
-  return { ...worldRecord(w), counts: { characters: w._count.characters, locations: w._count.locations } };
-}
+import { narrate } from "../../i18n/narration";
+import { worldRecord, worldWithCounts } from "../../records";
+import { CREATES, Cursor, DELETES, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Theme, WidgetKey, excerpt, fitPage, fitRecord, invocation, iso, nothingToUpdate, result } from "./shared";
+import { READS, WRITES } from "../../scopes";
 
 export const createWorld = defineTool({
   name: "create_world",
@@ -25,10 +18,14 @@ export const createWorld = defineTool({
     tone: ShortText.optional().describe("Mood, e.g. grim, whimsical"),
   }),
   annotations: CREATES,
+  security: WRITES,
   meta: invocation("Creating world…", "World created"),
   handler: async (args, ctx) => {
     const world = await worlds.createWorld(ownerOf(ctx), args);
-    return result(`Created world "${world.name}" (${world.theme}), id ${world.id}.`, { world: fitRecord(worldRecord(world), ["description"]) });
+    const full = worldWithCounts({ ...world, _count: { characters: 0, locations: 0 } });
+    return result(narrate(ctx).worldCreated(world.name, world.theme, world.id), { world: fitRecord(worldRecord(world), ["description"]) }, {
+      [WidgetKey.World]: { ...full, characters: [], locations: [] },
+    });
   },
 });
 
@@ -43,6 +40,7 @@ export const listWorlds = defineTool({
     limit: Limit,
   }),
   annotations: READ_ONLY,
+  security: READS,
   meta: invocation("Listing worlds…", "Worlds listed"),
   handler: async ({ theme, nameContains, cursor, limit }, ctx) => {
     const page = await worlds.listWorlds(ownerOf(ctx), { theme, nameContains, cursor, limit });
@@ -52,8 +50,8 @@ export const listWorlds = defineTool({
       (w) => ({ id: w.id, name: w.name, theme: w.theme, tone: w.tone, summary: excerpt(w.description), updatedAt: iso(w.updatedAt) }),
       (items, nextCursor) => ({ worlds: items, ...(nextCursor ? { nextCursor } : {}) }),
     );
-    const text = count === 0 ? "No worlds found." : `${count} world${count === 1 ? "" : "s"}${hasMore ? "; more with nextCursor" : ""}.`;
-    return result(text, structured);
+    // The widget pages with the same filters (it calls list_worlds again with nextCursor).
+    return result(narrate(ctx).worlds(count, hasMore), structured, { [WidgetKey.Query]: { theme, nameContains, limit } });
   },
 });
 
@@ -63,12 +61,17 @@ export const getWorld = defineTool({
   description: "Read one world with its description and how many characters and locations it has.",
   input: z.object({ worldId: Id.describe("The world's id") }),
   annotations: READ_ONLY,
+  security: READS,
   meta: invocation("Opening world…", "World opened"),
   handler: async ({ worldId }, ctx) => {
-    const w = await worlds.getWorld(ownerOf(ctx), worldId);
-    return result(`"${w.name}" (${w.theme}): ${w._count.characters} characters, ${w._count.locations} locations.`, {
-      world: fitRecord(worldWithCounts(w), ["description"]),
-    });
+    const w = await worlds.getWorldCard(ownerOf(ctx), worldId);
+    const full = worldWithCounts(w);
+    return result(
+      narrate(ctx).worldRead(w.name, w.theme, w._count.characters, w._count.locations),
+      { world: fitRecord(full, ["description"]) },
+      // The world card shows the first few characters and places; the model needs only the counts.
+      { [WidgetKey.World]: { ...full, characters: w.characters, locations: w.locations } },
+    );
   },
 });
 
@@ -84,16 +87,14 @@ export const updateWorld = defineTool({
     tone: ShortText.optional(),
   }),
   annotations: OVERWRITES,
+  security: WRITES,
   meta: invocation("Updating world…", "World updated"),
   handler: async ({ worldId, ...changes }, ctx) => {
     const fields = Object.keys(changes).filter((k) => changes[k as keyof typeof changes] !== undefined);
-    if (fields.length === 0) {
-      return { content: [{ type: "text", text: "Nothing to update: give at least one of name, theme, description, tone." }], isError: true };
-    }
+    if (fields.length === 0) return nothingToUpdate(ctx, ["name", "theme", "description", "tone"]);
     const w = await worlds.updateWorld(ownerOf(ctx), worldId, changes);
-    return result(`Updated ${fields.join(", ")} of "${w.name}".`, {
-      world: fitRecord(worldWithCounts(w), ["description"]),
-    });
+    const full = worldWithCounts(w);
+    return result(narrate(ctx).updated(fields, w.name), { world: fitRecord(full, ["description"]) }, { [WidgetKey.World]: full });
   },
 });
 
@@ -109,31 +110,26 @@ export const deleteWorld = defineTool({
   description: "Permanently delete a world with all its characters and locations. The user is asked to confirm first.",
   input: z.object({ worldId: Id.describe("The world's id") }),
   annotations: DELETES,
+  security: WRITES,
   meta: invocation("Deleting world…", "Delete finished"),
   handler: async ({ worldId }, ctx) => {
     const owner = ownerOf(ctx);
+    const say = narrate(ctx);
     // Read-only until the user has answered: in 2026-07-28 the handler reruns from the top.
     const w = await worlds.getWorld(owner, worldId);
     if (ctx.clientCapabilities.elicitation === undefined) {
-      return {
-        content: [{ type: "text", text: `Not deleted: "${w.name}" can only be deleted from a client that can ask the user to confirm (elicitation).` }],
-        isError: true,
-      };
+      return { content: [{ type: "text", text: say.deleteNeedsConfirmation(w.name) }], isError: true };
     }
     const answer = await ctx.elicit(
-      {
-        mode: "form",
-        message: `Delete the world "${w.name}" with its ${w._count.characters} characters and ${w._count.locations} locations? This cannot be undone.`,
-        requestedSchema: ConfirmSchema,
-      },
+      { mode: "form", message: say.confirmDelete(w.name, w._count.characters, w._count.locations), requestedSchema: ConfirmSchema },
       { key: "confirm_delete" },
     );
     if (answer.action !== "accept" || answer.content?.confirm !== true) {
-      const reason = answer.action === "accept" ? "not confirmed" : answer.action === "decline" ? "declined" : "cancelled";
-      return result(`Kept "${w.name}": the user ${reason === "not confirmed" ? "did not confirm" : reason}.`, { deleted: false, worldId, reason });
+      const reason = answer.action === "accept" ? "not_confirmed" : answer.action === "decline" ? "declined" : "cancelled";
+      return result(say.kept(w.name, reason), { deleted: false, worldId, reason });
     }
     await worlds.deleteWorld(owner, worldId);
-    return result(`Deleted "${w.name}" and everything in it.`, { deleted: true, worldId, name: w.name });
+    return result(say.deleted(w.name), { deleted: true, worldId, name: w.name });
   },
 });
 

@@ -1,0 +1,65 @@
+// The Redis the `limits-redis` server counts its rate limits in (REDIS_URL), as the bench sees it:
+// a loopback check, a ping before any server depends on it, the redis-server's own CPU time (it
+// is not in the server's process tree, like PostgreSQL's), and at the end a look at the keys the
+// limiter left behind. Nothing is deleted: the limiter's keys expire by themselves (a sliding
+// window keeps two windows, then Redis drops them), and the store may be shared with others.
+import { Redis } from "ioredis";
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/** The key prefix of lib/ratelimit/create-limiter.ts's counters (`mcp:rl:<budget>:<caller>…`). */
+const LIMITER_KEYS = "mcp:rl:*";
+
+/** redis-server's used_cpu_user + used_cpu_sys in milliseconds (INFO cpu). */
+function cpuMsOf(info) {
+  const field = (name) => Number(new RegExp(`^${name}:([0-9.]+)`, "m").exec(info)?.[1] ?? NaN);
+  return (field("used_cpu_user") + field("used_cpu_sys")) * 1000;
+}
+
+/**
+ * A connection to the Redis at `url` (loopback only: the benchmark must not load another machine).
+ * @returns {Promise<{ url: string, description: string, cpuMs: () => Promise<number>, close: () => Promise<void> }>}
+ */
+export async function prepareRedis(url) {
+  const parsed = new URL(url);
+  if (parsed.protocol !== "redis:") throw new Error(`BENCH_REDIS_URL must be a redis:// URL, got ${parsed.protocol}`);
+  if (!LOOPBACK.has(parsed.hostname)) throw new Error(`BENCH_REDIS_URL must name a loopback host, got ${parsed.hostname}`);
+  const db = Number(parsed.pathname.slice(1) || 0);
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2_000, retryStrategy: () => null });
+  client.on("error", () => undefined); // surfaced by the awaited commands below
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (err) {
+    client.disconnect();
+    throw new Error(`Redis at ${parsed.host} does not answer (${err?.message ?? err}); the limits:redis rows need it (BENCH_REDIS_URL)`);
+  }
+  const version = /^redis_version:(.+)$/m.exec(await client.info("server"))?.[1]?.trim() ?? "unknown";
+  return {
+    url,
+    description: `Redis ${version} at ${parsed.host}, database ${db} (the limiter's keys expire by themselves; nothing is deleted)`,
+    async cpuMs() {
+      return cpuMsOf(await client.info("cpu"));
+    },
+    /** Checks that every limiter key in the bench's database expires, then disconnects. */
+    async close() {
+      try {
+        let count = 0;
+        let longestMs = 0;
+        const lasting = [];
+        for await (const keys of client.scanStream({ match: LIMITER_KEYS, count: 1000 })) {
+          for (const key of keys) {
+            const ttl = await client.pttl(key);
+            count++;
+            if (ttl === -1) lasting.push(key);
+            else longestMs = Math.max(longestMs, ttl);
+          }
+        }
+        if (lasting.length > 0) console.warn(`[bench] warning: ${lasting.length} rate-limit key(s) in Redis database ${db} never expire (e.g. ${lasting[0]})`);
+        console.log(`[bench] Redis database ${db}: ${count} rate-limit key(s) left, ${lasting.length > 0 ? "some without" : "all with"} an expiry (longest ${Math.ceil(longestMs / 1000)} s)`);
+      } finally {
+        client.disconnect();
+      }
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { createHash } from "node:crypto";
+import type { ToolCallObserver, ToolCallRecord } from "../../mcp";
+import { logUnexpected } from "../../mcp/request-log";
+import { subjectOf } from "../owner";
+
+/**
+ * The audit log of tool calls: tool, subject, duration, outcome and a digest of the arguments —
+ * never the arguments themselves, nor tokens (they may hold secrets or personal data; the digest
+ * still tells identical calls apart). Rows are written in batches after the answer has gone —
+ * one insert per `flushAfterMs` window however many calls it holds — so auditing adds no
+ * database round trip to a call's latency and little to its cost.
+ */
+
+export interface AuditRow {
+  tool: string;
+  subject: string;
+  durationMs: number;
+  outcome: string;
+  argsDigest: string;
+}
+
+export interface AuditSink {
+  observe: ToolCallObserver;
+  /** Writes everything queued so far (tests, shutdown). */
+  flush(): Promise<void>;
+}
+
+export interface AuditOptions {
+  write(rows: AuditRow[]): Promise<void>;
+  /**
+   * Runs the write once the response is on its way. On serverless platforms this must keep the
+   * instance alive until the task settles (Next's `after`, Vercel's `waitUntil`).
+   */
+  defer?: (task: () => Promise<void>) => void;
+  /** How long rows gather before they are written together. */
+  flushAfterMs?: number;
+  maxBatch?: number;
+  /** Rows kept while the database is unreachable; beyond it the oldest are dropped, and that is logged. */
+  maxQueued?: number;
+}
+
+/** JSON with object keys sorted, so equal arguments always hash the same. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+export function argumentsDigest(args: Readonly<Record<string, unknown>>): string {
+  return `sha256:${createHash("sha256").update(canonicalJson(args)).digest("hex").slice(0, 32)}`;
+}
+
+export function toAuditRow(record: ToolCallRecord): AuditRow {
+  return {
+    tool: record.tool,
+    subject: subjectOf({ auth: record.auth }),
+    durationMs: Math.max(0, Math.round(record.durationMs)),
+    outcome: record.outcome,
+    argsDigest: argumentsDigest(record.arguments),
+  };
+}
+
+export function createAuditSink(options: AuditOptions): AuditSink {
+  const maxBatch = options.maxBatch ?? 500;
+  const maxQueued = options.maxQueued ?? 10_000;
+  const flushAfterMs = options.flushAfterMs ?? 100;
+  let queue: AuditRow[] = [];
+  /** The pending timed flush: whoever starts a window keeps the instance alive until it is written. */
+  let windowDone: Promise<void> | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  async function drain(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      try {
+        await options.write(batch);
+      } catch (thrown) {
+        // The calls themselves succeeded; losing their audit rows is reported, never raised.
+        logUnexpected(`audit: ${batch.length} tool-call row(s) not written`, thrown);
+      }
+    }
+  }
+
+  function flush(): Promise<void> {
+    running = running.then(drain);
+    return running;
+  }
+
+  function openWindow(): Promise<void> {
+    const done = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        windowDone = undefined;
+        void flush().then(resolve);
+      }, flushAfterMs);
+      // A waiting audit write must not keep a finished process (a script, a test) alive.
+      timer.unref?.();
+    });
+    return done;
+  }
+
+  return {
+    observe(record) {
+      queue.push(toAuditRow(record));
+      if (queue.length > maxQueued) {
+        const dropped = queue.length - maxQueued;
+        queue = queue.slice(dropped);
+        logUnexpected("audit", new Error(`audit queue full: dropped ${dropped} oldest row(s)`));
+      }
+      if (queue.length >= maxBatch) {
+        void flush();
+        return;
+      }
+      if (!windowDone) {
+        const done = (windowDone = openWindow());
+        options.defer?.(() => done);
+      }
+    },
+    flush,
+  };
+}

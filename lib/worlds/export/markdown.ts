@@ -1,0 +1,66 @@
+import type { Character, Location } from "../../db/generated/client";
+
+/**
+ * A world as a Markdown document. Names, roles, kinds and traits are escaped so user text can
+ * never become markup (a name like `<img onerror=…>` or `**x**` reads as typed); prose fields
+ * (description, backstory) are kept as written paragraphs, with their HTML escaped.
+ */
+
+const INLINE_SPECIALS = /[\\`*_{}[\]()#+\-.!|<>~]/g;
+
+export function escapeInline(text: string): string {
+  return text.replace(/\s+/g, " ").trim().replace(INLINE_SPECIALS, (c) => (c === "<" ? "&lt;" : c === ">" ? "&gt;" : `\\${c}`));
+}
+
+function prose(text: string): string {
+  return text.replace(/</g, "&lt;").replace(/>/g, "&gt;").trim();
+}
+
+interface WorldHead {
+  name: string;
+  theme: string;
+  tone: string;
+  description: string;
+}
+
+function locationTree(locations: Location[]): string[] {
+  const ids = new Set(locations.map((l) => l.id));
+  const children = new Map<string | null, Location[]>();
+  for (const l of locations) {
+    // A parent outside this world's export (cannot happen today) is treated as top level.
+    const parent = l.parentId !== null && ids.has(l.parentId) ? l.parentId : null;
+    children.set(parent, [...(children.get(parent) ?? []), l]);
+  }
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  const walk = (parent: string | null, depth: number) => {
+    for (const l of children.get(parent) ?? []) {
+      if (seen.has(l.id)) continue;
+      seen.add(l.id);
+      const kind = l.kind ? ` (${escapeInline(l.kind)})` : "";
+      const about = l.description ? ` — ${escapeInline(l.description)}` : "";
+      lines.push(`${"  ".repeat(depth)}- **${escapeInline(l.name)}**${kind}${about}`);
+      walk(l.id, depth + 1);
+    }
+  };
+  walk(null, 0);
+  return lines;
+}
+
+export function renderMarkdown(world: WorldHead, characters: Character[], locations: Location[]): string {
+  const out: string[] = [`# ${escapeInline(world.name)}`, ""];
+  const facts = [`*Theme:* ${escapeInline(world.theme)}`, ...(world.tone ? [`*Tone:* ${escapeInline(world.tone)}`] : [])];
+  out.push(facts.join(" · "), "");
+  if (world.description) out.push(prose(world.description), "");
+
+  out.push(`## Characters (${characters.length})`, "");
+  for (const c of characters) {
+    out.push(`### ${escapeInline(c.name)}${c.role ? ` — ${escapeInline(c.role)}` : ""}`, "");
+    if (c.traits.length) out.push(`*Traits:* ${c.traits.map(escapeInline).join(", ")}`, "");
+    if (c.backstory) out.push(prose(c.backstory), "");
+  }
+
+  out.push(`## Locations (${locations.length})`, "");
+  out.push(...locationTree(locations));
+  return `${out.join("\n").trimEnd()}\n`;
+}

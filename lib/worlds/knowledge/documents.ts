@@ -1,0 +1,78 @@
+import { DomainError } from "../data/errors";
+import { getCharacter } from "../data/characters";
+import { getLocation } from "../data/locations";
+import { getWorld, getWorldCard } from "../data/worlds";
+import { escapeInline } from "../export/markdown";
+import type { HitKind } from "../data/search";
+import { uriOf } from "../records";
+
+/**
+ * Records as the documents of the company-knowledge `search`/`fetch` pair: an id that names the
+ * kind ("world:<id>"), a title, a Markdown text and the canonical url used for citations — the
+ * record's MCP resource URI, which resources/read resolves for the same caller.
+ */
+
+export interface KnowledgeDocument {
+  id: string;
+  title: string;
+  text: string;
+  url: string;
+  metadata: Record<string, string | number>;
+}
+
+const KINDS: readonly HitKind[] = ["world", "character", "location"];
+
+export function documentId(kind: HitKind, id: string): string {
+  return `${kind}:${id}`;
+}
+
+export function urlOf(kind: HitKind, id: string): string {
+  return kind === "world" ? uriOf.world(id) : kind === "character" ? uriOf.character(id) : uriOf.location(id);
+}
+
+export function titleOf(name: string, label: string): string {
+  return label ? `${name} (${label})` : name;
+}
+
+function parseDocumentId(documentId: string): { kind: HitKind; id: string } {
+  const colon = documentId.indexOf(":");
+  const kind = documentId.slice(0, colon) as HitKind;
+  const id = documentId.slice(colon + 1);
+  if (colon <= 0 || !KINDS.includes(kind) || id.length === 0) {
+    throw new DomainError(`Unknown document id ${JSON.stringify(documentId)}: pass an id from search results, like "world:<id>".`);
+  }
+  return { kind, id };
+}
+
+export async function fetchDocument(owner: string, documentIdText: string): Promise<KnowledgeDocument> {
+  const { kind, id } = parseDocumentId(documentIdText);
+  const url = urlOf(kind, id);
+  if (kind === "world") {
+    const w = await getWorldCard(owner, id, 50);
+    const lines = [`# ${escapeInline(w.name)}`, "", `Theme: ${w.theme}${w.tone ? ` · Tone: ${w.tone}` : ""}`, ""];
+    if (w.description) lines.push(w.description, "");
+    lines.push(`Characters (${w._count.characters}): ${w.characters.map((c) => (c.role ? `${c.name} (${c.role})` : c.name)).join(", ") || "none"}`);
+    lines.push(`Locations (${w._count.locations}): ${w.locations.map((l) => (l.kind ? `${l.name} (${l.kind})` : l.name)).join(", ") || "none"}`);
+    return {
+      id: documentIdText,
+      title: titleOf(w.name, w.theme),
+      text: lines.join("\n"),
+      url,
+      metadata: { kind, worldId: w.id, theme: w.theme, characters: w._count.characters, locations: w._count.locations, updatedAt: w.updatedAt.toISOString() },
+    };
+  }
+  if (kind === "character") {
+    const c = await getCharacter(owner, id);
+    const world = await getWorld(owner, c.worldId);
+    const lines = [`# ${escapeInline(c.name)}${c.role ? ` — ${c.role}` : ""}`, "", `World: ${world.name}`];
+    if (c.traits.length) lines.push(`Traits: ${c.traits.join(", ")}`);
+    if (c.backstory) lines.push("", c.backstory);
+    return { id: documentIdText, title: titleOf(c.name, c.role), text: lines.join("\n"), url, metadata: { kind, worldId: c.worldId, world: world.name, updatedAt: c.updatedAt.toISOString() } };
+  }
+  const l = await getLocation(owner, id);
+  const world = await getWorld(owner, l.worldId);
+  const parent = l.parentId ? await getLocation(owner, l.parentId).catch(() => undefined) : undefined;
+  const lines = [`# ${escapeInline(l.name)}${l.kind ? ` (${l.kind})` : ""}`, "", `World: ${world.name}${parent ? ` · Inside: ${parent.name}` : ""}`];
+  if (l.description) lines.push("", l.description);
+  return { id: documentIdText, title: titleOf(l.name, l.kind), text: lines.join("\n"), url, metadata: { kind, worldId: l.worldId, world: world.name, updatedAt: l.updatedAt.toISOString() } };
+}

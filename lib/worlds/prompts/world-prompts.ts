@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { McpError, definePrompt, type HandlerContext } from "../../mcp";
+import { ownerOf } from "../owner";
+import { NotFoundError } from "../data/errors";
+import { worldByIdOrName, worldsMatching } from "../data/worlds";
+import { characterNamed, charactersMatching } from "../data/characters";
+import { locationNamed, locationsMatching } from "../data/locations";
+import { Scope } from "../scopes";
+
+/**
+ * Prompts that start work on one of the caller's worlds. The `world` argument takes an id or a
+ * name; completion suggests the caller's world names, then names inside the chosen world.
+ */
+
+const WorldArg = z.string().trim().min(1).max(120).describe("The world: its name or id");
+
+/** The world a prompt names; an unknown one is the prompt's invalid argument (-32602). */
+async function worldFor(ctx: HandlerContext, world: string) {
+  try {
+    return await worldByIdOrName(ownerOf(ctx), world);
+  } catch (thrown) {
+    if (thrown instanceof NotFoundError) throw McpError.invalidParams(`Unknown world: ${world}. Use list_worlds to see your worlds.`, [{ path: ["world"], message: "No such world" }]);
+    throw thrown;
+  }
+}
+
+const worldNames = async (value: string, ctx: HandlerContext) => (await worldsMatching(ownerOf(ctx), value)).map((w) => w.name);
+
+/** The world chosen so far (completion context), if the caller has one by that name or id. */
+async function chosenWorldId(ctx: HandlerContext, world: string | undefined): Promise<string | undefined> {
+  if (!world) return undefined;
+  return worldByIdOrName(ownerOf(ctx), world).then((w) => w.id, () => undefined);
+}
+
+export const developCharacterPrompt = definePrompt({
+  name: "develop-character",
+  title: "Develop a character",
+  description: "Flesh out a character of one of your worlds (a new one, or one that exists)",
+  arguments: z.object({
+    world: WorldArg,
+    character: z.string().trim().max(120).optional().describe("The character's name; omit to invent a new one"),
+  }),
+  scopes: [Scope.Read],
+  complete: {
+    world: (value, { ctx }) => worldNames(value, ctx),
+    character: async (value, { arguments: args, ctx }) => {
+      const worldId = await chosenWorldId(ctx, args.world);
+      return worldId ? (await charactersMatching(ownerOf(ctx), value, worldId)).map((c) => c.name) : [];
+    },
+  },
+  get: async ({ world, character }, ctx) => {
+    const w = await worldFor(ctx, world);
+    const existing = character ? await characterNamed(ownerOf(ctx), w.id, character) : null;
+    const about = `The world is "${w.name}" (id ${w.id}), a ${w.theme} world${w.tone ? ` with a ${w.tone} tone` : ""}.${w.description ? ` ${w.description}` : ""}`;
+    const task = existing
+      ? `Develop the character "${existing.name}" (id ${existing.id}${existing.role ? `, ${existing.role}` : ""}). Current traits: ${existing.traits.join(", ") || "none"}. Current backstory: ${existing.backstory || "none"}. Suggest richer traits, relationships and a backstory that fits the world, then save them with update_character.`
+      : `Invent a new character${character ? ` named "${character}"` : ""} who belongs in this world: a role, a few traits and a backstory. Then save it with create_character (worldId ${w.id}).`;
+    return {
+      description: `Develop a character in ${w.name}`,
+      messages: [{ role: "user", content: { type: "text", text: `${about}\n\n${task}` } }],
+    };
+  },
+});
+
+export const describeLocationPrompt = definePrompt({
+  name: "describe-location",
+  title: "Describe a location",
+  description: "Write a vivid description of a place in one of your worlds",
+  arguments: z.object({
+    world: WorldArg,
+    location: z.string().trim().max(120).optional().describe("The location's name; omit to invent a new place"),
+  }),
+  scopes: [Scope.Read],
+  complete: {
+    world: (value, { ctx }) => worldNames(value, ctx),
+    location: async (value, { arguments: args, ctx }) => {
+      const worldId = await chosenWorldId(ctx, args.world);
+      return worldId ? (await locationsMatching(ownerOf(ctx), worldId, value)).map((l) => l.name) : [];
+    },
+  },
+  get: async ({ world, location }, ctx) => {
+    const w = await worldFor(ctx, world);
+    const existing = location ? await locationNamed(ownerOf(ctx), w.id, location) : null;
+    const about = `The world is "${w.name}" (id ${w.id}), a ${w.theme} world${w.tone ? ` with a ${w.tone} tone` : ""}.`;
+    const task = existing
+      ? `Describe "${existing.name}"${existing.kind ? ` (${existing.kind})` : ""} in vivid, concrete detail: sights, sounds, who goes there and why. It is described so far as: ${existing.description || "(nothing yet)"}.`
+      : `Invent a ${location ? `place called "${location}"` : "new place"} that belongs in this world and describe it in vivid, concrete detail. Then save it with create_location (worldId ${w.id}).`;
+    return {
+      description: `Describe a location in ${w.name}`,
+      messages: [{ role: "user", content: { type: "text", text: `${about}\n\n${task}` } }],
+    };
+  },
+});

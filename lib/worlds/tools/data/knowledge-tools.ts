@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { defineTool, type CallToolResult } from "../../../mcp";
+import { ownerOf } from "../../owner";
+import { searchOwned } from "../../data/search";
+import { documentId, fetchDocument, titleOf, urlOf } from "../../knowledge/documents";
+import { READ_ONLY, excerpt, fitRecord, invocation, jsonBytes, STRUCTURED_BUDGET } from "./shared";
+import { READS } from "../../scopes";
+
+/**
+ * `search` and `fetch` with the standard company-knowledge signatures (seed 002 §company knowledge):
+ * search → `{results: [{id, title, url, snippet}]}`, fetch → `{id, title, text, url, metadata}`.
+ * Connectors that consume this pair parse the single text block as JSON, so that block carries the
+ * same JSON as structuredContent instead of a narration.
+ */
+
+const SEARCH_LIMIT = 10;
+
+function knowledgeResult(structuredContent: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent };
+}
+
+export const search = defineTool({
+  name: "search",
+  title: "Search Worlds",
+  description:
+    "Search your worlds, characters and locations by words in their names, themes, roles, kinds, descriptions and backstories. Returns ids to pass to fetch.",
+  input: z.object({ query: z.string().trim().min(1).max(200).describe("Words to look for") }),
+  annotations: READ_ONLY,
+  security: READS,
+  meta: invocation("Searching worlds…", "Search done"),
+  handler: async ({ query }, ctx) => {
+    const hits = await searchOwned(ownerOf(ctx), query, SEARCH_LIMIT);
+    const results = hits.map((h) => ({ id: documentId(h.kind, h.id), title: titleOf(h.name, h.label), url: urlOf(h.kind, h.id), snippet: excerpt(h.text, 200) }));
+    // Ten results with 200-character snippets stay far below the structured budget.
+    while (jsonBytes({ results }) > STRUCTURED_BUDGET) results.pop();
+    return knowledgeResult({ results });
+  },
+});
+
+export const fetchTool = defineTool({
+  name: "fetch",
+  title: "Fetch World Document",
+  description: "Read the full document for an id returned by search (a world, character or location), with its canonical url for citation.",
+  input: z.object({ id: z.string().trim().min(3).max(80).describe('An id from search results, e.g. "world:<id>"') }),
+  annotations: READ_ONLY,
+  security: READS,
+  meta: invocation("Reading document…", "Document read"),
+  handler: async ({ id }, ctx) => {
+    const doc = await fetchDocument(ownerOf(ctx), id);
+    return knowledgeResult(fitRecord({ ...doc }, ["text"]));
+  },
+});
+
+export const knowledgeTools = [search, fetchTool];
