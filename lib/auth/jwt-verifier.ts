@@ -1,0 +1,190 @@
+import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from "jose";
+import type { AuthInfo } from "./auth-info";
+
+/**
+ * Bearer JWT verification with jose (OAuth 2.1 §5.2; basic/authorization §token handling):
+ * signature by the authorization server's keys, issuer, audience = this resource (RFC 8707),
+ * an algorithm allow-list, exp and sub required, bounded age. jose leaves three holes that are
+ * closed here: a token without `kid` would match a JWKS of one key; a token whose `iat` lies in
+ * the future would pass without `nbf`; and an unknown `kid` is refetched at most once per cooldown
+ * (that is jose's DoS guard, kept — the cooldown is configurable).
+ */
+
+export interface VerifierOptions {
+  issuer: string;
+  audience: string;
+  /** Asymmetric algorithms accepted from the JWKS. */
+  algorithms: readonly string[];
+  keys: { kind: "remote"; jwksUrl: () => Promise<URL> | URL; cooldownMs: number; cacheMaxAgeMs: number; timeoutMs: number } | { kind: "local"; jwks: () => Promise<JSONWebKeySet> };
+  /** Supabase-style shared secret: HS256 tokens are verified with it (and need no kid). */
+  hs256Secret?: string;
+  clockToleranceSeconds: number;
+  maxTokenAgeSeconds: number;
+  /** Scopes for a valid token with no scope claim at all. */
+  implicitScopes: readonly string[];
+  /** Adds implied scopes (the app's catalog). */
+  expandScopes: (scopes: readonly string[]) => string[];
+  /** How long one token's verification is reused (bounded further by its exp). */
+  cacheMs: number;
+}
+
+/** The token is not acceptable; `reason` is safe to send (it never quotes the token or its claims). */
+export class TokenRejected extends Error {
+  override readonly name = "TokenRejected";
+}
+
+/** Keys could not be fetched: not the caller's fault, so not a 401. */
+export class VerifierUnavailable extends Error {
+  override readonly name = "VerifierUnavailable";
+}
+
+export interface JwtVerifier {
+  verify(token: string): Promise<AuthInfo>;
+}
+
+const MAX_CACHED = 1_000;
+
+function scopesOf(payload: JWTPayload, implicit: readonly string[]): string[] | undefined {
+  const found: string[] = [];
+  let claimed = false;
+  for (const claim of ["scope", "scp", "permissions"] as const) {
+    const value = payload[claim];
+    if (typeof value === "string") {
+      claimed = true;
+      found.push(...value.split(" ").filter(Boolean));
+    } else if (Array.isArray(value)) {
+      claimed = true;
+      found.push(...value.filter((v): v is string => typeof v === "string"));
+    }
+  }
+  return claimed ? found : [...implicit];
+}
+
+function clientIdOf(payload: JWTPayload): string | undefined {
+  for (const claim of ["client_id", "azp", "cid"] as const) {
+    const value = payload[claim];
+    if (typeof value === "string" && value.length > 0) return value;
+  }
+  return undefined;
+}
+
+/** jose's failures in words a client may see (no claim values). */
+function describe(thrown: unknown): string {
+  if (thrown instanceof errors.JWTExpired) return "the token has expired";
+  if (thrown instanceof errors.JWTClaimValidationFailed) {
+    if (thrown.claim === "aud") return "the token is not for this resource (audience)";
+    if (thrown.claim === "iss") return "the token is from an unexpected issuer";
+    if (thrown.claim === "nbf") return "the token is not valid yet";
+    if (thrown.claim === "iat") return "the token's issue time is not acceptable";
+    return `the token's ${thrown.claim} claim is missing or invalid`;
+  }
+  if (thrown instanceof errors.JOSEAlgNotAllowed) return "the token's algorithm is not accepted";
+  if (thrown instanceof errors.JWKSNoMatchingKey) return "the token's signing key is unknown";
+  if (thrown instanceof errors.JWSSignatureVerificationFailed) return "the token's signature is invalid";
+  return "the token is malformed";
+}
+
+/**
+ * A remote key set whose failures are sorted at the source: the token naming a key the set does
+ * not have is the token's problem (401); the key server failing — unreachable, slow, not 200,
+ * not a JWKS — is not, and must never turn valid tokens into 401s (503 instead).
+ */
+function classifyFetchFailures(remote: JWTVerifyGetKey): JWTVerifyGetKey {
+  return async (header, token) => {
+    try {
+      return await remote(header, token);
+    } catch (thrown) {
+      if (thrown instanceof errors.JWKSNoMatchingKey || thrown instanceof errors.JWKSMultipleMatchingKeys || thrown instanceof errors.JOSEAlgNotAllowed) throw thrown;
+      throw new VerifierUnavailable(`the authorization server's keys could not be fetched (${thrown instanceof Error ? thrown.message : String(thrown)})`);
+    }
+  };
+}
+
+export function createJwtVerifier(options: VerifierOptions): JwtVerifier {
+  const asymmetric = options.algorithms.filter((a) => !a.startsWith("HS") && a !== "none");
+  let keySet: JWTVerifyGetKey | undefined;
+  let keySetLoading: Promise<JWTVerifyGetKey> | undefined;
+  const secret = options.hs256Secret ? new TextEncoder().encode(options.hs256Secret) : undefined;
+  const cache = new Map<string, { auth: AuthInfo; until: number }>();
+
+  /** The JWKS, created once (jose caches keys and enforces the cooldown inside it). */
+  function keys(): JWTVerifyGetKey | Promise<JWTVerifyGetKey> {
+    if (keySet) return keySet;
+    const source = options.keys;
+    if (source.kind === "local") {
+      keySetLoading ??= source.jwks().then((jwks) => (keySet = createLocalJWKSet(jwks)));
+      return keySetLoading;
+    }
+    keySetLoading ??= Promise.resolve(source.jwksUrl()).then(
+      (url) => (keySet = classifyFetchFailures(createRemoteJWKSet(url, {
+        cooldownDuration: source.cooldownMs,
+        cacheMaxAge: source.cacheMaxAgeMs,
+        timeoutDuration: source.timeoutMs,
+      }))),
+      (thrown: unknown) => {
+        keySetLoading = undefined;
+        throw new VerifierUnavailable(`cannot find the authorization server's keys: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+      },
+    );
+    return keySetLoading;
+  }
+
+  async function verifyUncached(token: string): Promise<AuthInfo> {
+    let header;
+    try {
+      header = decodeProtectedHeader(token);
+    } catch {
+      throw new TokenRejected("the token is malformed");
+    }
+    if (header.typ !== undefined && !/^(at\+)?jwt$/i.test(header.typ) && !/^application\/(at\+)?jwt$/i.test(header.typ)) {
+      throw new TokenRejected("the token is not a JWT access token");
+    }
+    const shared = header.alg === "HS256" && secret !== undefined;
+    // A kid names the key; without one jose would try a JWKS's only key, whichever it is.
+    if (!shared && (typeof header.kid !== "string" || header.kid.length === 0)) throw new TokenRejected("the token has no key id (kid)");
+    const common = {
+      issuer: options.issuer,
+      audience: options.audience,
+      clockTolerance: options.clockToleranceSeconds,
+      maxTokenAge: options.maxTokenAgeSeconds,
+      requiredClaims: ["exp", "sub", "iat"],
+    };
+    let payload: JWTPayload;
+    try {
+      if (shared) {
+        payload = (await jwtVerify(token, secret, { ...common, algorithms: ["HS256"] })).payload;
+      } else {
+        const getKey = keys();
+        payload = (await jwtVerify(token, getKey instanceof Promise ? await getKey : getKey, { ...common, algorithms: asymmetric })).payload;
+      }
+    } catch (thrown) {
+      if (thrown instanceof VerifierUnavailable) throw thrown;
+      throw new TokenRejected(describe(thrown));
+    }
+    const now = Math.floor(Date.now() / 1000);
+    // jose accepts a future iat when there is no nbf; an access token cannot be issued later than now.
+    if (typeof payload.iat !== "number" || payload.iat > now + options.clockToleranceSeconds) throw new TokenRejected("the token's issue time is in the future");
+    if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 256) throw new TokenRejected("the token's subject is missing or invalid");
+    const scopes = options.expandScopes(scopesOf(payload, options.implicitScopes) ?? []);
+    const clientId = clientIdOf(payload);
+    return { subject: payload.sub, scopes, token, ...(clientId ? { clientId } : {}), ...(typeof payload.exp === "number" ? { expiresAt: payload.exp } : {}) };
+  }
+
+  return {
+    async verify(token) {
+      // Keyed by the token itself: hashing it would cost more than the lookup saves, and the
+      // token is in this process's memory for the request anyway (it is never logged).
+      const hit = cache.get(token);
+      const now = Date.now();
+      if (hit && hit.until > now) return hit.auth;
+      if (hit) cache.delete(token);
+      const auth = await verifyUncached(token);
+      const until = Math.min(now + options.cacheMs, (auth.expiresAt ?? 0) * 1000);
+      if (until > now) {
+        if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+        cache.set(token, { auth, until });
+      }
+      return auth;
+    },
+  };
+}

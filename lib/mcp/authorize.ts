@@ -1,0 +1,52 @@
+import type { AuthInfo } from "../auth/auth-info";
+import { decideAccess, hasScopes, insufficientScope, unauthorized, type AccessControl } from "./access";
+import type { MethodEnv } from "./methods";
+
+/**
+ * The per-request authorization check, run by the transport before a request is dispatched so a
+ * refusal can be the HTTP answer itself (401 with a challenge, 403 insufficient_scope;
+ * basic/authorization §error handling). Anonymous tools/call of an oauth2 tool is let through:
+ * in mixed mode it is answered by an isError result that starts account linking (tools.ts).
+ */
+export function authorizeRequest(env: MethodEnv, method: string, params: Record<string, unknown> | undefined, auth: AuthInfo | undefined): void {
+  const access = env.access;
+  if (!access) return;
+  const scopes = requiredScopes(env, method, params ?? {}, auth, access);
+  if (scopes.length === 0) return;
+  if (!auth) throw unauthorized(access, { scopes });
+  if (!hasScopes(auth, scopes)) throw insufficientScope(access, scopes);
+}
+
+function requiredScopes(env: MethodEnv, method: string, params: Record<string, unknown>, auth: AuthInfo | undefined, access: AccessControl): readonly string[] {
+  const { registry } = env;
+  const text = (key: string) => (typeof params[key] === "string" ? (params[key] as string) : undefined);
+  switch (method) {
+    case "tools/call": {
+      const tool = registry.getTool(text("name") ?? "");
+      if (!tool) return [];
+      const decision = decideAccess(tool.security, auth);
+      if (decision.kind === "step_up") throw insufficientScope(access, decision.scopes);
+      return [];
+    }
+    case "resources/read":
+    case "resources/subscribe":
+      return scopesOfResource(env, text("uri"));
+    case "prompts/get":
+      return registry.getPrompt(text("name") ?? "")?.scopes ?? [];
+    case "completion/complete": {
+      const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+      if (ref?.type === "ref/prompt" && typeof ref.name === "string") return registry.getPrompt(ref.name)?.scopes ?? [];
+      if (ref?.type === "ref/resource" && typeof ref.uri === "string") return registry.getTemplate(ref.uri)?.definition.scopes ?? [];
+      return [];
+    }
+    default:
+      return [];
+  }
+}
+
+function scopesOfResource(env: MethodEnv, uri: string | undefined): readonly string[] {
+  if (uri === undefined) return [];
+  const match = env.registry.findResource(uri);
+  if (!match) return [];
+  return (match.kind === "static" ? match.resource.scopes : match.template.definition.scopes) ?? [];
+}
