@@ -30,3 +30,8 @@ export function assertOriginAllowed(request: Request, policy: OriginPolicy): voi
   if (origin === null || isOriginAllowed(origin, policy)) return;
   throw McpError.invalidRequest("Forbidden: Origin not allowed", { origin }, 403);
 }
+
+/** The deployment's origin policy from its validated configuration. */
+export function originPolicyOf(env: { MCP_ALLOWED_ORIGINS: readonly string[]; MCP_ALLOW_LOOPBACK_ORIGINS: boolean }): OriginPolicy {
+  return { allowedOrigins: env.MCP_ALLOWED_ORIGINS, allowLoopback: env.MCP_ALLOW_LOOPBACK_ORIGINS };
+}

@@ -1,0 +1,52 @@
+import type { RateLimitCall } from "../mcp/rate-limit";
+
+/**
+ * Which budgets a request spends (seed 001 §rate limiting): tools/list and tools/call have their
+ * own, every other method shares one, and a tool may have a budget of its own on top of
+ * tools/call's. Budgets count per caller over a sliding window.
+ */
+export interface Budget {
+  /** Also the counter's key prefix: stable across instances and deployments. */
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+export interface BudgetConfig {
+  windowMs: number;
+  toolsList: number;
+  toolsCall: number;
+  other: number;
+  /** Per tool, on top of tools/call. */
+  perTool: Readonly<Record<string, number>>;
+}
+
+export function budgetsOf(config: BudgetConfig): (call: RateLimitCall) => Budget[] {
+  const make = (name: string, limit: number): Budget => ({ name, limit, windowMs: config.windowMs });
+  const list = make("tools-list", config.toolsList);
+  const call = make("tools-call", config.toolsCall);
+  const other = make("other", config.other);
+  const perTool = new Map(Object.entries(config.perTool).map(([tool, limit]) => [tool, make(`tool:${tool}`, limit)]));
+  return ({ method, tool }) => {
+    if (method === "tools/list") return [list];
+    // Each call of a batch spends tools/call's budget as if it came alone (the transport admits them).
+    if (method === "tools/batch") return [];
+    if (method === "tools/call") {
+      const own = tool ? perTool.get(tool) : undefined;
+      // The narrower budget first: a request it refuses never touches the wider one.
+      return own ? [own, call] : [call];
+    }
+    return [other];
+  };
+}
+
+/** `export_world=10,create_world=30` → { export_world: 10, create_world: 30 } (validated by env.ts). */
+export function parseToolBudgets(spec: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const entry of spec) {
+    const match = /^([A-Za-z0-9_.-]{1,128})=(\d{1,6})$/.exec(entry);
+    if (!match) throw new Error(`MCP_RATE_LIMIT_TOOLS: "${entry}" is not tool=limit`);
+    out[match[1] as string] = Number(match[2]);
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+import type { Budget } from "./budgets";
+
+/**
+ * In-process counters: the zero-setup default. Each instance counts on its own, so on several
+ * instances the effective limit is multiplied; the server says so once at start-up. The window
+ * is a sliding approximation — this window's count plus the previous one's, weighted by how much
+ * of it still overlaps — the same algorithm @upstash/ratelimit's slidingWindow uses in Redis.
+ */
+export interface WindowCounts {
+  allowed: boolean;
+  remaining: number;
+  resetAt: number;
+}
+
+const MAX_KEYS = 100_000;
+
+export class MemoryWindows {
+  private readonly counts = new Map<string, number>();
+
+  take(budget: Budget, caller: string, now = Date.now()): WindowCounts {
+    const window = Math.floor(now / budget.windowMs);
+    const key = `${budget.name}\u0000${caller}\u0000${window}`;
+    const previous = this.counts.get(`${budget.name}\u0000${caller}\u0000${window - 1}`) ?? 0;
+    const current = this.counts.get(key) ?? 0;
+    const overlap = 1 - (now % budget.windowMs) / budget.windowMs;
+    const used = Math.floor(previous * overlap) + current;
+    const resetAt = (window + 1) * budget.windowMs;
+    if (used >= budget.limit) return { allowed: false, remaining: 0, resetAt };
+    if (this.counts.size >= MAX_KEYS) this.sweep(now, budget.windowMs);
+    this.counts.set(key, current + 1);
+    return { allowed: true, remaining: budget.limit - used - 1, resetAt };
+  }
+
+  /** Give back one request taken in the current window (it was refused by another budget). */
+  refund(budget: Budget, caller: string, now = Date.now()): void {
+    const key = `${budget.name}\u0000${caller}\u0000${Math.floor(now / budget.windowMs)}`;
+    const current = this.counts.get(key) ?? 0;
+    if (current > 0) this.counts.set(key, current - 1);
+  }
+
+  /** Drop windows older than the previous one; at worst, everything (a fresh start, never a leak). */
+  private sweep(now: number, windowMs: number): void {
+    const oldest = Math.floor(now / windowMs) - 1;
+    for (const key of this.counts.keys()) {
+      const window = Number(key.slice(key.lastIndexOf("\u0000") + 1));
+      if (window < oldest) this.counts.delete(key);
+    }
+    if (this.counts.size >= MAX_KEYS) this.counts.clear();
+  }
+}
+
+/** Open streams per caller, in process. */
+export class MemoryStreamSlots {
+  private readonly open = new Map<string, number>();
+
+  acquire(caller: string, max: number): (() => void) | undefined {
+    const now = this.open.get(caller) ?? 0;
+    if (now >= max) return undefined;
+    this.open.set(caller, now + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.open.get(caller) ?? 1) - 1;
+      if (left <= 0) this.open.delete(caller);
+      else this.open.set(caller, left);
+    };
+  }
+}

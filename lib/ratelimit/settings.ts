@@ -1,0 +1,27 @@
+import type { Env } from "../config/env";
+import { parseToolBudgets } from "./budgets";
+import type { LimiterSettings } from "./create-limiter";
+
+/** The limiter a deployment's configuration asks for (see .env.example, "Rate limits"). */
+export function limiterSettingsOf(env: Env): LimiterSettings {
+  return {
+    budgets: {
+      windowMs: env.MCP_RATE_LIMIT_WINDOW_SECONDS * 1000,
+      toolsList: env.MCP_RATE_LIMIT_TOOLS_LIST,
+      toolsCall: env.MCP_RATE_LIMIT_TOOLS_CALL,
+      other: env.MCP_RATE_LIMIT_OTHER,
+      perTool: parseToolBudgets(env.MCP_RATE_LIMIT_TOOLS),
+    },
+    maxStreams: env.MCP_MAX_STREAMS_PER_CALLER,
+    // A slot outlives no stream: streams end at their maximum lifetime; the margin covers clocks.
+    streamLeaseMs: Math.max(env.MCP_STREAM_MAX_LIFETIME_MS, env.MCP_LISTEN_MAX_LIFETIME_MS) + 30_000,
+    failure: env.MCP_RATE_LIMIT_FAILURE,
+    timeoutMs: env.MCP_RATE_LIMIT_TIMEOUT_MS,
+    backend:
+      env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN
+        ? { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN }
+        : env.REDIS_URL
+          ? { kind: "redis", url: env.REDIS_URL }
+          : { kind: "memory" },
+  };
+}

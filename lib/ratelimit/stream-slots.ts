@@ -1,0 +1,31 @@
+import { randomUUID } from "node:crypto";
+
+/**
+ * Open long-lived streams per caller in Redis, shared by every instance: a sorted set of stream
+ * ids scored by when their lease ends. A stream that ends releases its id; an instance that dies
+ * leaves ids that expire with their lease (streams never outlive it: they end at their maximum
+ * lifetime), so a crash cannot lock a user out for long.
+ */
+export const ACQUIRE_SLOT = `
+redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", ARGV[1])
+if redis.call("ZCARD", KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call("ZADD", KEYS[1], ARGV[2], ARGV[3])
+redis.call("PEXPIRE", KEYS[1], ARGV[5])
+return 1
+`;
+
+export interface SlotRedis {
+  eval(script: string, keys: string[], args: (string | number)[]): Promise<unknown>;
+  zrem(key: string, member: string): Promise<unknown>;
+}
+
+export async function acquireSlot(redis: SlotRedis, caller: string, max: number, leaseMs: number): Promise<(() => Promise<void>) | undefined> {
+  const key = `mcp:streams:${caller}`;
+  const id = randomUUID();
+  const now = Date.now();
+  const granted = await redis.eval(ACQUIRE_SLOT, [key], [now, now + leaseMs, id, max, leaseMs]);
+  if (Number(granted) !== 1) return undefined;
+  return async () => {
+    await redis.zrem(key, id);
+  };
+}
