@@ -129,7 +129,7 @@ export class PostExchange implements ClientAsker {
     const body = sseBody(
       (sink) => stream.attach(sink, 0, resumable ? { retryMs } : undefined),
       (sink) => stream.detach(sink),
-      keepAliveMs,
+      { keepAliveMs },
     );
     // Answers that completed before the upgrade, then the messages that caused it.
     for (const a of this.answers) if (a) stream.write(JSON.stringify(a));

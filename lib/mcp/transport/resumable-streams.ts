@@ -7,8 +7,9 @@ import { encodeSse, encodeSseComment } from "./sse";
  * that reconnects with Last-Event-ID — on purpose (SSE polling) or after a network drop — gets
  * what it missed on a new GET, and then the rest as it happens.
  *
- * In-process: a client reaches the stream again only on the same instance. The scale-out issue
- * moves the event log and delivery behind a shared store.
+ * With a cluster (lib/mcp/cluster.ts), resumable streams are mirrored: every event goes to the
+ * shared log and the bus, so a client may come back on any instance (remote-stream.ts), and a
+ * reconnection elsewhere stops this instance's grace timer instead of abandoning the work.
  */
 
 /** Where an attached HTTP response writes. */
@@ -20,6 +21,13 @@ export interface StreamSink {
 interface LoggedEvent {
   seq: number;
   data: string;
+}
+
+/** Where a resumable stream's events are copied for the other instances. */
+export interface StreamMirror {
+  opened(stream: LogicalStream): void;
+  event(stream: LogicalStream, seq: number, data: string): void;
+  finished(stream: LogicalStream): void;
 }
 
 export interface StreamOptions {
@@ -38,6 +46,8 @@ export class LogicalStream {
   private done = false;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private abandonHandlers: (() => void)[] = [];
+  /** A client is connected to this stream through another instance. */
+  private remotelyAttached = false;
 
   constructor(
     readonly id: string,
@@ -49,7 +59,10 @@ export class LogicalStream {
      * end of the request (basic/transports: closing the stream cancels).
      */
     readonly resumable = true,
-  ) {}
+    private readonly mirror?: StreamMirror,
+  ) {
+    if (resumable) mirror?.opened(this);
+  }
 
   get finished(): boolean {
     return this.done;
@@ -79,6 +92,7 @@ export class LogicalStream {
     if (event === undefined) {
       this.events.push({ seq, data });
       if (this.events.length > this.options.maxEvents) this.events.shift();
+      this.mirror?.event(this, seq, data);
     }
     this.sink?.write(encodeSse({ id: `${this.id}_${seq}`, data, ...(event === undefined ? {} : { event }) }));
   }
@@ -91,6 +105,7 @@ export class LogicalStream {
   attach(sink: StreamSink, afterSeq: number, prime?: { retryMs: number }): void {
     if (this.graceTimer) clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
+    this.remotelyAttached = false;
     this.sink?.close();
     this.sink = sink;
     if (prime) sink.write(encodeSse({ id: this.currentEventId(), retry: prime.retryMs, data: "" }));
@@ -107,6 +122,24 @@ export class LogicalStream {
       this.abandon();
       return;
     }
+    if (!this.remotelyAttached) this.startGrace();
+  }
+
+  /** The client reconnected through another instance: not abandoned while it stays there. */
+  attachedElsewhere(): void {
+    this.remotelyAttached = true;
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+  }
+
+  /** That connection ended: wait for the client again, as after a local disconnect. */
+  detachedElsewhere(): void {
+    this.remotelyAttached = false;
+    if (!this.done && !this.sink) this.startGrace();
+  }
+
+  private startGrace(): void {
+    if (this.graceTimer) clearTimeout(this.graceTimer);
     this.graceTimer = setTimeout(() => this.abandon(), this.options.resumeGraceMs);
     this.graceTimer.unref?.();
   }
@@ -124,6 +157,7 @@ export class LogicalStream {
     if (this.done) return;
     this.done = true;
     if (this.graceTimer) clearTimeout(this.graceTimer);
+    if (this.resumable) this.mirror?.finished(this);
     this.closeSink();
     if (!this.resumable) {
       this.forget(this);
@@ -151,29 +185,60 @@ export class LogicalStream {
 export class StreamTable {
   private readonly streams = new Map<string, LogicalStream>();
 
-  constructor(private readonly options: StreamOptions) {}
+  constructor(
+    private readonly options: StreamOptions,
+    private readonly mirror?: StreamMirror,
+  ) {}
 
   open(sessionId: string | undefined, resumable = true): LogicalStream {
     const id = randomBytes(12).toString("base64url");
-    const stream = new LogicalStream(id, sessionId, this.options, (s) => this.streams.delete(s.id), resumable);
+    const stream = new LogicalStream(id, sessionId, this.options, (s) => this.streams.delete(s.id), resumable, this.mirror);
     if (resumable) this.streams.set(id, stream);
     return stream;
   }
 
+  /** A stream this instance owns, by id. */
+  get(id: string): LogicalStream | undefined {
+    return this.streams.get(id);
+  }
+
   /** Resolve a Last-Event-ID to its stream and position; undefined when unknown or expired. */
   resolve(lastEventId: string): { stream: LogicalStream; afterSeq: number } | undefined {
-    const cut = lastEventId.lastIndexOf("_");
-    if (cut <= 0) return undefined;
-    const stream = this.streams.get(lastEventId.slice(0, cut));
-    const afterSeq = Number(lastEventId.slice(cut + 1));
-    if (!stream || !Number.isSafeInteger(afterSeq) || afterSeq < 0) return undefined;
-    return { stream, afterSeq };
+    const parsed = parseEventId(lastEventId);
+    const stream = parsed ? this.streams.get(parsed.streamId) : undefined;
+    return stream && parsed ? { stream, afterSeq: parsed.afterSeq } : undefined;
   }
 
   /** Finish every stream of a session (DELETE). */
   closeSession(sessionId: string): void {
     for (const s of this.streams.values()) if (s.sessionId === sessionId) s.finish();
   }
+}
+
+const PING = encodeSse({ event: "ping", data: "{}" });
+
+/** `<streamId>_<seq>` → its parts; undefined when it is not one of ours. */
+export function parseEventId(lastEventId: string): { streamId: string; afterSeq: number } | undefined {
+  const cut = lastEventId.lastIndexOf("_");
+  if (cut <= 0 || lastEventId.length > 128) return undefined;
+  const afterSeq = Number(lastEventId.slice(cut + 1));
+  if (!Number.isSafeInteger(afterSeq) || afterSeq < 0) return undefined;
+  return { streamId: lastEventId.slice(0, cut), afterSeq };
+}
+
+/** What a connection's body needs beyond its logical stream. */
+export interface SseBodyOptions {
+  /** A keep-alive comment this often (0: none). */
+  keepAliveMs: number;
+  /** A named `ping` event (data {}) this often, for clients that watch for it (seed 001). */
+  pingMs?: number;
+  /**
+   * End this connection after so long (the logical stream stays resumable): long-lived streams
+   * must end inside the platform's function limit, and clients reconnect (basic/transports).
+   */
+  maxLifetimeMs?: number;
+  /** Called once when the connection ends, whoever ends it (stream slots are released here). */
+  onEnd?: () => void;
 }
 
 /**
@@ -183,11 +248,17 @@ export class StreamTable {
 export function sseBody(
   connect: (sink: StreamSink) => void,
   onClientGone: (sink: StreamSink) => void,
-  keepAliveMs: number,
+  options: SseBodyOptions,
 ): ReadableStream<Uint8Array> {
   let timer: ReturnType<typeof setInterval> | undefined;
+  let lifetime: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   let sink: StreamSink;
+  const ended = () => {
+    if (timer) clearInterval(timer);
+    if (lifetime) clearTimeout(lifetime);
+    options.onEnd?.();
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
       sink = {
@@ -202,7 +273,7 @@ export function sseBody(
         close() {
           if (closed) return;
           closed = true;
-          if (timer) clearInterval(timer);
+          ended();
           try {
             controller.close();
           } catch {
@@ -211,14 +282,27 @@ export function sseBody(
         },
       };
       connect(sink);
-      if (!closed && keepAliveMs > 0) {
-        timer = setInterval(() => sink.write(encodeSseComment("keep-alive")), keepAliveMs);
+      if (closed) return;
+      if (options.pingMs !== undefined && options.pingMs > 0) {
+        timer = setInterval(() => sink.write(PING), options.pingMs);
         timer.unref?.();
+      } else if (options.keepAliveMs > 0) {
+        timer = setInterval(() => sink.write(encodeSseComment("keep-alive")), options.keepAliveMs);
+        timer.unref?.();
+      }
+      if (options.maxLifetimeMs !== undefined) {
+        lifetime = setTimeout(() => {
+          // As if the client had gone: the logical stream waits for it to reconnect.
+          onClientGone(sink);
+          sink.close();
+        }, options.maxLifetimeMs);
+        lifetime.unref?.();
       }
     },
     cancel() {
+      if (closed) return;
       closed = true;
-      if (timer) clearInterval(timer);
+      ended();
       onClientGone(sink);
     },
   });

@@ -12,11 +12,13 @@ import { parseAccept, type Acceptable } from "../../http/accept";
 import { errorResponse, jsonResponse } from "../../http/json-response";
 import type { AuthInfo } from "../../auth/auth-info";
 import { dispatch, initialize, type SessionControl } from "../methods";
+import { authorizeRequest } from "../authorize";
+import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams, type RequestLimiter, type StreamSlot } from "../rate-limit";
 import type { CallScope } from "../handler-context";
 import { Header, MediaType, ResponseHeader } from "../http-headers";
 import { DEFAULT_ASSUMED_VERSION, SUPPORTED_VERSIONS, allowsBatching, isSupportedVersion, primesStreams } from "../protocol-versions";
 import type { LoggingLevel } from "../types";
-import { logUnexpected, silentRequestLogger } from "../request-log";
+import { logUnexpected, requestLogEntry, silentRequestLogger } from "../request-log";
 import { mintSessionId, type SessionRecord, type SessionStore } from "./session-store";
 import { CancelledError, InFlightRequests } from "./in-flight";
 import { LazyAbort } from "./lazy-abort";
@@ -24,10 +26,19 @@ import { readRequestMeta } from "./request-meta";
 import { settle } from "./settle";
 import type { PendingRequests } from "./pending-requests";
 import { PostExchange } from "./post-exchange";
-import { sseBody, type StreamTable } from "./resumable-streams";
+import { parseEventId, sseBody, type StreamTable } from "./resumable-streams";
 import { StandaloneStreams } from "./standalone-streams";
-import { SSE_HEADERS } from "./sse";
+import type { RemoteStreams } from "./cluster-streams";
+import { audienceOf, type ToolEvents } from "./tool-events";
+import { admitter } from "./admit";
+import { SSE_HEADERS, encodeSseComment } from "./sse";
 import type { StreamableHttpOptions } from "./streamable-http";
+
+/** The GET stream's first named event (seed 001). */
+const CONNECTED = JSON.stringify({ status: "ready" });
+
+/** One message of a POST that needs an answer: a request to run, or its refusal. */
+type Slot = { kind: "request"; message: JsonRpcRequest } | { kind: "invalid"; response: JsonRpcResponse };
 
 /** Context of one POST after the transport checks: who, which session, which version. */
 interface PostContext {
@@ -44,9 +55,13 @@ interface PostContext {
  * initialize and optional sessions, POST answered with JSON or SSE, the GET stream, DELETE,
  * server → client requests on the call's stream, notifications/cancelled.
  */
-export function createSessionEra(options: StreamableHttpOptions, shared: { streams: StreamTable; pending: PendingRequests }) {
-  const { env, sessions } = options;
-  const { streams, pending } = shared;
+export function createSessionEra(
+  options: StreamableHttpOptions,
+  shared: { streams: StreamTable; pending: PendingRequests; remote: RemoteStreams | undefined; toolEvents: ToolEvents },
+) {
+  const { env } = options;
+  const { sessions, bus } = options.cluster;
+  const { streams, pending, remote, toolEvents } = shared;
   const stateful = options.sessionMode === "stateful";
   const log = options.log === silentRequestLogger ? undefined : options.log;
   const standalone = new StandaloneStreams();
@@ -67,6 +82,40 @@ export function createSessionEra(options: StreamableHttpOptions, shared: { strea
       });
     }
   });
+
+  // Tool runs' named events go to the GET streams of their audience on this instance.
+  toolEvents.deliverTo({
+    deliver: (audience, event, data) => {
+      const text = JSON.stringify(data);
+      for (const stream of standalone.of(audience)) stream.write(text, event);
+    },
+    listening: (audience) => standalone.of(audience).length > 0,
+  });
+
+  // What other instances tell this one (lib/mcp/cluster.ts): answers to questions asked here,
+  // cancellations of calls running here, sessions ended elsewhere, followers of streams.
+  bus.subscribe((message) => {
+    switch (message.kind) {
+      case "client_response":
+        pending.settle(message.response, message.sessionId);
+        return;
+      case "cancel":
+        inFlight.cancel(message.scope, message.requestId, message.reason);
+        return;
+      case "session_ended":
+        endSessionHere(message.sessionId, "session terminated");
+        return;
+      default:
+        remote?.handle(message);
+    }
+  });
+
+  /** A session's work on this instance stops: handlers abort, questions fail, its streams close. */
+  function endSessionHere(sessionId: string, reason: string): void {
+    inFlight.cancelScope(sessionId, reason);
+    pending.rejectSession(sessionId, reason);
+    streams.closeSession(sessionId);
+  }
 
   /**
    * Whose request ids a notifications/cancelled may name. Without a session or a subject, all
@@ -134,10 +183,15 @@ export function createSessionEra(options: StreamableHttpOptions, shared: { strea
   function runRequest(ctx: PostContext, message: JsonRpcRequest, exchange: PostExchange, index: number, controller: LazyAbort): void {
     const started = log ? performance.now() : 0;
     const done = inFlight.start(callerScope(ctx.session, ctx.auth), message.id, controller);
+    // A tool run's named events for its audience's GET streams (tool-events.ts), when anyone may listen.
+    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
+    const audience = tool ? audienceOf(ctx.auth?.subject, ctx.session?.id) : undefined;
+    const events = tool && toolEvents.wanted(audience) ? { tool, audience } : undefined;
     const finish = (response: JsonRpcResponse) => {
       done();
       const cancelled = controller.reason instanceof CancelledError;
       if (log) logRequest(ctx, message, response, started, cancelled);
+      if (events && !cancelled) toolEvents.finished(events.audience, events.tool, response);
       exchange.answer(index, cancelled ? null : response);
     };
     const fail = (thrown: unknown) => {
@@ -150,6 +204,9 @@ export function createSessionEra(options: StreamableHttpOptions, shared: { strea
         get signal() {
           return controller.signal;
         },
+        get aborted() {
+          return controller.aborted;
+        },
         protocolVersion: ctx.protocolVersion,
         sessionId: ctx.session?.id,
         auth: ctx.auth,
@@ -157,22 +214,15 @@ export function createSessionEra(options: StreamableHttpOptions, shared: { strea
         clientCapabilities: ctx.session?.clientCapabilities,
         logThreshold: ctx.session?.logLevel ?? "debug",
         channel: exchange.channelFor(controller),
+        ...(events ? { onProgress: (progress: number, total: number | undefined) => toolEvents.progress(events.audience, events.tool, progress, total) } : {}),
       };
-      return dispatch(env, message.method, { params: message.params ?? {}, scope, session: sessionControl(ctx.session) });
+      const admit = message.method === "tools/batch" ? admitter(env, options.limiter, ctx.request, ctx.auth, message.params) : undefined;
+      return dispatch(env, message.method, { params: message.params ?? {}, scope, session: sessionControl(ctx.session), ...(admit ? { admit } : {}) });
     }, (result) => finish(success(message.id, result)), fail);
   }
 
   function logRequest(ctx: PostContext, message: JsonRpcRequest, response: JsonRpcResponse, started: number, cancelled: boolean): void {
-    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
-    const failed = "error" in response;
-    options.log({
-      method: message.method,
-      ...(tool ? { tool } : {}),
-      ...(ctx.session ? { session: ctx.session.id.slice(0, 8) } : {}),
-      ms: Math.round((performance.now() - started) * 100) / 100,
-      outcome: cancelled ? "cancelled" : failed ? "error" : response.result.isError === true ? "tool_error" : "ok",
-      ...(failed ? { code: response.error.code } : {}),
-    });
+    options.log(requestLogEntry(message, response, { started, cancelled, session: ctx.session?.id, subject: ctx.auth?.subject }));
   }
 
   function handleNotification(ctx: PostContext, method: string, params: Record<string, unknown> | undefined): void {
@@ -183,7 +233,9 @@ export function createSessionEra(options: StreamableHttpOptions, shared: { strea
       const id = params?.requestId;
       if (typeof id === "string" || typeof id === "number") {
         const reason = typeof params?.reason === "string" ? params.reason.slice(0, 200) : "cancelled by client";
-        inFlight.cancel(callerScope(ctx.session, ctx.auth), id, reason);
+        const scope = callerScope(ctx.session, ctx.auth);
+        // Not running here: perhaps on another instance.
+        if (!inFlight.cancel(scope, id, reason)) bus.publish({ kind: "cancel", scope, requestId: id, reason });
       }
     }
     // notifications/initialized, roots/list_changed, progress: nothing to do; unknown ones are ignored
@@ -222,8 +274,52 @@ export function createSessionEra(options: StreamableHttpOptions, shared: { strea
     return jsonResponse(success(message.id, negotiated.result), 200, headers);
   }
 
+  /**
+   * A request the caller may make, or its refusal: alone, the refusal is the HTTP answer (401/403
+   * with the challenge); inside a 2025-03-26 batch, it is that message's error.
+   */
+  function authorized(message: JsonRpcRequest, auth: AuthInfo | undefined, batch: boolean): Slot {
+    try {
+      authorizeRequest(env, message.method, message.params, auth);
+    } catch (thrown) {
+      if (!batch) throw thrown;
+      return { kind: "invalid", response: failure(message.id, toMcpError(thrown)) };
+    }
+    return { kind: "request", message };
+  }
+
+  /**
+   * Every request spends its budgets (seed 001 §rate limiting): alone, a refusal is the HTTP
+   * answer (429 with Retry-After); inside a 2025-03-26 batch, it is that message's error. A
+   * single request's answer carries its RateLimit-* headers.
+   */
+  async function spendBudgets(
+    request: Request,
+    auth: AuthInfo | undefined,
+    slots: Slot[],
+    batch: boolean,
+    headers: Headers,
+    limiter: RequestLimiter,
+  ): Promise<void> {
+    await Promise.all(
+      slots.map(async (slot, index) => {
+        if (slot.kind !== "request") return;
+        const { method, params } = slot.message;
+        const tool = method === "tools/call" && typeof params?.name === "string" ? params.name : undefined;
+        const decision = await limiter.check({ method, ...(tool ? { tool } : {}), caller: callerKey(request, auth, params) });
+        if (!decision) return;
+        if (!decision.allowed) {
+          if (!batch) throw rateLimitExceeded(decision);
+          slots[index] = { kind: "invalid", response: failure(slot.message.id, rateLimitExceeded(decision)) };
+          return;
+        }
+        if (!batch) for (const [k, v] of Object.entries(rateLimitHeaders(decision))) headers.set(k, v);
+      }),
+    );
+  }
+
   /** A parsed POST body of the session era (2025-03-26, 2025-06-18, 2025-11-25). */
-  async function post(request: Request, body: unknown, accept: Acceptable): Promise<Response> {
+  async function post(request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined): Promise<Response> {
     const batch = Array.isArray(body);
     const items: unknown[] = batch ? body : [body];
     if (batch && items.length === 0) throw McpError.invalidRequest("Invalid Request: empty batch");
@@ -231,7 +327,6 @@ export function createSessionEra(options: StreamableHttpOptions, shared: { strea
       throw McpError.invalidRequest(`Invalid Request: batch longer than ${options.maxBatch} messages`, { maxBatch: options.maxBatch });
     }
     const messages: ClassifiedMessage[] = items.map(classifyMessage);
-    const auth = options.authenticate ? await options.authenticate(request) : undefined;
 
     const init = messages.find((m) => m.kind === "request" && m.message.method === "initialize");
     if (init && init.kind === "request") {
@@ -257,15 +352,19 @@ export function createSessionEra(options: StreamableHttpOptions, shared: { strea
     if (session) headers.set(ResponseHeader.SessionId, session.id);
     const ctx: PostContext = { request, accept, auth, session, protocolVersion, headers };
 
-    const slots: ({ kind: "request"; message: JsonRpcRequest } | { kind: "invalid"; response: JsonRpcResponse })[] = [];
+    const slots: Slot[] = [];
     for (const m of messages) {
       if (m.kind === "notification") handleNotification(ctx, m.message.method, m.message.params);
-      else if (m.kind === "response") pending.settle(m.message, session?.id);
-      else if (m.kind === "request") slots.push(m);
+      // An answer to a question asked elsewhere goes to whichever instance asked it.
+      else if (m.kind === "response") {
+        if (!pending.settle(m.message, session?.id) && session) bus.publish({ kind: "client_response", sessionId: session.id, response: m.message });
+      }
+      else if (m.kind === "request") slots.push(authorized(m.message, auth, batch));
       else slots.push({ kind: "invalid", response: failure(m.id, m.error) });
     }
     // Only notifications and responses: 202 Accepted, no body (basic/transports §sending messages).
     if (slots.length === 0) return new Response(null, { status: 202, headers });
+    if (options.limiter) await spendBudgets(request, auth, slots, batch, headers, options.limiter);
 
     const controllers = slots.map(() => new LazyAbort());
     const abortAll = () => {
@@ -303,7 +402,7 @@ export function createSessionEra(options: StreamableHttpOptions, shared: { strea
     return response;
   }
 
-  async function handleGet(request: Request): Promise<Response> {
+  async function handleGet(request: Request, auth: AuthInfo | undefined): Promise<Response> {
     if (!stateful) {
       throw McpError.invalidRequest("Method Not Allowed: this server runs stateless and offers no GET stream", undefined, 405);
     }
@@ -311,7 +410,6 @@ export function createSessionEra(options: StreamableHttpOptions, shared: { strea
     if (!accept.eventStream || request.headers.get(Header.Accept) === null) {
       throw McpError.invalidRequest("Not Acceptable: GET needs Accept: text/event-stream", undefined, 406);
     }
-    const auth = options.authenticate ? await options.authenticate(request) : undefined;
     const found = resolveSession(request, auth);
     const session = found instanceof Promise ? await found : found;
     const protocolVersion = resolveVersion(request, session);
@@ -319,43 +417,77 @@ export function createSessionEra(options: StreamableHttpOptions, shared: { strea
     const headers = new Headers(SSE_HEADERS);
     headers.set(ResponseHeader.SessionId, session.id);
 
-    const lastEventId = request.headers.get(Header.LastEventId);
-    if (lastEventId !== null) {
-      const found = streams.resolve(lastEventId);
-      if (!found || found.stream.sessionId !== session.id) {
-        throw McpError.invalidRequest("Stream not found: the Last-Event-ID is unknown or expired", undefined, 404);
+    // Each open GET connection holds one of the caller's stream slots until it ends.
+    const slot = await openStreamSlot(request, auth);
+    const connection = { keepAliveMs: options.keepAliveMs, maxLifetimeMs: options.streamMaxLifetimeMs, onEnd: () => slot?.release() };
+    try {
+      const lastEventId = request.headers.get(Header.LastEventId);
+      if (lastEventId !== null) {
+        const notFound = () => McpError.invalidRequest("Stream not found: the Last-Event-ID is unknown or expired", undefined, 404);
+        const found = streams.resolve(lastEventId);
+        if (found) {
+          if (found.stream.sessionId !== session.id) throw notFound();
+          const { stream, afterSeq } = found;
+          const body = sseBody(
+            (sink) => {
+              // Headers go out now, not with the next event (which may be a while).
+              sink.write(encodeSseComment("resumed"));
+              stream.attach(sink, afterSeq);
+            },
+            (sink) => stream.detach(sink),
+            connection,
+          );
+          return new Response(body, { status: 200, headers });
+        }
+        // Not a stream of this instance: perhaps of another one (the shared log knows).
+        const parsed = parseEventId(lastEventId);
+        const body = parsed && remote ? await remote.resume(parsed.streamId, parsed.afterSeq, session.id, connection) : undefined;
+        if (!body) throw notFound();
+        return new Response(body, { status: 200, headers });
       }
-      const { stream, afterSeq } = found;
-      const body = sseBody((sink) => stream.attach(sink, afterSeq), (sink) => stream.detach(sink), options.keepAliveMs);
-      return new Response(body, { status: 200, headers });
-    }
 
-    const stream = streams.open(session.id);
-    standalone.set(session.id, stream);
-    const prime = primesStreams(protocolVersion) ? { retryMs: options.retryMs } : undefined;
-    const body = sseBody(
-      (sink) => stream.attach(sink, 0, prime),
-      (sink) => stream.detach(sink),
-      options.keepAliveMs,
-    );
-    // A standalone stream has no work to abandon; once the grace period passes it is simply over.
-    stream.onAbandoned(() => standalone.remove(session.id, stream));
-    return new Response(body, { status: 200, headers });
+      const stream = streams.open(session.id);
+      standalone.set(session.id, stream, audienceOf(session.subject, session.id));
+      const prime = primesStreams(protocolVersion) ? { retryMs: options.retryMs } : undefined;
+      const body = sseBody(
+        (sink) => {
+          stream.attach(sink, 0, prime);
+          // Seed 001's named events: ready at once, then a ping every 30 s (MCP clients ignore both).
+          stream.write(CONNECTED, "connected");
+        },
+        (sink) => stream.detach(sink),
+        { ...connection, keepAliveMs: 0, pingMs: options.pingMs },
+      );
+      // A standalone stream has no work to abandon; once the grace period passes it is simply over.
+      stream.onAbandoned(() => standalone.remove(session.id, stream));
+      return new Response(body, { status: 200, headers });
+    } catch (thrown) {
+      slot?.release();
+      throw thrown;
+    }
   }
 
-  async function handleDelete(request: Request): Promise<Response> {
+  /** A stream slot for the caller, or the 429 that says all of them are open. */
+  async function openStreamSlot(request: Request, auth: AuthInfo | undefined): Promise<StreamSlot | undefined> {
+    const limiter = options.limiter;
+    if (!limiter) return undefined;
+    const slot = await limiter.openStream(callerKey(request, auth, undefined));
+    if (!slot) throw tooManyStreams(limiter.maxStreams);
+    return slot;
+  }
+
+  async function handleDelete(request: Request, auth: AuthInfo | undefined): Promise<Response> {
     if (!stateful) {
       throw McpError.invalidRequest("Method Not Allowed: this server runs stateless; there is no session to end", undefined, 405);
     }
-    const auth = options.authenticate ? await options.authenticate(request) : undefined;
     const found = resolveSession(request, auth);
     const session = found instanceof Promise ? await found : found;
     if (!session) throw McpError.internal();
     await sessions.delete(session.id);
-    // Ending a session ends its work too: running handlers abort, open questions to the client fail.
-    inFlight.cancelScope(session.id, "session terminated");
-    pending.rejectSession(session.id, "session terminated");
-    streams.closeSession(session.id);
+    // Ending a session ends its work too, on every instance: running handlers abort, open
+    // questions to the client fail, streams close.
+    endSessionHere(session.id, "session terminated");
+    bus.publish({ kind: "session_ended", sessionId: session.id });
     return new Response(null, { status: 200 });
   }
 

@@ -4,30 +4,62 @@ import type { LogicalStream } from "./resumable-streams";
  * The GET stream of each session (basic/transports §listening for messages from the server):
  * where notifications not tied to a request go — list changes, resource updates. A session's
  * newest stream receives them; a message goes to one stream only, never broadcast (§multiple
- * connections).
+ * connections). Streams are also indexed by audience (the subject, or an anonymous session), for
+ * the named tool events of seed 001 (tool-events.ts), looked up on every tool call.
  */
 export class StandaloneStreams {
-  private readonly bySession = new Map<string, LogicalStream>();
+  private readonly bySession = new Map<string, { stream: LogicalStream; audience: string | undefined }>();
+  private readonly byAudience = new Map<string, Set<LogicalStream>>();
 
-
-  set(sessionKey: string, stream: LogicalStream): void {
-    this.bySession.set(sessionKey, stream);
+  /** `audience`: whose tool runs this stream hears of. */
+  set(sessionKey: string, stream: LogicalStream, audience: string | undefined): void {
+    const previous = this.bySession.get(sessionKey);
+    if (previous) this.unindex(previous.stream, previous.audience);
+    this.bySession.set(sessionKey, { stream, audience });
+    if (audience) {
+      const set = this.byAudience.get(audience) ?? new Set<LogicalStream>();
+      set.add(stream);
+      this.byAudience.set(audience, set);
+    }
   }
 
   remove(sessionKey: string, stream: LogicalStream): void {
-    if (this.bySession.get(sessionKey) === stream) this.bySession.delete(sessionKey);
+    const entry = this.bySession.get(sessionKey);
+    if (entry?.stream !== stream) return;
+    this.bySession.delete(sessionKey);
+    this.unindex(stream, entry.audience);
   }
 
   get(sessionKey: string): LogicalStream | undefined {
-    const s = this.bySession.get(sessionKey);
-    if (s?.finished) {
-      this.bySession.delete(sessionKey);
+    const entry = this.bySession.get(sessionKey);
+    if (entry?.stream.finished) {
+      this.remove(sessionKey, entry.stream);
       return undefined;
     }
-    return s;
+    return entry?.stream;
   }
 
   entries(): [string, LogicalStream][] {
-    return [...this.bySession.entries()].filter(([, s]) => !s.finished);
+    return [...this.bySession.entries()].filter(([, e]) => !e.stream.finished).map(([id, e]) => [id, e.stream]);
+  }
+
+  /** The open streams of one audience (finished ones are dropped on the way). */
+  of(audience: string): LogicalStream[] {
+    const set = this.byAudience.get(audience);
+    if (!set) return [];
+    const open: LogicalStream[] = [];
+    for (const s of set) {
+      if (s.finished) set.delete(s);
+      else open.push(s);
+    }
+    if (set.size === 0) this.byAudience.delete(audience);
+    return open;
+  }
+
+  private unindex(stream: LogicalStream, audience: string | undefined): void {
+    if (!audience) return;
+    const set = this.byAudience.get(audience);
+    set?.delete(stream);
+    if (set?.size === 0) this.byAudience.delete(audience);
   }
 }

@@ -1,3 +1,7 @@
+import { authorizeRequest } from "../authorize";
+import { audienceOf, type ToolEvents } from "./tool-events";
+import { admitter } from "./admit";
+import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams, type RequestLimiter } from "../rate-limit";
 import {
   McpError,
   classifyMessage,
@@ -15,7 +19,7 @@ import type { CallScope } from "../handler-context";
 import { STATELESS_ERA_METHODS, dispatch, type MethodEnv } from "../methods";
 import type { NotificationHub } from "../notification-hub";
 import { InputRequired, ProtocolError } from "../protocol-error";
-import { logUnexpected, type RequestLogger } from "../request-log";
+import { logUnexpected, requestLogEntry, type RequestLogger } from "../request-log";
 import { LazyAbort } from "./lazy-abort";
 import { PostExchange, type ClientAsker } from "./post-exchange";
 import type { PendingRequests } from "./pending-requests";
@@ -38,6 +42,8 @@ export interface StatelessEraOptions {
   keepAliveMs: number;
   listenMaxLifetimeMs: number;
   log: RequestLogger | undefined;
+  limiter?: RequestLimiter;
+  toolEvents: ToolEvents;
 }
 
 /**
@@ -108,6 +114,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
   }
 
   function run(
+    request: Request,
     message: JsonRpcRequest,
     meta: ModernRequestMeta,
     auth: AuthInfo | undefined,
@@ -116,15 +123,13 @@ export function createStatelessEra(options: StatelessEraOptions) {
     abort: LazyAbort,
   ): void {
     const started = options.log ? performance.now() : 0;
+    // A signed-in caller's tool runs reach its GET streams as named events (tool-events.ts).
+    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
+    const audience = tool ? audienceOf(auth?.subject, undefined) : undefined;
+    const events = tool && options.toolEvents.wanted(audience) ? { tool, audience } : undefined;
     const finish = (response: JsonRpcResponse) => {
-      if (options.log) {
-        options.log({
-          method: message.method,
-          ms: Math.round((performance.now() - started) * 100) / 100,
-          outcome: abort.aborted ? "cancelled" : "error" in response ? "error" : "ok",
-          ...("error" in response ? { code: response.error.code } : {}),
-        });
-      }
+      if (options.log) options.log(requestLogEntry(message, response, { started, cancelled: abort.aborted, subject: auth?.subject }));
+      if (events && !abort.aborted) options.toolEvents.finished(events.audience, events.tool, response);
       // Closing the stream cancelled the request: nothing more is sent for it (basic/transports).
       exchange.answer(0, abort.aborted ? null : response);
     };
@@ -145,6 +150,9 @@ export function createStatelessEra(options: StatelessEraOptions) {
         get signal() {
           return abort.signal;
         },
+        get aborted() {
+          return abort.aborted;
+        },
         protocolVersion: meta.protocolVersion,
         sessionId: undefined,
         auth,
@@ -152,18 +160,40 @@ export function createStatelessEra(options: StatelessEraOptions) {
         clientCapabilities: meta.clientCapabilities,
         logThreshold: meta.logThreshold,
         channel: exchange.channelFor(abort, prepared?.round ?? CANNOT_ASK),
+        ...(events ? { onProgress: (progress: number, total: number | undefined) => options.toolEvents.progress(events.audience, events.tool, progress, total) } : {}),
       };
-      return dispatch(env, message.method, { params: message.params ?? {}, scope, session: undefined }, STATELESS_ERA_METHODS);
+      const admit = message.method === "tools/batch" ? admitter(env, options.limiter, request, auth, message.params) : undefined;
+      return dispatch(env, message.method, { params: message.params ?? {}, scope, session: undefined, ...(admit ? { admit } : {}) }, STATELESS_ERA_METHODS);
     }, done, fail);
   }
 
   async function serve(request: Request, message: JsonRpcRequest, accept: Acceptable, auth: AuthInfo | undefined): Promise<Response> {
     const meta = checkModernRequest(request, message, env.registry);
-    if (message.method === "subscriptions/listen") {
-      if (!accept.eventStream) throw McpError.invalidRequest("Not Acceptable: subscriptions/listen answers with text/event-stream", undefined, 406);
-      return listenResponse(message.id, message.params ?? {}, options.hub, options.keepAliveMs, options.listenMaxLifetimeMs);
+    const listen = message.method === "subscriptions/listen";
+    if (!listen && !Object.hasOwn(STATELESS_ERA_METHODS, message.method)) throw McpError.methodNotFound(message.method);
+    authorizeRequest(env, message.method, message.params, auth);
+    const caller = options.limiter ? callerKey(request, auth, message.params) : "";
+    const headers = new Headers();
+    if (options.limiter) {
+      // Every request spends its budget, listen included (opening streams in a loop is a request loop).
+      const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
+      const checking = options.limiter.check({ method: message.method, ...(tool ? { tool } : {}), caller });
+      const decision = checking instanceof Promise ? await checking : checking;
+      if (decision && !decision.allowed) throw rateLimitExceeded(decision);
+      if (decision) for (const [k, v] of Object.entries(rateLimitHeaders(decision))) headers.set(k, v);
     }
-    if (!Object.hasOwn(STATELESS_ERA_METHODS, message.method)) throw McpError.methodNotFound(message.method);
+    if (listen) {
+      if (!accept.eventStream) throw McpError.invalidRequest("Not Acceptable: subscriptions/listen answers with text/event-stream", undefined, 406);
+      // A listen stream holds one of the caller's stream slots until it ends.
+      const slot = options.limiter ? await options.limiter.openStream(caller) : undefined;
+      if (options.limiter && !slot) throw tooManyStreams(options.limiter.maxStreams);
+      try {
+        return listenResponse(message.id, message.params ?? {}, options.hub, options.keepAliveMs, options.listenMaxLifetimeMs, () => slot?.release());
+      } catch (thrown) {
+        slot?.release();
+        throw thrown;
+      }
+    }
     const preparing = prepareRound(message, auth);
     const prepared = preparing instanceof Promise ? await preparing : preparing;
 
@@ -179,12 +209,12 @@ export function createStatelessEra(options: StatelessEraOptions) {
       errorStatus: statusOfCallError,
       retryMs: 0,
       keepAliveMs: options.keepAliveMs,
-      headers: new Headers(),
+      headers,
       streams: options.streams,
       pending: options.pending,
       abortAll: () => abort.abort(new Error("the client closed the stream")),
     });
-    run(message, meta, auth, prepared, exchange, abort);
+    run(request, message, meta, auth, prepared, exchange, abort);
     if (exchange.ready) return exchange.ready;
     // A closed connection is the cancellation of this request (2026-07-28 basic/transports).
     const onGone = () => abort.abort(new Error("the client closed the connection"));

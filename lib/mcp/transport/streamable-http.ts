@@ -2,13 +2,18 @@ import { McpError, parseJsonBody, toMcpError } from "../../jsonrpc";
 import { parseAccept, isJsonContentType } from "../../http/accept";
 import { readBodyLimited } from "../../http/read-body";
 import { assertOriginAllowed, type OriginPolicy } from "../../http/origin-guard";
+import { applyCors, preflightResponse } from "../../http/cors";
 import { errorResponse } from "../../http/json-response";
 import type { AuthInfo } from "../../auth/auth-info";
+import { unauthorized, type AccessControl } from "../access";
+import type { RequestLimiter } from "../rate-limit";
 import type { MethodEnv } from "../methods";
 import { Header } from "../http-headers";
 import { isLegacyVersion, isStatelessEraVersion } from "../protocol-versions";
 import { logUnexpected, silentRequestLogger, type RequestLogger } from "../request-log";
-import type { SessionStore } from "./session-store";
+import type { Cluster } from "../cluster";
+import { RemoteStreams, clusterMirror } from "./cluster-streams";
+import { ToolEvents } from "./tool-events";
 import { createSessionEra } from "./session-era";
 import { createStatelessEra } from "./stateless-era";
 import { ModernResults } from "./stateless/modern-results";
@@ -23,7 +28,8 @@ export interface StreamableHttpOptions {
   env: MethodEnv;
   /** "stateful" mints Mcp-Session-Id at initialize; "stateless" never does. */
   sessionMode: "stateful" | "stateless";
-  sessions: SessionStore;
+  /** Sessions, stream logs and the bus between instances (in process for a single one). */
+  cluster: Cluster;
   sessionTtlMs: number;
   origin: OriginPolicy;
   maxBodyBytes: number;
@@ -40,8 +46,16 @@ export interface StreamableHttpOptions {
   /** ttlMs/cacheScope of list results in 2026-07-28. */
   listCache: CacheHint;
   listenMaxLifetimeMs: number;
-  /** Resolves the caller (bearer token); anonymous when it returns undefined. */
-  authenticate?: (request: Request) => Promise<AuthInfo | undefined>;
+  /** Who may call what (bearer tokens, required or mixed); absent: everything is open. */
+  access?: AccessControl;
+  /** Budgets per caller and a cap on open streams; absent: no limits. */
+  limiter?: RequestLimiter;
+  /** GET stream connections end after this long (clients reconnect). */
+  streamMaxLifetimeMs: number;
+  /** GET streams send a named `ping` event this often (seed 001: every 30 s). */
+  pingMs: number;
+  /** All request headers together; more is refused with 431. */
+  maxHeaderBytes: number;
 }
 
 export interface StreamableHttpHandler {
@@ -51,6 +65,20 @@ export interface StreamableHttpHandler {
 }
 
 const ALLOW = "GET, POST, DELETE, OPTIONS";
+
+/** Node's own cap on a request's header section (--max-http-header-size): it answers 431 itself. */
+const NODE_HEADER_LIMIT = 16 * 1024;
+
+/** RFC 6585 §5: refuse oversized header sections before reading anything else. */
+function assertHeadersWithin(request: Request, maxBytes: number): void {
+  // Node's HTTP parser already refuses more than its limit; count only when configured tighter.
+  if (maxBytes >= NODE_HEADER_LIMIT) return;
+  let total = 0;
+  for (const [name, value] of request.headers) total += name.length + value.length + 4;
+  if (total > maxBytes) {
+    throw McpError.invalidRequest(`Request Header Fields Too Large: more than ${maxBytes} bytes of headers`, { maxHeaderBytes: maxBytes }, 431);
+  }
+}
 /** Without sessions there is no GET stream and nothing to DELETE. */
 const ALLOW_STATELESS = "POST, OPTIONS";
 
@@ -61,13 +89,15 @@ const ALLOW_STATELESS = "POST, OPTIONS";
  */
 export function createStreamableHttpHandler(options: StreamableHttpOptions): StreamableHttpHandler {
   const stateful = options.sessionMode === "stateful";
-  const streams = new StreamTable({
-    maxEvents: 1_000,
-    retentionMs: options.streamRetentionMs,
-    resumeGraceMs: options.resumeGraceMs,
-  });
+  const { cluster } = options;
+  const streams = new StreamTable(
+    { maxEvents: 1_000, retentionMs: options.streamRetentionMs, resumeGraceMs: options.resumeGraceMs },
+    cluster.streamLog ? clusterMirror(cluster.streamLog, cluster.bus, options.streamRetentionMs) : undefined,
+  );
+  const remote = cluster.streamLog ? new RemoteStreams(cluster.streamLog, cluster.bus, streams) : undefined;
   const pending = new PendingRequests(options.clientRequestTimeoutMs);
-  const session = createSessionEra(options, { streams, pending });
+  const toolEvents = new ToolEvents(cluster.bus, cluster.streamLog !== undefined);
+  const session = createSessionEra(options, { streams, pending, remote, toolEvents });
   const stateless = createStatelessEra({
     env: options.env,
     hub: options.hub,
@@ -78,6 +108,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     keepAliveMs: options.keepAliveMs,
     listenMaxLifetimeMs: options.listenMaxLifetimeMs,
     log: options.log === silentRequestLogger ? undefined : options.log,
+    ...(options.limiter ? { limiter: options.limiter } : {}),
+    toolEvents,
   });
 
   /**
@@ -98,7 +130,22 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     return !request.headers.has(Header.SessionId) && !isLegacyVersion(header);
   }
 
-  async function handlePost(request: Request): Promise<Response> {
+  /**
+   * The caller, checked before anything else runs (basic/authorization §token handling): a bad
+   * token is a 401 whatever the request; no token is a 401 only when tokens are required.
+   */
+  function authenticate(request: Request): AuthInfo | undefined | Promise<AuthInfo | undefined> {
+    const access = options.access;
+    if (!access) return undefined;
+    const found = access.authenticate(request);
+    const check = (auth: AuthInfo | undefined) => {
+      if (!auth && access.mode === "required") throw unauthorized(access);
+      return auth;
+    };
+    return found instanceof Promise ? found.then(check) : check(found);
+  }
+
+  async function handlePost(request: Request, auth: AuthInfo | undefined): Promise<Response> {
     if (!isJsonContentType(request.headers.get(Header.ContentType))) {
       throw McpError.invalidRequest("Unsupported Media Type: Content-Type must be application/json", undefined, 415);
     }
@@ -107,11 +154,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       throw McpError.invalidRequest("Not Acceptable: Accept must allow application/json or text/event-stream", undefined, 406);
     }
     const body = parseJsonBody(await readBodyLimited(request, options.maxBodyBytes), options.maxJsonDepth);
-    if (isStatelessEra(request, body)) {
-      const auth = options.authenticate ? await options.authenticate(request) : undefined;
-      return stateless.post(request, body, accept, auth);
-    }
-    return session.post(request, body, accept);
+    if (isStatelessEra(request, body)) return stateless.post(request, body, accept, auth);
+    return session.post(request, body, accept, auth);
   }
 
   async function notifyResourceUpdated(uri: string): Promise<void> {
@@ -120,39 +164,57 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
 
   const allow = { [Header.Allow]: stateful ? ALLOW : ALLOW_STATELESS };
 
-  /** Any refusal thrown below becomes its JSON-RPC error body with the right HTTP status. */
-  function refusal(method: string, thrown: unknown): Response {
+  /**
+   * Any refusal thrown below becomes its JSON-RPC error body with the right HTTP status, and one
+   * log line (a refused request is a request too: 401s and 403s are worth seeing).
+   */
+  function refusal(method: string, thrown: unknown, started: number): Response {
     if (!(thrown instanceof McpError)) logUnexpected(`${method} transport`, thrown);
     const error = toMcpError(thrown);
-    return errorResponse(error, null, error.httpStatus === 405 ? allow : undefined);
+    const response = errorResponse(error, null, error.httpStatus === 405 ? allow : undefined);
+    if (options.log !== silentRequestLogger) {
+      options.log({ method: `HTTP ${method.slice(0, 16)}`, ms: Math.round((performance.now() - started) * 100) / 100, outcome: "error", code: error.code, status: response.status });
+    }
+    return response;
   }
 
   function route(request: Request): Promise<Response> | Response {
     assertOriginAllowed(request, options.origin);
+    assertHeadersWithin(request, options.maxHeaderBytes);
     switch (request.method) {
       case "POST":
-        return handlePost(request);
       case "GET":
-      case "DELETE":
-        // 2026-07-28 has no GET stream and no session to end (basic/transports §sessions).
-        if (isStatelessEra(request, undefined)) {
-          throw McpError.invalidRequest(`Method Not Allowed: ${request.method} is not part of protocol version 2026-07-28`, undefined, 405);
-        }
-        return request.method === "GET" ? session.get(request) : session.delete(request);
+      case "DELETE": {
+        const found = authenticate(request);
+        return found instanceof Promise ? found.then((auth) => routeAuthenticated(request, auth)) : routeAuthenticated(request, found);
+      }
       case "OPTIONS":
-        return new Response(null, { status: 204, headers: allow });
+        return preflightResponse(request, { ...options.origin, methods: allow[Header.Allow] }, allow);
       default:
         throw McpError.invalidRequest(`Method Not Allowed: ${request.method.slice(0, 16)}`, undefined, 405);
     }
   }
 
+  function routeAuthenticated(request: Request, auth: AuthInfo | undefined): Promise<Response> {
+    if (request.method === "POST") return handlePost(request, auth);
+    // 2026-07-28 has no GET stream and no session to end (basic/transports §sessions).
+    if (isStatelessEra(request, undefined)) {
+      throw McpError.invalidRequest(`Method Not Allowed: ${request.method} is not part of protocol version 2026-07-28`, undefined, 405);
+    }
+    return request.method === "GET" ? session.get(request, auth) : session.delete(request, auth);
+  }
+
   // Not async on purpose: one promise fewer per request (each costs under Next's async tracking).
   function handle(request: Request): Promise<Response> {
+    const started = performance.now();
+    const cors = (response: Response) => (request.method === "OPTIONS" ? response : applyCors(response, request, options.origin));
     try {
       const answer = route(request);
-      return answer instanceof Promise ? answer.catch((thrown: unknown) => refusal(request.method, thrown)) : Promise.resolve(answer);
+      return answer instanceof Promise
+        ? answer.then(cors, (thrown: unknown) => cors(refusal(request.method, thrown, started)))
+        : Promise.resolve(cors(answer));
     } catch (thrown) {
-      return Promise.resolve(refusal(request.method, thrown));
+      return Promise.resolve(cors(refusal(request.method, thrown, started)));
     }
   }
 

@@ -46,6 +46,8 @@ export function listenResponse(
   hub: NotificationHub,
   keepAliveMs: number,
   maxLifetimeMs: number,
+  /** Called once when the stream ends, whoever ends it. */
+  onEnd?: () => void,
 ): Response {
   const { notifications } = parseOrInvalidParams(Filter, params);
   // Everything this server can send is honoured; keep only the keys the client asked for.
@@ -94,6 +96,7 @@ export function listenResponse(
         unsubscribe();
         if (keepAlive) clearInterval(keepAlive);
         clearTimeout(lifetime);
+        onEnd?.();
         try {
           controller.close();
         } catch {

@@ -1,0 +1,156 @@
+import { INSTANCE_ID, type Cluster, type ClusterBus, type ClusterMessage, type LoggedStreamEvent, type StreamLog, type ToolSwitches } from "../mcp/cluster";
+import { logUnexpected } from "../mcp/request-log";
+import type { SessionRecord, SessionStore } from "../mcp/transport/session-store";
+import type { SpentStateStore } from "../mcp/transport/stateless/request-state";
+import type { RedisPort } from "./redis-port";
+
+/**
+ * The cluster state in Redis — chosen over PostgreSQL because every request of a session reads
+ * its session (a Redis GET is a fraction of a query), sessions and stream logs expire by
+ * themselves (TTLs), and pub/sub works on plain Redis and on Upstash over REST, whereas
+ * PostgreSQL's LISTEN needs a direct connection that Neon's and Vercel's pooled URLs do not give.
+ *
+ * Keys, under a namespace per endpoint (`mcp:<ns>:`): session:<id> (JSON, TTL = idle expiry),
+ * spent:<nonce>, stream:<id>:meta and :events (a capped list), tools:disabled; channel
+ * mcp:<ns>:cluster. Two endpoints in one deployment never see each other's state.
+ */
+
+const MAX_STREAM_EVENTS = 1_000;
+
+function sessionStore(redis: RedisPort, ns: string): SessionStore {
+  const key = (id: string) => `${ns}session:${id}`;
+  const ttl = (record: SessionRecord) => record.expiresAt - Date.now();
+  async function read(id: string): Promise<SessionRecord | undefined> {
+    const text = await redis.get(key(id));
+    if (!text) return undefined;
+    const record = JSON.parse(text) as SessionRecord;
+    return record.expiresAt > Date.now() ? record : undefined;
+  }
+  return {
+    async create(record) {
+      await redis.set(key(record.id), JSON.stringify(record), ttl(record));
+    },
+    get: read,
+    async update(id, patch) {
+      // Read-modify-write: concurrent updates of one session are rare (setLevel, subscribe) and
+      // the last one winning is what a client sending them in order expects.
+      const current = await read(id);
+      if (!current) return;
+      const next = { ...current, ...patch };
+      await redis.set(key(id), JSON.stringify(next), ttl(next));
+    },
+    async delete(id) {
+      const existed = (await redis.get(key(id))) !== null;
+      await redis.del(key(id));
+      return existed;
+    },
+  };
+}
+
+function spentStates(redis: RedisPort, ns: string): SpentStateStore {
+  return {
+    // SET NX: exactly one instance succeeds in spending a nonce.
+    spend: (nonce, expiresAt) => redis.set(`${ns}spent:${nonce}`, "1", Math.max(1_000, expiresAt - Date.now()), true),
+  };
+}
+
+function bus(redis: RedisPort, channel: string): ClusterBus {
+  const handlers = new Set<(message: ClusterMessage) => void>();
+  let subscribed: Promise<unknown> | undefined;
+  const deliver = (text: string) => {
+    let parsed: { origin: string; message: ClusterMessage };
+    try {
+      parsed = JSON.parse(text) as { origin: string; message: ClusterMessage };
+    } catch {
+      return;
+    }
+    if (parsed.origin === INSTANCE_ID) return;
+    for (const handler of handlers) {
+      try {
+        handler(parsed.message);
+      } catch (thrown) {
+        logUnexpected("cluster message", thrown);
+      }
+    }
+  };
+  return {
+    publish(message) {
+      redis.publish(channel, JSON.stringify({ origin: INSTANCE_ID, message })).catch((thrown: unknown) => logUnexpected("cluster publish", thrown));
+    },
+    subscribe(handler) {
+      handlers.add(handler);
+      subscribed ??= redis.subscribe(channel, deliver).catch((thrown: unknown) => {
+        subscribed = undefined;
+        logUnexpected("cluster subscribe", thrown);
+      });
+      return () => handlers.delete(handler);
+    },
+  };
+}
+
+/**
+ * While a stream runs, its log lives long (a call may wait minutes for the user's answer with no
+ * event meanwhile, and must stay resumable everywhere); once finished, it is kept for the
+ * retention time only.
+ */
+const RUNNING_TTL_MS = 2 * 60 * 60 * 1000;
+
+function streamLog(redis: RedisPort, ns: string): StreamLog {
+  const meta = (id: string) => `${ns}stream:${id}:meta`;
+  const events = (id: string) => `${ns}stream:${id}:events`;
+  const retention = new Map<string, number>();
+  return {
+    async open(streamId, sessionId, retentionMs) {
+      retention.set(streamId, retentionMs);
+      await redis.set(meta(streamId), JSON.stringify({ sessionId: sessionId ?? null, finished: false }), RUNNING_TTL_MS);
+    },
+    async append(streamId, event) {
+      await redis.append(events(streamId), JSON.stringify(event), MAX_STREAM_EVENTS, RUNNING_TTL_MS, meta(streamId));
+    },
+    async finish(streamId) {
+      const ttl = retention.get(streamId) ?? 120_000;
+      retention.delete(streamId);
+      const current = await redis.get(meta(streamId));
+      const sessionId = current ? (JSON.parse(current) as { sessionId: string | null }).sessionId : null;
+      await Promise.all([redis.set(meta(streamId), JSON.stringify({ sessionId, finished: true }), ttl), redis.expire(events(streamId), ttl)]);
+    },
+    async read(streamId, afterSeq) {
+      const [metaText, list] = await Promise.all([redis.get(meta(streamId)), redis.range(events(streamId))]);
+      if (!metaText) return undefined;
+      const info = JSON.parse(metaText) as { sessionId: string | null; finished: boolean };
+      const all = list.map((e) => JSON.parse(e) as LoggedStreamEvent).filter((e) => e.seq > afterSeq);
+      return { events: all, finished: info.finished, sessionId: info.sessionId ?? undefined };
+    },
+  };
+}
+
+/** Switched-off tools as one JSON list (small, read rarely: at start-up and on each switch). */
+function toolSwitches(redis: RedisPort, ns: string): ToolSwitches {
+  const key = `${ns}tools:disabled`;
+  const read = async () => {
+    const text = await redis.get(key);
+    const parsed: unknown = text ? JSON.parse(text) : [];
+    return Array.isArray(parsed) ? parsed.filter((t): t is string => typeof t === "string") : [];
+  };
+  return {
+    disabled: read,
+    async set(tool, enabled) {
+      const current = new Set(await read());
+      if (enabled) current.delete(tool);
+      else current.add(tool);
+      // No expiry: a switch holds until switched back (10 years is "forever" for a TTL).
+      await redis.set(key, JSON.stringify([...current].sort()), 10 * 365 * 24 * 3600 * 1000);
+    },
+  };
+}
+
+export function redisCluster(redis: RedisPort, namespace: string): Cluster {
+  const ns = `mcp:${namespace}:`;
+  return {
+    sessions: sessionStore(redis, ns),
+    spentStates: spentStates(redis, ns),
+    bus: bus(redis, `${ns}cluster`),
+    streamLog: streamLog(redis, ns),
+    switches: toolSwitches(redis, ns),
+  };
+}

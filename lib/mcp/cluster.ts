@@ -1,0 +1,82 @@
+import { randomUUID } from "node:crypto";
+import type { JsonRpcId, JsonRpcResponse } from "../jsonrpc";
+import type { ServerEvent } from "./notification-hub";
+import type { SessionStore } from "./transport/session-store";
+import type { SpentStateStore } from "./transport/stateless/request-state";
+
+/**
+ * What the instances of one deployment share (basic/transports on many serverless instances:
+ * consecutive requests of one client reach different ones). Nothing a later request needs may
+ * live only in one instance's memory: sessions, spent requestStates, the event logs of resumable
+ * streams, and a bus that carries what one instance must tell the others. In-process defaults
+ * serve a single instance; lib/cluster puts them in Redis.
+ */
+
+/** This process, as the bus names it: an instance ignores its own messages. */
+export const INSTANCE_ID = randomUUID();
+
+/** Named events of the GET stream for a caller's tool runs (seed 001 §server-sent events). */
+export type ToolEventName = "tool-progress" | "tool-complete" | "tool-error";
+
+export type ClusterMessage =
+  /** A client answered a server → client request that another instance is waiting for. */
+  | { kind: "client_response"; sessionId: string; response: JsonRpcResponse }
+  /** notifications/cancelled for a request another instance is running. */
+  | { kind: "cancel"; scope: string; requestId: JsonRpcId; reason: string }
+  /** DELETE ended a session: its work everywhere stops, its streams close. */
+  | { kind: "session_ended"; sessionId: string }
+  /** list_changed / resource_updated, for every instance's open streams. */
+  | { kind: "server_event"; event: ServerEvent }
+  /** A resumable stream's next event, for an instance that serves a resumed connection to it. */
+  | { kind: "stream_event"; streamId: string; seq: number; data: string }
+  | { kind: "stream_finished"; streamId: string }
+  /** A client reconnected to (or left) a stream another instance owns: its grace timer stops (or starts). */
+  | { kind: "stream_attached"; streamId: string }
+  | { kind: "stream_detached"; streamId: string }
+  /** A tool run's named event, for the GET streams of its audience (subject or session). */
+  | { kind: "tool_event"; audience: string; event: ToolEventName; data: Record<string, unknown> }
+  /** Tools were switched on or off (npm run tools): every instance re-reads the switches. */
+  | { kind: "tools_switched" };
+
+export interface ClusterBus {
+  /** Deliver to every other instance. Never throws; failures are logged. */
+  publish(message: ClusterMessage): void;
+  /** Messages from the other instances (never this one's own). */
+  subscribe(handler: (message: ClusterMessage) => void): () => void;
+}
+
+export interface LoggedStreamEvent {
+  seq: number;
+  data: string;
+}
+
+/** Where resumable streams keep their events, so a client may resume on any instance. */
+export interface StreamLog {
+  open(streamId: string, sessionId: string | undefined, retentionMs: number): Promise<void>;
+  append(streamId: string, event: LoggedStreamEvent): Promise<void>;
+  finish(streamId: string): Promise<void>;
+  /** The events after `afterSeq`, whether the stream has finished, and whose session it is; undefined when unknown. */
+  read(streamId: string, afterSeq: number): Promise<{ events: LoggedStreamEvent[]; finished: boolean; sessionId: string | undefined } | undefined>;
+}
+
+/** Which tools are switched off at run time, for every instance. */
+export interface ToolSwitches {
+  disabled(): Promise<string[]>;
+  set(tool: string, enabled: boolean): Promise<void>;
+}
+
+export interface Cluster {
+  sessions: SessionStore;
+  spentStates: SpentStateStore;
+  bus: ClusterBus;
+  /** Absent for a single instance: streams are resumed where they live. */
+  streamLog?: StreamLog;
+  /** Absent for a single instance: tools switch by configuration at start-up only. */
+  switches?: ToolSwitches;
+}
+
+/** The bus of a single instance: there is nobody else to tell. */
+export const SOLO_BUS: ClusterBus = {
+  publish: () => undefined,
+  subscribe: () => () => undefined,
+};

@@ -1,0 +1,34 @@
+import type { AuthInfo } from "../../auth/auth-info";
+import { toMcpError, type McpError } from "../../jsonrpc";
+import { authorizeRequest } from "../authorize";
+import type { MethodEnv } from "../methods";
+import { callerKey, rateLimitExceeded, type RateLimitDecision, type RequestLimiter } from "../rate-limit";
+
+/**
+ * The checks a request made inside another (a call of tools/batch) passes as if it had come
+ * alone: authorization, then its rate-limit budgets. Returns the refusal, or undefined.
+ */
+export function admitter(
+  env: MethodEnv,
+  limiter: RequestLimiter | undefined,
+  request: Request,
+  auth: AuthInfo | undefined,
+  outerParams: Record<string, unknown> | undefined,
+): (method: string, params: Record<string, unknown>) => McpError | undefined | Promise<McpError | undefined> {
+  return (method, params) => {
+    try {
+      authorizeRequest(env, method, params, auth);
+    } catch (thrown) {
+      return toMcpError(thrown);
+    }
+    if (!limiter) return undefined;
+    const tool = method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
+    const judge = (decision: RateLimitDecision | undefined) => (decision && !decision.allowed ? rateLimitExceeded(decision) : undefined);
+    try {
+      const checking = limiter.check({ method, ...(tool ? { tool } : {}), caller: callerKey(request, auth, outerParams) });
+      return checking instanceof Promise ? checking.then(judge, (thrown: unknown) => toMcpError(thrown)) : judge(checking);
+    } catch (thrown) {
+      return toMcpError(thrown);
+    }
+  };
+}

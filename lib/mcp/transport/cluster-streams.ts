@@ -1,0 +1,150 @@
+import { logUnexpected } from "../request-log";
+import type { ClusterBus, ClusterMessage, LoggedStreamEvent, StreamLog } from "../cluster";
+import { encodeSse, encodeSseComment } from "./sse";
+import { sseBody, type SseBodyOptions, type StreamMirror, type StreamSink, type StreamTable } from "./resumable-streams";
+
+/**
+ * Resumable streams across instances (basic/transports §resumability and redelivery, on many
+ * instances). The instance that runs a call owns its stream and mirrors every event to the
+ * shared log and the bus; a client that comes back with Last-Event-ID on another instance is
+ * served there: first what it missed, from the log, then each new event as the bus brings it,
+ * until the owner finishes the stream. Reconnecting elsewhere tells the owner, so its grace timer
+ * does not abandon work a client is still following.
+ */
+
+/** The owner's side: copy each event of a resumable stream to the log (in order) and the bus. */
+export function clusterMirror(log: StreamLog, bus: ClusterBus, retentionMs: number): StreamMirror {
+  // Writes of one stream are chained so the log keeps its order; a failure is logged, not fatal:
+  // the local connection still gets every event, only a remote resume would miss it.
+  const queues = new Map<string, Promise<void>>();
+  const enqueue = (streamId: string, write: () => Promise<void>, last = false) => {
+    const next = (queues.get(streamId) ?? Promise.resolve()).then(write).catch((thrown: unknown) => logUnexpected("stream log", thrown));
+    if (last) void next.then(() => queues.delete(streamId));
+    else queues.set(streamId, next);
+  };
+  return {
+    opened(stream) {
+      enqueue(stream.id, () => log.open(stream.id, stream.sessionId, retentionMs));
+    },
+    // Published only once written: a follower that has read the log and then hears the bus can
+    // never miss an event that was announced before it listened but written after it read.
+    event(stream, seq, data) {
+      enqueue(stream.id, async () => {
+        await log.append(stream.id, { seq, data });
+        bus.publish({ kind: "stream_event", streamId: stream.id, seq, data });
+      });
+    },
+    finished(stream) {
+      enqueue(
+        stream.id,
+        async () => {
+          await log.finish(stream.id);
+          bus.publish({ kind: "stream_finished", streamId: stream.id });
+        },
+        true,
+      );
+    },
+  };
+}
+
+interface Reader {
+  deliver(event: LoggedStreamEvent): void;
+  finish(): void;
+}
+
+/** Streams owned elsewhere that clients follow through this instance; and the owner's bookkeeping. */
+export class RemoteStreams {
+  private readonly readers = new Map<string, Set<Reader>>();
+
+  constructor(
+    private readonly log: StreamLog,
+    private readonly bus: ClusterBus,
+    private readonly local: StreamTable,
+  ) {}
+
+  /** Cluster messages about streams: events for readers here, attach/detach for streams owned here. */
+  handle(message: ClusterMessage): void {
+    switch (message.kind) {
+      case "stream_event":
+        for (const r of this.readers.get(message.streamId) ?? []) r.deliver({ seq: message.seq, data: message.data });
+        return;
+      case "stream_finished":
+        for (const r of this.readers.get(message.streamId) ?? []) r.finish();
+        return;
+      case "stream_attached":
+        this.local.get(message.streamId)?.attachedElsewhere();
+        return;
+      case "stream_detached":
+        this.local.get(message.streamId)?.detachedElsewhere();
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * Serve a stream owned by another instance from `afterSeq` on, for `sessionId`'s client.
+   * Undefined when the log does not know it (or it is another session's): answered 404 like any
+   * unknown Last-Event-ID.
+   */
+  async resume(streamId: string, afterSeq: number, sessionId: string, connection: SseBodyOptions): Promise<ReadableStream<Uint8Array> | undefined> {
+    const known = await this.log.read(streamId, afterSeq);
+    if (!known || known.sessionId !== sessionId) return undefined;
+    let lastSeq = afterSeq;
+    let sink: StreamSink | undefined;
+    let ended = false;
+    const pending: LoggedStreamEvent[] = [];
+    let replayed = false;
+    const write = (e: LoggedStreamEvent) => {
+      if (e.seq <= lastSeq) return; // replayed already, or delivered twice: never sent twice
+      lastSeq = e.seq;
+      sink?.write(encodeSse({ id: `${streamId}_${e.seq}`, data: e.data }));
+    };
+    const reader: Reader = {
+      deliver: (e) => (replayed ? write(e) : pending.push(e)),
+      finish: () => {
+        ended = true;
+        if (replayed) sink?.close();
+      },
+    };
+    const set = this.readers.get(streamId) ?? new Set<Reader>();
+    this.readers.set(streamId, set);
+    set.add(reader);
+    const leave = () => {
+      set.delete(reader);
+      if (set.size === 0) this.readers.delete(streamId);
+    };
+    return sseBody(
+      (s) => {
+        sink = s;
+        // Headers go out now, not with the first event (which may be a while).
+        s.write(encodeSseComment("resumed"));
+        this.bus.publish({ kind: "stream_attached", streamId });
+        // Listening before reading again: an event is published only after it is in the log, so
+        // anything not in this read arrives on the bus.
+        void this.log.read(streamId, afterSeq).then(
+          (now) => {
+            for (const e of now?.events ?? known.events) write(e);
+            for (const e of pending.sort((a, b) => a.seq - b.seq)) write(e);
+            pending.length = 0;
+            replayed = true;
+            if (ended || now?.finished) s.close();
+          },
+          (thrown: unknown) => {
+            logUnexpected("stream resume", thrown);
+            s.close();
+          },
+        );
+      },
+      () => undefined,
+      {
+        ...connection,
+        onEnd: () => {
+          leave();
+          if (!ended) this.bus.publish({ kind: "stream_detached", streamId });
+          connection.onEnd?.();
+        },
+      },
+    );
+  }
+}
