@@ -10,6 +10,8 @@ const list = z
 
 const bool = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
 
+const url = z.url({ protocol: /^https?$/ });
+
 const EnvSchema = z.object({
   MCP_SESSION_MODE: z.enum(["stateful", "stateless"]).default("stateful"),
   MCP_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(24 * 3600),
@@ -17,8 +19,14 @@ const EnvSchema = z.object({
   MCP_ALLOW_LOOPBACK_ORIGINS: bool.default(true),
   MCP_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
   MCP_MAX_BATCH: z.coerce.number().int().min(1).max(1000).default(32),
+  /** Tools switched off from start-up (comma-separated names); `npm run tools` switches at run time. */
+  MCP_DISABLED_TOOLS: list.default([]),
+  /** The most calls one tools/batch request may carry (seed 001 §parallel tool execution). */
+  MCP_MAX_TOOL_BATCH: z.coerce.number().int().min(1).max(100).default(10),
   MCP_MAX_JSON_DEPTH: z.coerce.number().int().min(8).max(1000).default(64),
   MCP_SSE_KEEPALIVE_MS: z.coerce.number().int().min(0).default(15_000),
+  /** GET streams: a named `ping` event this often (seed 001), instead of keep-alive comments. */
+  MCP_SSE_PING_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
   MCP_SSE_RETRY_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   MCP_RESUME_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   MCP_STREAM_RETENTION_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
@@ -38,9 +46,73 @@ const EnvSchema = z.object({
     .optional(),
   /** The embedded database's folder (relative to the project) when DATABASE_URL is unset. */
   PGLITE_DATA_DIR: z.string().default(".data/pglite"),
+
+  // ── Authorization (lib/auth; see .env.example) ──────────────────────────────────────────────
+  /** required: every request needs a valid token. mixed: anonymous callers reach noauth tools. */
+  MCP_AUTH_MODE: z.enum(["required", "mixed"]).optional(),
+  /** The canonical URL of /api/mcp: the tokens' audience and the metadata's `resource`. */
+  MCP_RESOURCE_URL: url.optional(),
+  MCP_RESOURCE_NAME: z.string().min(1).max(200).default("WorldCrafter"),
+  MCP_RESOURCE_DOCUMENTATION: url.optional(),
+  /** The authorization server's issuer identifier. Unset: the development issuer. */
+  MCP_AUTH_ISSUER: url.optional(),
+  /** Its JWKS; default: jwks_uri from its metadata. */
+  MCP_AUTH_JWKS_URL: url.optional(),
+  /** Expected `aud`; default MCP_RESOURCE_URL (RFC 8707). */
+  MCP_AUTH_AUDIENCE: z.string().min(1).optional(),
+  MCP_AUTH_ALGORITHMS: list.default(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]),
+  /** Supabase-style projects: HS256 tokens signed with this shared secret (off unless set). */
+  MCP_AUTH_HS256_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  MCP_AUTH_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  MCP_AUTH_MAX_TOKEN_AGE_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
+  MCP_AUTH_JWKS_COOLDOWN_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  MCP_AUTH_JWKS_CACHE_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
+  MCP_AUTH_JWKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** Scopes granted to a valid token that carries no scope claim at all (providers without scopes). */
+  MCP_AUTH_IMPLICIT_SCOPES: list.default([]),
+  /** Allow the development issuer under NODE_ENV=production (tests, demos — never a real deployment). */
+  MCP_ALLOW_DEV_ISSUER: bool.default(false),
+  /** Where the development issuer keeps its signing key. */
+  MCP_DEV_ISSUER_DIR: z.string().default(".data/dev-issuer"),
+  // ── Rate limits and input limits (lib/ratelimit, lib/http; see .env.example) ─────────────────
+  MCP_RATE_LIMITS: bool.default(true),
+  MCP_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  MCP_RATE_LIMIT_TOOLS_LIST: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  MCP_RATE_LIMIT_TOOLS_CALL: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  MCP_RATE_LIMIT_OTHER: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /** Per-tool budgets on top of tools/call's: `export_world=10,create_world=30`. */
+  MCP_RATE_LIMIT_TOOLS: list.pipe(z.array(z.string().regex(/^[A-Za-z0-9_.-]{1,128}=\d{1,6}$/, "each entry must be tool=limit"))).default([]),
+  MCP_MAX_STREAMS_PER_CALLER: z.coerce.number().int().min(1).max(1000).default(5),
+  /** What happens when the rate-limit store cannot answer: open lets requests through, closed answers 503. */
+  MCP_RATE_LIMIT_FAILURE: z.enum(["open", "closed"]).default("open"),
+  MCP_RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1_000),
+  UPSTASH_REDIS_REST_URL: url.optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+  /** Any Redis (redis://, rediss://) for self-hosted deployments. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
+  /** How long a cluster-state command (sessions, stream logs) may take before it fails. */
+  MCP_CLUSTER_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
+  /** GET streams end after this long (clients reconnect); keep it below the platform's function limit. */
+  MCP_STREAM_MAX_LIFETIME_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(280_000),
+  /** All request headers together; more gets 431. */
+  MCP_MAX_HEADER_BYTES: z.coerce.number().int().min(1024).max(256 * 1024).default(16 * 1024),
+
+  /** Set by the platform: which build this is, and Vercel's production host. */
+  NODE_ENV: z.string().optional(),
+  VERCEL_PROJECT_PRODUCTION_URL: z.string().optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/** Cross-variable rules zod's per-field schema cannot say. */
+function crossCheck(env: Env): string[] {
+  const problems: string[] = [];
+  if ((env.UPSTASH_REDIS_REST_URL === undefined) !== (env.UPSTASH_REDIS_REST_TOKEN === undefined)) {
+    problems.push("  UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together");
+  }
+  return problems;
+}
 
 let cached: Env | undefined;
 
@@ -49,10 +121,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   if (cached && source === process.env) return cached;
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = EnvSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
-  }
+  const lines = parsed.success ? crossCheck(parsed.data) : parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+  if (!parsed.success || lines.length > 0) throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   if (source === process.env) cached = parsed.data;
   return parsed.data;
 }

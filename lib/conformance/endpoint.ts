@@ -1,6 +1,7 @@
 import { loadEnv } from "../config/env";
 import { createMcpEndpoint, type McpEndpoint } from "../mcp";
 import { conformanceFixtureServer } from "./fixture-server";
+import { clusterOf } from "../cluster/create-cluster";
 
 let endpoint: McpEndpoint | undefined;
 
@@ -8,6 +9,7 @@ let endpoint: McpEndpoint | undefined;
 export function conformanceEndpoint(): McpEndpoint | undefined {
   const env = loadEnv();
   if (!env.MCP_CONFORMANCE_FIXTURES) return undefined;
-  endpoint ??= createMcpEndpoint(conformanceFixtureServer, env);
+  // Shared like the product's when a store is configured: the suite may run across instances.
+  endpoint ??= createMcpEndpoint(conformanceFixtureServer, env, { cluster: clusterOf(env, "conformance") });
   return endpoint;
 }

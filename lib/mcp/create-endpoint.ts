@@ -1,12 +1,17 @@
 import { randomBytes } from "node:crypto";
 import type { Env } from "../config/env";
-import { LocalNotificationHub, type NotificationHub } from "./notification-hub";
+import { ClusterHub } from "./notification-hub";
+import { SOLO_BUS, type Cluster } from "./cluster";
+import { ToolSwitchboard } from "./tool-switchboard";
 import { MemorySpentStateStore, RequestStateCodec } from "./transport/stateless/request-state";
-import type { AuthInfo } from "../auth/auth-info";
+import type { AccessControl } from "./access";
+import type { LocalePolicy } from "./locale";
+import type { ToolCallObserver } from "./tool-call-observer";
+import type { RequestLimiter } from "./rate-limit";
 import { Registry, type RegistryContents } from "./registry";
 import type { ServerIdentity } from "./server-info";
 import { silentRequestLogger, stdoutRequestLogger } from "./request-log";
-import { MemorySessionStore, type SessionStore } from "./transport/session-store";
+import { MemorySessionStore } from "./transport/session-store";
 import { createStreamableHttpHandler, type StreamableHttpHandler } from "./transport/streamable-http";
 
 let warnedAboutSecret = false;
@@ -28,6 +33,19 @@ export interface EndpointDefinition {
   info: ServerIdentity;
   instructions?: string;
   contents: RegistryContents;
+  /** Locales the app writes human text in; handlers read the negotiated one as `ctx.locale`. */
+  locales?: LocalePolicy;
+}
+
+export interface EndpointAdapters {
+  /** Sessions, spent states, stream logs and the bus shared by instances (lib/cluster); default: this process only. */
+  cluster?: Cluster;
+  /** Who may call what (lib/auth: bearer JWTs); absent, everything is open to anyone. */
+  access?: AccessControl;
+  /** Told about every finished tools/call (audit log, metrics). */
+  onToolCall?: ToolCallObserver;
+  /** Rate limits per caller (lib/ratelimit); absent, nothing is limited. */
+  limiter?: RequestLimiter;
 }
 
 export interface McpEndpoint extends StreamableHttpHandler {
@@ -41,19 +59,30 @@ export interface McpEndpoint extends StreamableHttpHandler {
 export function createMcpEndpoint(
   definition: EndpointDefinition,
   env: Env,
-  adapters: { sessions?: SessionStore; hub?: NotificationHub; authenticate?: (request: Request) => Promise<AuthInfo | undefined> } = {},
+  adapters: EndpointAdapters = {},
 ): McpEndpoint {
   const registry = new Registry(definition.contents, env.MCP_PAGE_SIZE);
-  const hub = adapters.hub ?? new LocalNotificationHub();
-  registry.onChange((list) => hub.publish({ kind: "list_changed", list }));
+  const cluster = adapters.cluster ?? { sessions: new MemorySessionStore(), spentStates: new MemorySpentStateStore(), bus: SOLO_BUS };
+  const hub = new ClusterHub(cluster.bus);
+  // Each instance announces its own registry's changes (they change on every instance alike).
+  registry.onChange((list) => hub.publishLocal({ kind: "list_changed", list }));
+  new ToolSwitchboard(registry, definition.contents.tools ?? [], cluster, env.MCP_DISABLED_TOOLS);
   const handler = createStreamableHttpHandler({
     hub,
-    requestStates: new RequestStateCodec(stateSecret(env), env.MCP_REQUEST_STATE_TTL_SECONDS * 1000, new MemorySpentStateStore()),
+    requestStates: new RequestStateCodec(stateSecret(env), env.MCP_REQUEST_STATE_TTL_SECONDS * 1000, cluster.spentStates),
     listCache: { scope: "public", ttlMs: env.MCP_LIST_TTL_MS },
     listenMaxLifetimeMs: env.MCP_LISTEN_MAX_LIFETIME_MS,
-    env: { registry, info: definition.info, instructions: definition.instructions },
+    env: {
+      registry,
+      info: definition.info,
+      instructions: definition.instructions,
+      ...(definition.locales ? { locales: definition.locales } : {}),
+      ...(adapters.onToolCall ? { onToolCall: adapters.onToolCall } : {}),
+      ...(adapters.access ? { access: adapters.access } : {}),
+      maxToolBatch: env.MCP_MAX_TOOL_BATCH,
+    },
     sessionMode: env.MCP_SESSION_MODE,
-    sessions: adapters.sessions ?? new MemorySessionStore(),
+    cluster,
     sessionTtlMs: env.MCP_SESSION_TTL_SECONDS * 1000,
     origin: { allowedOrigins: env.MCP_ALLOWED_ORIGINS, allowLoopback: env.MCP_ALLOW_LOOPBACK_ORIGINS },
     maxBodyBytes: env.MCP_MAX_BODY_BYTES,
@@ -65,7 +94,11 @@ export function createMcpEndpoint(
     streamRetentionMs: env.MCP_STREAM_RETENTION_MS,
     clientRequestTimeoutMs: env.MCP_CLIENT_REQUEST_TIMEOUT_MS,
     log: env.MCP_LOG_REQUESTS ? stdoutRequestLogger : silentRequestLogger,
-    ...(adapters.authenticate ? { authenticate: adapters.authenticate } : {}),
+    ...(adapters.access ? { access: adapters.access } : {}),
+    ...(adapters.limiter ? { limiter: adapters.limiter } : {}),
+    streamMaxLifetimeMs: env.MCP_STREAM_MAX_LIFETIME_MS,
+    pingMs: env.MCP_SSE_PING_MS,
+    maxHeaderBytes: env.MCP_MAX_HEADER_BYTES,
   });
   return { ...handler, registry };
 }

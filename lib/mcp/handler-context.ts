@@ -15,6 +15,8 @@ import {
   type ServerRequestMethod,
 } from "./client-requests";
 import { loggingLevelRank, type LoggingLevel, type Meta } from "./types";
+import { LOCALE_META_KEY, lookupLocale, type LocalePolicy } from "./locale";
+import { readClientHints, type ClientHints } from "./client-hints";
 
 export type ProgressToken = string | number;
 
@@ -45,6 +47,10 @@ export interface CallChannel {
 export interface CallScope {
   requestId: JsonRpcId;
   signal: AbortSignal;
+  /** Whether the call was cancelled, without creating the (lazy) signal. */
+  readonly aborted: boolean;
+  /** Told of every progress report, with or without a progressToken (the GET stream's tool-progress). */
+  onProgress?: (progress: number, total: number | undefined) => void;
   protocolVersion: string;
   sessionId: string | undefined;
   auth: AuthInfo | undefined;
@@ -68,6 +74,13 @@ export interface HandlerContext {
   readonly protocolVersion: string;
   /** What the client declared it can do (elicitation, sampling, roots, …). */
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  /**
+   * The locale to write human text in: the request's `_meta["openai/locale"]` looked up (RFC
+   * 4647) among the server's supported locales; the fallback when it names none of them.
+   */
+  readonly locale: string;
+  /** Advisory host hints (user agent, coarse location); never use them for authorization. */
+  readonly clientHints: ClientHints;
   /** Report progress; a no-op when the caller sent no progressToken (basic/utilities/progress). */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Send notifications/message if the level passes the client's logging/setLevel. */
@@ -105,8 +118,12 @@ async function ask<T>(scope: CallScope, method: ServerRequestMethod, params: obj
   return parsed.data;
 }
 
-export function createHandlerContext(scope: CallScope): HandlerContext {
+/** When a server declares no locales, everything is written in English. */
+const ENGLISH_ONLY: LocalePolicy = { supported: ["en"], fallback: "en" };
+
+export function createHandlerContext(scope: CallScope, locales: LocalePolicy = ENGLISH_ONLY): HandlerContext {
   const token = scope.meta.progressToken;
+  let hints: ClientHints | undefined;
   return {
     // A getter: the AbortSignal is created only if the handler looks at it.
     get signal() {
@@ -118,7 +135,16 @@ export function createHandlerContext(scope: CallScope): HandlerContext {
     meta: scope.meta,
     protocolVersion: scope.protocolVersion,
     clientCapabilities: scope.clientCapabilities ?? {},
+    // Getters: most handlers never look, so the lookups cost nothing on the hot path.
+    get locale() {
+      return lookupLocale(scope.meta[LOCALE_META_KEY], locales);
+    },
+    get clientHints() {
+      hints ??= readClientHints(scope.meta);
+      return hints;
+    },
     async progress(progress, total, message) {
+      scope.onProgress?.(progress, total);
       if (token === undefined) return;
       await scope.channel.notify("notifications/progress", {
         progressToken: token,

@@ -1,4 +1,5 @@
 import type { ListKind } from "./registry";
+import type { ClusterBus } from "./cluster";
 
 /** Changes every connected listener may care about, whichever era its stream speaks. */
 export type ServerEvent = { kind: "list_changed"; list: ListKind } | { kind: "resource_updated"; uri: string };
@@ -23,5 +24,33 @@ export class LocalNotificationHub implements NotificationHub {
   subscribe(listener: (event: ServerEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+}
+
+/**
+ * The hub of one instance of many: what is published here also reaches the other instances'
+ * streams through the cluster bus, and what they publish reaches this one's. `local` events stay
+ * here — each instance announces its own registry's changes to its own streams.
+ */
+export class ClusterHub implements NotificationHub {
+  private readonly local = new LocalNotificationHub();
+
+  constructor(private readonly bus: ClusterBus) {
+    bus.subscribe((message) => {
+      if (message.kind === "server_event") this.local.publish(message.event);
+    });
+  }
+
+  publish(event: ServerEvent): void {
+    this.local.publish(event);
+    this.bus.publish({ kind: "server_event", event });
+  }
+
+  publishLocal(event: ServerEvent): void {
+    this.local.publish(event);
+  }
+
+  subscribe(listener: (event: ServerEvent) => void): () => void {
+    return this.local.subscribe(listener);
   }
 }

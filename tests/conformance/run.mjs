@@ -1,7 +1,11 @@
 // Runs the official MCP conformance suite against the real `next start` server's fixture route,
 // under the suite's own Node 22 (installed from the npm registry in this folder's node_modules).
 //
-//   node tests/conformance/run.mjs   # 2025-11-25 required + suite all, 2026-07-28 required (one server)
+//   node tests/conformance/run.mjs   # 2025-11-25 required + suite all, 2026-07-28 required (one server),
+//                                    # then suite all and 2026-07-28 again across two servers
+//
+// The second half starts two servers sharing Redis (REDIS_URL, default the local one) and puts a
+// round-robin proxy in front, so every request reaches the other instance than the one before.
 //
 // Prints per-scenario lines and a closing `N passed, M failed` over scenarios, and writes a JSON
 // summary to tests/conformance/results/summary.json for .ci/run.
@@ -9,6 +13,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, startNextServer } from "../support/next-server.mjs";
+import { startRoundRobinProxy } from "../support/round-robin-proxy.mjs";
 
 const HERE = join(ROOT, "tests/conformance");
 const NODE22 = join(HERE, "node_modules/.bin/node");
@@ -51,17 +56,37 @@ async function main() {
   ensureInstalled();
   rmSync(RESULTS, { recursive: true, force: true });
   mkdirSync(RESULTS, { recursive: true });
-  const server = await startNextServer({ env: { MCP_CONFORMANCE_FIXTURES: "1" } });
-  // The suite requires a loopback *name* for the DNS-rebinding scenario; localhost resolves to 127.0.0.1 here.
-  const url = `http://localhost:${server.port}/api/conformance/mcp`;
+  // The fixture route is unauthenticated by design; the product route beside it still needs an
+  // issuer to start in production mode, and the development issuer is fine for that here.
+  const base = { MCP_CONFORMANCE_FIXTURES: "1", MCP_ALLOW_DEV_ISSUER: "1" };
   const runs = [];
   // One server process serves every run: both eras side by side, as in production.
+  const server = await startNextServer({ env: base });
   try {
+    // The suite requires a loopback *name* for the DNS-rebinding scenario; localhost resolves to 127.0.0.1 here.
+    const url = `http://localhost:${server.port}/api/conformance/mcp`;
     runs.push(await runSuite(["--url", url, "--requirements", "2025-11-25", "-o", join(RESULTS, "required-2025")], "required (2025-11-25)"));
     runs.push(await runSuite(["--url", url, "--suite", "all", "--spec-version", "2025-11-25", "-o", join(RESULTS, "all-2025")], "suite all (2025-11-25)"));
     runs.push(await runSuite(["--url", url, "--requirements", "2026-07-28", "-o", join(RESULTS, "required-2026")], "required (2026-07-28)"));
   } finally {
     await server.stop();
+  }
+  // Two instances sharing one Redis, behind a proxy that alternates between them per request.
+  const shared = {
+    ...base,
+    REDIS_URL: process.env.CONFORMANCE_REDIS_URL ?? "redis://127.0.0.1:6379",
+    MCP_REQUEST_STATE_SECRET: "conformance-shared-request-state-secret-0123456789",
+  };
+  const pair = await Promise.all([startNextServer({ env: shared }), startNextServer({ env: shared })]);
+  const proxy = await startRoundRobinProxy(pair.map((s) => s.url));
+  try {
+    const url = `http://localhost:${proxy.port}/api/conformance/mcp`;
+    runs.push(await runSuite(["--url", url, "--suite", "all", "--spec-version", "2025-11-25", "-o", join(RESULTS, "all-2025-two-instances")], "suite all (2025-11-25), two instances"));
+    runs.push(await runSuite(["--url", url, "--requirements", "2026-07-28", "-o", join(RESULTS, "required-2026-two-instances")], "required (2026-07-28), two instances"));
+    console.log(`\nproxy: ${proxy.served.join(" + ")} requests to the two instances`);
+  } finally {
+    await proxy.close();
+    await Promise.all(pair.map((s) => s.stop()));
   }
   let passed = 0;
   let failed = 0;

@@ -12,8 +12,11 @@ function curlBlocks(): string[] {
 }
 
 function runBlock(block: string): string {
-  const script = block.replaceAll("http://localhost:3000", inject("statefulUrl"));
-  return execFileSync("bash", ["-euo", "pipefail", "-c", script], { encoding: "utf8", timeout: 20_000 });
+  const server = inject("statefulUrl");
+  const script = block.replaceAll("http://localhost:3000", server);
+  // `npm run token` signs with the key the test server trusts, for that server's audience.
+  const env = { ...process.env, MCP_DEV_ISSUER_DIR: inject("devIssuerDir"), MCP_RESOURCE_URL: `${server}/api/mcp` };
+  return execFileSync("bash", ["-euo", "pipefail", "-c", script], { encoding: "utf8", timeout: 30_000, env });
 }
 
 describe("README curl examples", () => {
@@ -42,5 +45,16 @@ describe("README curl examples", () => {
     expect(discover.result._meta).toMatchObject({ "io.modelcontextprotocol/serverInfo": { name: "worldcrafter" } });
     const call = JSON.parse(lines[1] as string) as { result: Record<string, unknown> };
     expect(call.result).toMatchObject({ resultType: "complete", structuredContent: { style: "dwarvish", names: expect.any(Array) } });
+  });
+
+  it("the token example runs as written: npm run token, then create_world and list_worlds as that subject", () => {
+    const block = curlBlocks()[2] ?? "";
+    expect(block).toContain("npm run -s token");
+    const lines = runBlock(block).trim().split("\n");
+    expect(lines).toHaveLength(2);
+    const created = JSON.parse(lines[0] as string) as { result: { structuredContent: { world: { id: string; name: string } } } };
+    expect(created.result.structuredContent.world.name).toBe("Eldergrove");
+    const listed = JSON.parse(lines[1] as string) as { result: { structuredContent: { worlds: { id: string }[] } } };
+    expect(listed.result.structuredContent.worlds.map((w) => w.id)).toContain(created.result.structuredContent.world.id);
   });
 });

@@ -341,7 +341,7 @@ describe("v2 client: resources, prompts and completion", () => {
 
   it("prompts/get start-fantasy-world fills in the theme; an unknown prompt is a ProtocolError", async () => {
     const { client } = await connectModernClient(productUrl());
-    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["start-fantasy-world"]);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["describe-location", "develop-character", "start-fantasy-world"]);
     const prompt = await client.getPrompt({ name: "start-fantasy-world", arguments: { theme: "steampunk" } });
     expect(prompt.description).toBe("Begin a world-building session");
     expect(prompt.messages).toHaveLength(1);

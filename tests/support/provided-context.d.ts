@@ -6,6 +6,10 @@ declare module "vitest" {
     statefulUrl: string;
     /** `next start` with MCP_SESSION_MODE=stateless, fixture route enabled. */
     statelessUrl: string;
+    /** `next start` (stateful) on an embedded PGlite database of its own, as `npm run dev` runs. */
+    pgliteUrl: string;
+    /** The development issuer's key folder the servers trust (tests/support/auth.ts signs with it). */
+    devIssuerDir: string;
     /** The servers' PostgreSQL database (a fresh, migrated schema of `test`), for row counts. */
     databaseUrl: string;
   }

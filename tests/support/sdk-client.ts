@@ -21,6 +21,8 @@ export interface ConnectOptions {
   /** Runs before connect: register request/notification handlers here. */
   setup?: (client: Client) => void;
   name?: string;
+  /** A bearer token sent on every request (see tests/support/auth.ts). */
+  token?: string;
 }
 
 export interface Connected {
@@ -43,6 +45,7 @@ export async function connectClient(url: string, options: ConnectOptions = {}): 
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     // Fail fast instead of retrying a dropped GET stream for tens of seconds.
     reconnectionOptions: { initialReconnectionDelay: 200, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 2 },
+    ...(options.token ? { requestInit: { headers: { authorization: `Bearer ${options.token}` } } } : {}),
   });
   const pinned = options.protocolVersion;
   if (pinned !== undefined) {

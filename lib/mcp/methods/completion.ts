@@ -3,6 +3,7 @@ import { McpError } from "../../jsonrpc";
 import { parseOrInvalidParams } from "../validate";
 import type { Completer } from "../registry";
 import type { MethodHandler } from "./method-env";
+import { createHandlerContext } from "../handler-context";
 
 /** server/utilities/completion: at most 100 values per response. */
 const MAX_VALUES = 100;
@@ -16,7 +17,7 @@ const CompleteParams = z.looseObject({
   context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
 });
 
-export const complete: MethodHandler = async (env, { params }) => {
+export const complete: MethodHandler = async (env, { params, scope }) => {
   const { ref, argument, context } = parseOrInvalidParams(CompleteParams, params);
   let completers: Record<string, Completer> | undefined;
   if (ref.type === "ref/prompt") {
@@ -34,7 +35,7 @@ export const complete: MethodHandler = async (env, { params }) => {
   }
   const completer = completers?.[argument.name];
   if (!completer) return { completion: { values: [], hasMore: false } };
-  const all = await completer(argument.value, { arguments: context?.arguments ?? {} });
+  const all = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: createHandlerContext(scope, env.locales) });
   return {
     completion: { values: all.slice(0, MAX_VALUES), total: all.length, hasMore: all.length > MAX_VALUES },
   };

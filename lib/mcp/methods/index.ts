@@ -6,6 +6,7 @@ import { getPrompt, listPrompts } from "./prompts";
 import { listResourceTemplates, listResources, readResource, subscribeResource, unsubscribeResource } from "./resources";
 import { callTool, listTools } from "./tools";
 import { discover } from "./discover";
+import { batchTools } from "./tools-batch";
 
 export { initialize, type Negotiated } from "./lifecycle";
 export type { MethodCall, MethodEnv, SessionControl } from "./method-env";
@@ -19,6 +20,7 @@ const SHARED: Readonly<Record<string, MethodHandler>> = {
   "prompts/list": listPrompts,
   "prompts/get": getPrompt,
   "completion/complete": complete,
+  "tools/batch": batchTools,
 };
 
 /** Method name → handler, per era: the routing tables of the core (initialize is the transport's). */

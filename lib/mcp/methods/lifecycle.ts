@@ -3,12 +3,14 @@ import { negotiateVersion } from "../protocol-versions";
 import { SERVER_CAPABILITIES } from "../server-info";
 import { LOGGING_LEVELS } from "../types";
 import { parseOrInvalidParams } from "../validate";
+import { LOCALE_META_KEY, lookupLocale } from "../locale";
 import type { MethodEnv, MethodHandler } from "./method-env";
 
 export const InitializeParams = z.looseObject({
   protocolVersion: z.string().min(1).max(64),
   capabilities: z.record(z.string(), z.unknown()),
   clientInfo: z.looseObject({ name: z.string().max(256), version: z.string().max(256) }),
+  _meta: z.record(z.string(), z.unknown()).optional(),
 });
 
 export interface Negotiated {
@@ -22,6 +24,9 @@ export interface Negotiated {
 export function initialize(env: MethodEnv, params: Record<string, unknown>): Negotiated {
   const p = parseOrInvalidParams(InitializeParams, params);
   const protocolVersion = negotiateVersion(p.protocolVersion);
+  // Seed 000 §initialize: a client that names its locale learns the one the server will write in.
+  const meta = p._meta as Record<string, unknown> | undefined;
+  const requestedLocale = meta?.[LOCALE_META_KEY];
   return {
     protocolVersion,
     clientInfo: { name: p.clientInfo.name, version: p.clientInfo.version },
@@ -31,6 +36,7 @@ export function initialize(env: MethodEnv, params: Record<string, unknown>): Neg
       capabilities: SERVER_CAPABILITIES,
       serverInfo: env.info,
       ...(env.instructions ? { instructions: env.instructions } : {}),
+      ...(requestedLocale !== undefined && env.locales ? { _meta: { [LOCALE_META_KEY]: lookupLocale(requestedLocale, env.locales) } } : {}),
     },
   };
 }

@@ -1,7 +1,11 @@
 import type { CallScope } from "../handler-context";
+import type { McpError } from "../../jsonrpc";
 import type { Registry } from "../registry";
 import type { ServerIdentity } from "../server-info";
 import type { LoggingLevel } from "../types";
+import type { LocalePolicy } from "../locale";
+import type { ToolCallObserver } from "../tool-call-observer";
+import type { AccessControl } from "../access";
 
 /** Per-session state a method may change (the transport persists it in the SessionStore). */
 export interface SessionControl {
@@ -15,12 +19,25 @@ export interface MethodEnv {
   registry: Registry;
   info: ServerIdentity;
   instructions: string | undefined;
+  /** Locales the server writes human text in (handler ctx.locale, initialize `_meta`). */
+  locales?: LocalePolicy;
+  /** Told about every finished tools/call (an audit log, metrics). Must not block or throw. */
+  onToolCall?: ToolCallObserver;
+  /** Who may call what; absent: everything is open (the conformance fixtures, local tools). */
+  access?: AccessControl;
+  /** The most calls one tools/batch may carry. */
+  maxToolBatch?: number;
 }
 
 export interface MethodCall {
   params: Record<string, unknown>;
   scope: CallScope;
   session: SessionControl | undefined;
+  /**
+   * The transport's checks for a request made inside this one (tools/batch: each call is
+   * authorized and rate-limited as if it came alone): the refusal, or undefined to go ahead.
+   */
+  admit?: (method: string, params: Record<string, unknown>) => McpError | undefined | Promise<McpError | undefined>;
 }
 
 /** A result now or later: handlers that need no I/O answer synchronously, saving promise hops. */

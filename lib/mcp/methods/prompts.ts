@@ -22,6 +22,6 @@ export const getPrompt: MethodHandler = async (env, { params, scope }) => {
   // server/prompts §error handling: invalid prompt name → -32602.
   if (!prompt) throw McpError.invalidParams(`Unknown prompt: ${name}`, { name });
   const args = prompt.arguments ? parseOrInvalidParams(prompt.arguments, rawArgs ?? {}, `arguments for prompt ${name}`) : {};
-  const result = await prompt.get(args, createHandlerContext(scope));
+  const result = await prompt.get(args, createHandlerContext(scope, env.locales));
   return { ...result };
 };

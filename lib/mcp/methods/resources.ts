@@ -33,7 +33,7 @@ export const listResourceTemplates: MethodHandler = (env, { params }) => {
 export const readResource: MethodHandler = async (env, { params, scope }) => {
   const { uri } = parseOrInvalidParams(UriParams, params);
   const match = requireResource(env, uri);
-  const ctx = createHandlerContext(scope);
+  const ctx = createHandlerContext(scope, env.locales);
   const contents =
     match.kind === "static"
       ? await match.resource.read(ctx)

@@ -7,6 +7,11 @@ import type { MethodHandler } from "./method-env";
 import type { CompiledTool } from "../registry";
 import { InputRequired, ProtocolError } from "../protocol-error";
 import { CursorParams } from "./list-params";
+import type { CallScope } from "../handler-context";
+import type { ToolCallObserver, ToolCallOutcome } from "../tool-call-observer";
+import { logUnexpected } from "../request-log";
+import { decideAccess, signInResult } from "../access";
+import { ToolError } from "../tool-error";
 
 const CallToolParams = z.looseObject({
   name: z.string().min(1).max(128),
@@ -20,19 +25,19 @@ export const listTools: MethodHandler = (env, { params }) => {
 
 /** The first line of an error's message, bounded: enough for a model to correct itself, no stack. */
 function describeFailure(thrown: unknown): string {
-  if (thrown instanceof Error && thrown.message) {
-    const line = thrown.message.split("\n", 1)[0] ?? "";
-    return line.length > 500 ? `${line.slice(0, 500)}…` : line;
-  }
-  return "Tool execution failed";
+  const line = thrown instanceof Error ? thrown.message.split("\n").find((l) => l.trim().length > 0)?.trim() : undefined;
+  if (!line) return "Tool execution failed";
+  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
 }
 
-function failedResult(thrown: unknown): Record<string, unknown> {
+function failedResult(thrown: unknown, scope: CallScope): Record<string, unknown> {
   // Protocol-level outcomes pass through: a URL elicitation demand (2025-11-25 client/elicitation),
   // a missing client capability or malformed client answer, and a pause for client input (MRTR).
   if (thrown instanceof ProtocolError || thrown instanceof InputRequired) throw thrown;
   if (thrown instanceof McpError && thrown.code === -32042) throw thrown;
   // server/tools §error handling: execution failures go back as isError results the model can read.
+  // A cancelled call's handler stops by throwing: expected, not worth a log line.
+  if (!(thrown instanceof ToolError) && !scope.aborted) logUnexpected("tool", thrown);
   return { content: [{ type: "text", text: describeFailure(thrown) }], isError: true };
 }
 
@@ -56,14 +61,58 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
   const tool = env.registry.getTool(name);
   // server/tools §error handling: an unknown tool is a protocol error (-32602).
   if (!tool) throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
+  // Mixed mode: an anonymous caller of a tool that needs a token learns how to sign in (the
+  // transport already refused tokens without the scopes: 403, authorize.ts).
+  if (env.access && !scope.auth) {
+    const decision = decideAccess(tool.security, undefined);
+    if (decision.kind === "sign_in") return signInResult(env.access, name, decision.scopes);
+  }
   const args = parseOrInvalidParams(tool.definition.input, rawArgs ?? {}, `arguments for tool ${name}`);
+  const observe = env.onToolCall ? observer(env.onToolCall, name, args, scope) : undefined;
 
   let outcome: CallToolResult | Promise<CallToolResult>;
   try {
-    outcome = tool.definition.handler(args, createHandlerContext(scope));
+    outcome = tool.definition.handler(args, createHandlerContext(scope, env.locales));
   } catch (thrown) {
-    return failedResult(thrown);
+    return observe ? observe.settled(() => failedResult(thrown, scope)) : failedResult(thrown, scope);
   }
-  if (outcome instanceof Promise) return outcome.then((result) => finishedResult(tool, result), failedResult);
-  return finishedResult(tool, outcome);
+  if (outcome instanceof Promise) {
+    const answer = outcome.then((result) => finishedResult(tool, result), (thrown: unknown) => failedResult(thrown, scope));
+    return observe ? answer.then(observe.done, observe.failed) : answer;
+  }
+  return observe ? observe.settled(() => finishedResult(tool, outcome)) : finishedResult(tool, outcome);
 };
+
+/** Reports how a call ended to `onToolCall`, passing the answer (or the thrown error) through. */
+function observer(onToolCall: ToolCallObserver, tool: string, args: Record<string, unknown>, scope: CallScope) {
+  const started = performance.now();
+  const report = (outcome: ToolCallOutcome) => {
+    const durationMs = Math.round((performance.now() - started) * 100) / 100;
+    try {
+      onToolCall({ tool, auth: scope.auth, arguments: args, durationMs, outcome: scope.aborted ? "cancelled" : outcome });
+    } catch (thrown) {
+      logUnexpected("onToolCall", thrown);
+    }
+  };
+  const done = (result: Record<string, unknown>) => {
+    report(result.isError === true ? "tool_error" : "ok");
+    return result;
+  };
+  const failed = (thrown: unknown): never => {
+    report(thrown instanceof InputRequired ? "input_required" : "protocol_error");
+    throw thrown;
+  };
+  return {
+    done,
+    failed,
+    settled(answer: () => Record<string, unknown>) {
+      let result: Record<string, unknown>;
+      try {
+        result = answer();
+      } catch (thrown) {
+        return failed(thrown);
+      }
+      return done(result);
+    },
+  };
+}

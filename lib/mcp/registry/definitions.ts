@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { CacheHint } from "../cache-hint";
 import type { HandlerContext } from "../handler-context";
+import type { SecurityScheme } from "../access";
 import type {
   Annotations,
   CallToolResult,
@@ -11,10 +12,13 @@ import type {
   ToolAnnotations,
 } from "../types";
 
-/** Suggest values for one argument (server/utilities/completion). At most 100 are sent. */
+/**
+ * Suggest values for one argument (server/utilities/completion). At most 100 are sent. `ctx` is
+ * the caller's context: suggestions drawn from a user's data must be scoped by `ctx.auth`.
+ */
 export type Completer = (
   value: string,
-  context: { arguments: Record<string, string> },
+  context: { arguments: Record<string, string>; ctx: HandlerContext },
 ) => readonly string[] | Promise<readonly string[]>;
 
 type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -31,6 +35,11 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
   icons?: Icon[];
   /** Host metadata (`openai/*`, `ui`, …) published in the descriptor's `_meta`. */
   meta?: Meta;
+  /**
+   * Who may call it: `[{type: "noauth"}]` (the default) and/or `[{type: "oauth2", scopes}]`.
+   * Published as `securitySchemes` and `_meta.securitySchemes`, and enforced before the handler runs.
+   */
+  security?: readonly SecurityScheme[];
   /**
    * Publish this JSON Schema as `inputSchema` instead of the one generated from `input`, for
    * keywords zod cannot express ($defs with $anchor, if/then/else). `input` still validates.
@@ -51,6 +60,8 @@ export interface ResourceDefinition {
   annotations?: Annotations;
   icons?: Icon[];
   meta?: Meta;
+  /** Scopes a caller's token must carry to read it; none: anyone may. */
+  scopes?: readonly string[];
   read: (ctx: HandlerContext) => Promise<ResourceContents[]> | ResourceContents[];
 }
 
@@ -65,6 +76,8 @@ export interface ResourceTemplateDefinition {
   annotations?: Annotations;
   icons?: Icon[];
   meta?: Meta;
+  /** Scopes a caller's token must carry to read through it or complete its variables. */
+  scopes?: readonly string[];
   complete?: Record<string, Completer>;
   read: (uri: string, variables: Record<string, string>, ctx: HandlerContext) => Promise<ResourceContents[]> | ResourceContents[];
 }
@@ -79,6 +92,8 @@ export interface PromptDefinition<A extends PromptArgsSchema = PromptArgsSchema>
   arguments?: A;
   icons?: Icon[];
   meta?: Meta;
+  /** Scopes a caller's token must carry to get it or complete its arguments. */
+  scopes?: readonly string[];
   complete?: Record<string, Completer>;
   get: (args: z.output<A>, ctx: HandlerContext) => Promise<GetPromptResult> | GetPromptResult;
 }

@@ -3,6 +3,7 @@ import { compileUriTemplate, type UriTemplate } from "./uri-template";
 import { toJsonSchema } from "./json-schema";
 import { findHeaderParams, type HeaderParam } from "./header-params";
 import { preserialize } from "../../jsonrpc/preserialized";
+import { NO_AUTH, type SecurityScheme } from "../access";
 import { pageAt, paginate, type Page } from "./pagination";
 import type {
   PromptDefinition,
@@ -22,6 +23,7 @@ export type ListKind = "tools" | "resources" | "prompts";
 
 export interface CompiledTool {
   definition: ToolDefinition;
+  security: readonly SecurityScheme[];
   descriptor: Record<string, unknown>;
   /** Parameters clients mirror into Mcp-Param-* headers (2026-07-28). */
   headerParams: HeaderParam[];
@@ -53,6 +55,8 @@ function compact(fields: Record<string, unknown>): Record<string, unknown> {
 function compileTool(def: ToolDefinition): CompiledTool {
   if (!TOOL_NAME.test(def.name)) throw new Error(`Invalid tool name "${def.name}" (server/tools §tool names)`);
   const inputSchema = def.inputJsonSchema ?? toJsonSchema(def.input, "input");
+  const security = def.security ?? NO_AUTH;
+  // The Apps SDK reads securitySchemes at the top level; older hosts look in _meta: publish both.
   const descriptor = compact({
     name: def.name,
     title: def.title,
@@ -61,9 +65,10 @@ function compileTool(def: ToolDefinition): CompiledTool {
     outputSchema: def.output ? toJsonSchema(def.output, "output") : undefined,
     annotations: def.annotations,
     icons: def.icons,
-    _meta: def.meta,
+    securitySchemes: security,
+    _meta: { ...def.meta, securitySchemes: security },
   });
-  return { definition: def, descriptor, headerParams: findHeaderParams(def.name, inputSchema) };
+  return { definition: def, descriptor, security, headerParams: findHeaderParams(def.name, inputSchema) };
 }
 
 function promptArguments(def: PromptDefinition): Record<string, unknown>[] | undefined {
