@@ -11,8 +11,9 @@ import { ioredisPort, upstashPort } from "./redis-port";
  * process, which serves exactly one instance. `namespace` keeps each endpoint's state apart.
  */
 export function clusterOf(env: Env, namespace: string): Cluster {
-  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) return redisCluster(upstashPort(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN), namespace);
-  if (env.REDIS_URL) return redisCluster(ioredisPort(env.REDIS_URL, env.MCP_CLUSTER_TIMEOUT_MS), namespace);
+  const keys = `${env.MCP_CLUSTER_PREFIX}:${namespace}:`;
+  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) return redisCluster(upstashPort(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN), keys);
+  if (env.REDIS_URL) return redisCluster(ioredisPort(env.REDIS_URL, env.MCP_CLUSTER_TIMEOUT_MS), keys);
   if (!saidSolo) {
     saidSolo = true;
     process.stderr.write("Sessions and streams are kept in this process (no UPSTASH_REDIS_REST_URL or REDIS_URL): run one instance, or configure Redis.\n");

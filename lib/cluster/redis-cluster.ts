@@ -10,9 +10,10 @@ import type { RedisPort } from "./redis-port";
  * themselves (TTLs), and pub/sub works on plain Redis and on Upstash over REST, whereas
  * PostgreSQL's LISTEN needs a direct connection that Neon's and Vercel's pooled URLs do not give.
  *
- * Keys, under a namespace per endpoint (`mcp:<ns>:`): session:<id> (JSON, TTL = idle expiry),
- * spent:<nonce>, stream:<id>:meta and :events (a capped list), tools:disabled; channel
- * mcp:<ns>:cluster. Two endpoints in one deployment never see each other's state.
+ * Keys, under `<MCP_CLUSTER_PREFIX>:<endpoint>:` (`mcp:worldcrafter:`): session:<id> (JSON, TTL =
+ * idle expiry), spent:<nonce>, stream:<id>:meta and :events (a capped list), tools:disabled;
+ * channel <prefix>:<endpoint>:cluster. Two endpoints, or two deployments with different
+ * prefixes, on one Redis never see each other's state.
  */
 
 const MAX_STREAM_EVENTS = 1_000;
@@ -144,8 +145,8 @@ function toolSwitches(redis: RedisPort, ns: string): ToolSwitches {
   };
 }
 
-export function redisCluster(redis: RedisPort, namespace: string): Cluster {
-  const ns = `mcp:${namespace}:`;
+/** `ns`: the prefix of every key and channel, e.g. `mcp:worldcrafter:` (see clusterOf). */
+export function redisCluster(redis: RedisPort, ns: string): Cluster {
   return {
     sessions: sessionStore(redis, ns),
     spentStates: spentStates(redis, ns),
