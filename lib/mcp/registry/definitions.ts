@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { CacheHint } from "../cache-hint";
 import type { HandlerContext } from "../handler-context";
 import type { SecurityScheme } from "../access";
+import type { ToolUi } from "./widgets";
 import type {
   Annotations,
   CallToolResult,
@@ -33,8 +34,13 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
   output?: O;
   annotations?: ToolAnnotations;
   icons?: Icon[];
-  /** Host metadata (`openai/*`, `ui`, …) published in the descriptor's `_meta`. */
+  /** Host metadata (`openai/*`, …) published in the descriptor's `_meta`. */
   meta?: Meta;
+  /**
+   * Its widget, visibility and status lines, published in both MCP Apps and ChatGPT form
+   * (`_meta.ui`, `openai/*`); the widget's resource is registered with the tool.
+   */
+  ui?: ToolUi;
   /**
    * Who may call it: `[{type: "noauth"}]` (the default) and/or `[{type: "oauth2", scopes}]`.
    * Published as `securitySchemes` and `_meta.securitySchemes`, and enforced before the handler runs.

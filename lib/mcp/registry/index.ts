@@ -1,2 +1,3 @@
 export * from "./definitions";
+export * from "./widgets";
 export { Registry, type RegistryContents, type ListKind, type CompiledTool, type ResourceMatch } from "./registry";

@@ -5,6 +5,7 @@ import { findHeaderParams, type HeaderParam } from "./header-params";
 import { preserialize } from "../../jsonrpc/preserialized";
 import { NO_AUTH, type SecurityScheme } from "../access";
 import { pageAt, paginate, type Page } from "./pagination";
+import { toolUiMeta, widgetResource } from "./widgets";
 import type {
   PromptDefinition,
   ResourceDefinition,
@@ -66,7 +67,7 @@ function compileTool(def: ToolDefinition): CompiledTool {
     annotations: def.annotations,
     icons: def.icons,
     securitySchemes: security,
-    _meta: { ...def.meta, securitySchemes: security },
+    _meta: { ...def.meta, ...(def.ui ? toolUiMeta(def.name, def.ui) : {}), securitySchemes: security },
   });
   return { definition: def, descriptor, security, headerParams: findHeaderParams(def.name, inputSchema) };
 }
@@ -224,6 +225,8 @@ export class Registry {
 
   private putTool(def: ToolDefinition): void {
     this.tools.set(def.name, compileTool(def));
+    // One definition: the tool brings its widget's resource along.
+    if (def.ui?.widget) this.putResource(widgetResource(def.ui.widget));
   }
 
   private putResource(def: ResourceDefinition): void {
