@@ -1,0 +1,80 @@
+import type { Json, ToolResult, WidgetHost } from "../bridge/host";
+import { firstText, h, record, records, text } from "../ui/dom";
+import { mountWidget } from "../ui/mount";
+
+/**
+ * The character card (get_character, create_character, update_character): role, traits,
+ * backstory, and the character's relations — the world they live in and the others there. Opening
+ * a relation calls get_character through the host; which character is open is widget state.
+ */
+
+interface CardState extends Json {
+  /** A relation opened from this card: its get_character result. */
+  opened?: { structuredContent?: Json; _meta?: Json };
+}
+
+const CHARACTER_META = "worldcrafter/character";
+let busy = false;
+let status: { text: string; error: boolean } = { text: "", error: false };
+
+function view(host: WidgetHost, rerender: () => void): Node {
+  const state = host.widgetState<CardState>() ?? {};
+  const result: ToolResult | undefined = state.opened ?? host.toolResult();
+  const character = record(result?.structuredContent?.character);
+  if (!character) return h("div", { class: "empty", attrs: { role: "status" } }, result ? firstText(result.content) || "No character to show." : "Loading character…");
+  const full = record(result?._meta?.[CHARACTER_META]) ?? character;
+  const world = record(full.world);
+  const relations = records(full.relations);
+  const traits = Array.isArray(full.traits) ? full.traits.filter((t): t is string => typeof t === "string") : [];
+
+  const open = async (characterId: string) => {
+    busy = true;
+    status = { text: "Opening…", error: false };
+    rerender();
+    try {
+      const r = await host.callTool("get_character", { characterId });
+      if (r.isError) status = { text: firstText(r.content) || "Could not open that character.", error: true };
+      else {
+        status = { text: "", error: false };
+        host.setWidgetState({ ...state, opened: { ...(r.structuredContent ? { structuredContent: r.structuredContent } : {}), ...(r._meta ? { _meta: r._meta } : {}) } });
+      }
+    } catch (error) {
+      status = { text: error instanceof Error ? error.message : String(error), error: true };
+    }
+    busy = false;
+    rerender();
+  };
+
+  return h(
+    "article",
+    { class: "card", attrs: { "aria-labelledby": "character-name" } },
+    h("h1", { attrs: { id: "character-name" } }, text(full, "name")),
+    h("p", { class: "muted" }, [text(full, "role"), world ? `of ${text(world, "name")}` : ""].filter(Boolean).join(" ")),
+    traits.length ? h("ul", { class: "badges", attrs: { "aria-label": "Traits" } }, ...traits.map((t) => h("li", { class: "badge" }, t))) : null,
+    text(full, "backstory") ? h("p", {}, text(full, "backstory")) : h("p", { class: "muted" }, "No backstory yet."),
+    h("h3", {}, "Relations"),
+    relations.length
+      ? h(
+          "ul",
+          { class: "rows", attrs: { "data-testid": "relations" } },
+          ...relations.map((r) =>
+            h(
+              "li",
+              {},
+              h("span", {}, h("span", { class: "row-title" }, text(r, "name")), text(r, "role") ? h("span", { class: "muted" }, ` · ${text(r, "role")}`) : null),
+              h("button", { attrs: { type: "button", disabled: busy, "aria-label": `Open ${text(r, "name")}` }, on: { click: () => void open(text(r, "id")) } }, "Open"),
+            ),
+          ),
+        )
+      : h("p", { class: "muted" }, "No one else in this world yet."),
+    h(
+      "div",
+      { class: "actions" },
+      state.opened ? h("button", { attrs: { type: "button" }, on: { click: () => host.setWidgetState({ ...state, opened: undefined }) } }, "Back") : null,
+      h("button", { attrs: { type: "button" }, on: { click: () => void host.sendFollowUp(`Develop ${text(full, "name")}'s backstory further.`) } }, "Develop backstory"),
+    ),
+    h("p", { class: status.error ? "status error" : "status", attrs: { role: "status", "aria-live": "polite", "data-testid": "status" } }, status.text),
+  );
+}
+
+void mountWidget("character-card", view);
