@@ -30,13 +30,59 @@ export class AuthConfigError extends Error {
 
 const ASYMMETRIC = /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^ES256K$/;
 
-function resourceUrlOf(env: Env, production: boolean, devIssuer: boolean): string {
+/** Where the MCP endpoint is mounted in this app. */
+export const MCP_ENDPOINT_PATH = "/api/mcp";
+
+type ResourceUrlEnv = Pick<Env, "MCP_RESOURCE_URL" | "VERCEL_PROJECT_PRODUCTION_URL">;
+
+/** The canonical resource URL the configuration names, if it names one: MCP_RESOURCE_URL, else Vercel's production host. */
+export function configuredResourceUrl(env: ResourceUrlEnv): string | undefined {
   if (env.MCP_RESOURCE_URL) return canonicalResourceUrl(env.MCP_RESOURCE_URL);
-  if (env.VERCEL_PROJECT_PRODUCTION_URL) return canonicalResourceUrl(`https://${env.VERCEL_PROJECT_PRODUCTION_URL}/api/mcp`);
+  if (env.VERCEL_PROJECT_PRODUCTION_URL) return canonicalResourceUrl(`https://${env.VERCEL_PROJECT_PRODUCTION_URL}${MCP_ENDPOINT_PATH}`);
+  return undefined;
+}
+
+/** The development default: this machine, on the port the server listens on. */
+function localResourceUrl(env: Pick<Env, "PORT">): string {
+  return `http://localhost:${env.PORT ?? 3000}${MCP_ENDPOINT_PATH}`;
+}
+
+const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** The first value of a possibly comma-separated proxy header (`x-forwarded-proto: https, http`). */
+function firstValue(value: string | null): string | undefined {
+  const first = value?.split(",")[0]?.trim();
+  return first ? first : undefined;
+}
+
+/**
+ * The endpoint's URL as a page should show it: the configured canonical URL when there is one
+ * (the tokens' audience), else the URL the request reached this app at (the proxy's
+ * X-Forwarded-Host/-Proto, else Host), else the development default.
+ */
+export function resourceUrlForRequest(env: ResourceUrlEnv & Pick<Env, "PORT">, headers: Pick<Headers, "get">): string {
+  const configured = configuredResourceUrl(env);
+  if (configured) return configured;
+  const host = firstValue(headers.get("x-forwarded-host")) ?? firstValue(headers.get("host"));
+  const proto = firstValue(headers.get("x-forwarded-proto")) ?? "http";
+  // Only a plain host[:port] (or [IPv6]:port): anything else in a Host header is not trusted.
+  if (host && HOST.test(host) && (proto === "http" || proto === "https")) {
+    try {
+      return canonicalResourceUrl(`${proto}://${host}${MCP_ENDPOINT_PATH}`);
+    } catch {
+      // Shaped like a host but still no URL (a port past 65535): the default below.
+    }
+  }
+  return localResourceUrl(env);
+}
+
+function resourceUrlOf(env: Env, production: boolean, devIssuer: boolean): string {
+  const configured = configuredResourceUrl(env);
+  if (configured) return configured;
   if (production && !devIssuer) {
     throw new AuthConfigError("MCP_RESOURCE_URL is required in production: the canonical https URL of /api/mcp (the tokens' audience)");
   }
-  return `http://localhost:${env.PORT ?? 3000}/api/mcp`;
+  return localResourceUrl(env);
 }
 
 export function resolveAuthSettings(env: Env, scopes: ScopeCatalog): AuthSettings {

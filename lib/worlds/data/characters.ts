@@ -23,6 +23,18 @@ export async function getCharacter(owner: string, id: string) {
   return character;
 }
 
+/**
+ * The character's world and the others who live there (the character card's relations): at most
+ * `take`, newest first, in one query.
+ */
+export async function relationsOf(owner: string, character: { id: string; worldId: string }, take = 8) {
+  const world = await getPrisma().world.findFirst({
+    where: { id: character.worldId, ownerSubject: owner },
+    select: { id: true, name: true, characters: { where: { id: { not: character.id } }, select: { id: true, name: true, role: true }, orderBy: PAGE_ORDER, take } },
+  });
+  return world ? { world: { id: world.id, name: world.name }, relations: world.characters } : { relations: [] };
+}
+
 export async function listCharacters(owner: string, worldId: string, opts: { role?: string; cursor?: string; limit: number }) {
   await assertWorld(owner, worldId);
   const rows = await getPrisma().character.findMany({

@@ -33,7 +33,7 @@ export const draftWorldOutline = defineTool({
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
   security: OPEN,
-  meta: { "openai/toolInvocation": { invoking: "Drafting your world…", invoked: "Outline drafted" } },
+  ui: { invoking: "Drafting your world…", invoked: "Outline drafted" },
   handler: async ({ name, theme, style }, ctx) => {
     const t = THEMES[theme];
     const places = forgeNames(style, "place", 3, name);

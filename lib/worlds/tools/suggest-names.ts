@@ -17,9 +17,7 @@ export const suggestNames = defineTool({
   output: z.object({ style: z.string(), kind: z.string(), names: z.array(z.string()) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
   security: OPEN,
-  meta: {
-    "openai/toolInvocation": { invoking: "Forging names…", invoked: "Names ready" },
-  },
+  ui: { invoking: "Forging names…", invoked: "Names ready" },
   handler: ({ style, kind, count, seed }) => {
     const names = forgeNames(style, kind, count, seed ?? "worldcrafter");
     return {

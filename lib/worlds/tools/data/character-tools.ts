@@ -1,18 +1,22 @@
 import { z } from "zod";
 import { defineTool } from "../../../mcp";
+import { characterCardWidget } from "../../widgets";
 import { ownerOf } from "../../owner";
 import * as characters from "../../data/characters";
 import { narrate } from "../../i18n/narration";
 import { characterRecord } from "../../records";
-import { CREATES, Cursor, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Traits, WidgetKey, excerpt, fitPage, fitRecord, invocation, nothingToUpdate, result } from "./shared";
+import { CREATES, Cursor, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Traits, WidgetKey, excerpt, fitPage, fitRecord, nothingToUpdate, result } from "./shared";
 import { READS, WRITES } from "../../scopes";
 
 type CharacterRow = Awaited<ReturnType<typeof characters.getCharacter>>;
 
-/** The concise record for the model (a long backstory is cut) and the full one for the widget. */
-function characterResult(text: string, c: CharacterRow) {
+/**
+ * The concise record for the model (a long backstory is cut); the widget also gets the full one
+ * with the character's world and the others there (the card's relations).
+ */
+async function characterResult(text: string, c: CharacterRow, owner: string) {
   const full = characterRecord(c);
-  return result(text, { character: fitRecord(full, ["backstory"]) }, { [WidgetKey.Character]: full });
+  return result(text, { character: fitRecord(full, ["backstory"]) }, { [WidgetKey.Character]: { ...full, ...(await characters.relationsOf(owner, c)) } });
 }
 
 export const createCharacter = defineTool({
@@ -28,10 +32,10 @@ export const createCharacter = defineTool({
   }),
   annotations: CREATES,
   security: WRITES,
-  meta: invocation("Creating character…", "Character created"),
+  ui: { widget: characterCardWidget, invoking: "Creating character…", invoked: "Character created" },
   handler: async ({ worldId, ...input }, ctx) => {
     const c = await characters.createCharacter(ownerOf(ctx), worldId, input);
-    return characterResult(narrate(ctx).characterCreated(c.name, c.role, c.id), c);
+    return characterResult(narrate(ctx).characterCreated(c.name, c.role, c.id), c, ownerOf(ctx));
   },
 });
 
@@ -42,10 +46,10 @@ export const getCharacter = defineTool({
   input: z.object({ characterId: Id.describe("The character's id") }),
   annotations: READ_ONLY,
   security: READS,
-  meta: invocation("Looking up character…", "Character found"),
+  ui: { widget: characterCardWidget, invoking: "Looking up character…", invoked: "Character found" },
   handler: async ({ characterId }, ctx) => {
     const c = await characters.getCharacter(ownerOf(ctx), characterId);
-    return characterResult(narrate(ctx).characterRead(c.name, c.role), c);
+    return characterResult(narrate(ctx).characterRead(c.name, c.role), c, ownerOf(ctx));
   },
 });
 
@@ -61,7 +65,7 @@ export const listCharacters = defineTool({
   }),
   annotations: READ_ONLY,
   security: READS,
-  meta: invocation("Listing characters…", "Characters listed"),
+  ui: { invoking: "Listing characters…", invoked: "Characters listed" },
   handler: async ({ worldId, role, cursor, limit }, ctx) => {
     const page = await characters.listCharacters(ownerOf(ctx), worldId, { role, cursor, limit });
     const { structured, count, hasMore } = fitPage(
@@ -87,12 +91,12 @@ export const updateCharacter = defineTool({
   }),
   annotations: OVERWRITES,
   security: WRITES,
-  meta: invocation("Updating character…", "Character updated"),
+  ui: { widget: characterCardWidget, invoking: "Updating character…", invoked: "Character updated" },
   handler: async ({ characterId, ...changes }, ctx) => {
     const fields = Object.keys(changes).filter((k) => changes[k as keyof typeof changes] !== undefined);
     if (fields.length === 0) return nothingToUpdate(ctx, ["name", "role", "traits", "backstory"]);
     const c = await characters.updateCharacter(ownerOf(ctx), characterId, changes);
-    return characterResult(narrate(ctx).updated(fields, c.name), c);
+    return characterResult(narrate(ctx).updated(fields, c.name), c, ownerOf(ctx));
   },
 });
 

@@ -4,7 +4,7 @@ import { ownerOf } from "../../owner";
 import { exportWorld } from "../../export/world-export";
 import { narrate } from "../../i18n/narration";
 import { uriOf } from "../../records";
-import { Id, READ_ONLY, invocation, result } from "./shared";
+import { Id, READ_ONLY, result } from "./shared";
 import { READS } from "../../scopes";
 
 /**
@@ -21,7 +21,7 @@ export const exportWorldTool = defineTool({
   input: z.object({ worldId: Id.describe("The world's id") }),
   annotations: READ_ONLY,
   security: READS,
-  meta: invocation("Exporting world…", "World exported"),
+  ui: { invoking: "Exporting world…", invoked: "World exported" },
   handler: async ({ worldId }, ctx) => {
     const exported = await exportWorld(ownerOf(ctx), worldId, {
       signal: ctx.signal,

@@ -3,7 +3,7 @@ import { defineTool, type CallToolResult } from "../../../mcp";
 import { ownerOf } from "../../owner";
 import { searchOwned } from "../../data/search";
 import { documentId, fetchDocument, titleOf, urlOf } from "../../knowledge/documents";
-import { READ_ONLY, excerpt, fitRecord, invocation, jsonBytes, STRUCTURED_BUDGET } from "./shared";
+import { READ_ONLY, excerpt, fitRecord, jsonBytes, STRUCTURED_BUDGET } from "./shared";
 import { READS } from "../../scopes";
 
 /**
@@ -27,7 +27,7 @@ export const search = defineTool({
   input: z.object({ query: z.string().trim().min(1).max(200).describe("Words to look for") }),
   annotations: READ_ONLY,
   security: READS,
-  meta: invocation("Searching worlds…", "Search done"),
+  ui: { invoking: "Searching worlds…", invoked: "Search done" },
   handler: async ({ query }, ctx) => {
     const hits = await searchOwned(ownerOf(ctx), query, SEARCH_LIMIT);
     const results = hits.map((h) => ({ id: documentId(h.kind, h.id), title: titleOf(h.name, h.label), url: urlOf(h.kind, h.id), snippet: excerpt(h.text, 200) }));
@@ -44,7 +44,7 @@ export const fetchTool = defineTool({
   input: z.object({ id: z.string().trim().min(3).max(80).describe('An id from search results, e.g. "world:<id>"') }),
   annotations: READ_ONLY,
   security: READS,
-  meta: invocation("Reading document…", "Document read"),
+  ui: { invoking: "Reading document…", invoked: "Document read" },
   handler: async ({ id }, ctx) => {
     const doc = await fetchDocument(ownerOf(ctx), id);
     return knowledgeResult(fitRecord({ ...doc }, ["text"]));

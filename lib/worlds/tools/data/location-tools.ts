@@ -4,7 +4,7 @@ import { ownerOf } from "../../owner";
 import * as locations from "../../data/locations";
 import { narrate } from "../../i18n/narration";
 import { locationRecord } from "../../records";
-import { CREATES, Cursor, Id, Limit, LongText, Name, READ_ONLY, ShortText, WidgetKey, excerpt, fitPage, fitRecord, invocation, result } from "./shared";
+import { CREATES, Cursor, Id, Limit, LongText, Name, READ_ONLY, ShortText, WidgetKey, excerpt, fitPage, fitRecord, result } from "./shared";
 import { READS, WRITES } from "../../scopes";
 
 export const createLocation = defineTool({
@@ -20,7 +20,7 @@ export const createLocation = defineTool({
   }),
   annotations: CREATES,
   security: WRITES,
-  meta: invocation("Creating location…", "Location created"),
+  ui: { invoking: "Creating location…", invoked: "Location created" },
   handler: async ({ worldId, ...input }, ctx) => {
     const l = await locations.createLocation(ownerOf(ctx), worldId, input);
     return result(narrate(ctx).locationCreated(l.name, l.kind, l.id), { location: fitRecord(locationRecord(l), ["description"]) });
@@ -40,7 +40,7 @@ export const listLocations = defineTool({
   }),
   annotations: READ_ONLY,
   security: READS,
-  meta: invocation("Listing locations…", "Locations listed"),
+  ui: { invoking: "Listing locations…", invoked: "Locations listed" },
   handler: async ({ worldId, kind, parentId, cursor, limit }, ctx) => {
     const page = await locations.listLocations(ownerOf(ctx), worldId, { kind, parentId, cursor, limit });
     const { structured, count, hasMore } = fitPage(

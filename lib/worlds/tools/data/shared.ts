@@ -23,18 +23,6 @@ export const OVERWRITES: ToolAnnotations = { ...base, readOnlyHint: false, destr
 export const DELETES: ToolAnnotations = { ...base, readOnlyHint: false, destructiveHint: true, idempotentHint: true };
 
 /**
- * Host status lines. Seed 002 (and 000/003) spell them as flat `openai/toolInvocation/*` keys;
- * the existing tools use the nested object of seed 001 — both are published.
- */
-export function invocation(invoking: string, invoked: string): Meta {
-  return {
-    "openai/toolInvocation/invoking": invoking,
-    "openai/toolInvocation/invoked": invoked,
-    "openai/toolInvocation": { invoking, invoked },
-  };
-}
-
-/**
  * Keys of the widget-only `_meta` of results (seed 002 §three response payloads): what a widget
  * needs beyond the concise structuredContent — full text, previews — and the model never reads.
  */

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { defineTool } from "../../../mcp";
+import { worldCardWidget, worldListWidget } from "../../widgets";
 import { ownerOf } from "../../owner";
 import * as worlds from "../../data/worlds";
 import { narrate } from "../../i18n/narration";
 import { worldRecord, worldWithCounts } from "../../records";
-import { CREATES, Cursor, DELETES, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Theme, WidgetKey, excerpt, fitPage, fitRecord, invocation, iso, nothingToUpdate, result } from "./shared";
+import { CREATES, Cursor, DELETES, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Theme, WidgetKey, excerpt, fitPage, fitRecord, iso, nothingToUpdate, result } from "./shared";
 import { READS, WRITES } from "../../scopes";
 
 export const createWorld = defineTool({
@@ -19,7 +20,7 @@ export const createWorld = defineTool({
   }),
   annotations: CREATES,
   security: WRITES,
-  meta: invocation("Creating world…", "World created"),
+  ui: { widget: worldCardWidget, invoking: "Creating world…", invoked: "World created" },
   handler: async (args, ctx) => {
     const world = await worlds.createWorld(ownerOf(ctx), args);
     const full = worldWithCounts({ ...world, _count: { characters: 0, locations: 0 } });
@@ -41,7 +42,7 @@ export const listWorlds = defineTool({
   }),
   annotations: READ_ONLY,
   security: READS,
-  meta: invocation("Listing worlds…", "Worlds listed"),
+  ui: { widget: worldListWidget, invoking: "Listing worlds…", invoked: "Worlds listed" },
   handler: async ({ theme, nameContains, cursor, limit }, ctx) => {
     const page = await worlds.listWorlds(ownerOf(ctx), { theme, nameContains, cursor, limit });
     const { structured, count, hasMore } = fitPage(
@@ -62,7 +63,7 @@ export const getWorld = defineTool({
   input: z.object({ worldId: Id.describe("The world's id") }),
   annotations: READ_ONLY,
   security: READS,
-  meta: invocation("Opening world…", "World opened"),
+  ui: { widget: worldCardWidget, invoking: "Opening world…", invoked: "World opened" },
   handler: async ({ worldId }, ctx) => {
     const w = await worlds.getWorldCard(ownerOf(ctx), worldId);
     const full = worldWithCounts(w);
@@ -88,7 +89,7 @@ export const updateWorld = defineTool({
   }),
   annotations: OVERWRITES,
   security: WRITES,
-  meta: invocation("Updating world…", "World updated"),
+  ui: { widget: worldCardWidget, invoking: "Updating world…", invoked: "World updated" },
   handler: async ({ worldId, ...changes }, ctx) => {
     const fields = Object.keys(changes).filter((k) => changes[k as keyof typeof changes] !== undefined);
     if (fields.length === 0) return nothingToUpdate(ctx, ["name", "theme", "description", "tone"]);
@@ -111,7 +112,7 @@ export const deleteWorld = defineTool({
   input: z.object({ worldId: Id.describe("The world's id") }),
   annotations: DELETES,
   security: WRITES,
-  meta: invocation("Deleting world…", "Delete finished"),
+  ui: { invoking: "Deleting world…", invoked: "Delete finished" },
   handler: async ({ worldId }, ctx) => {
     const owner = ownerOf(ctx);
     const say = narrate(ctx);

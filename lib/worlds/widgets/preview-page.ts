@@ -1,0 +1,28 @@
+import { PREVIEW_SCRIPT, PREVIEW_STYLE, WIDGET_HTML } from "./generated";
+
+/** JSON inside <script type="application/json">: no "<" may end the element or open a comment. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+/**
+ * The developer preview (/preview): each widget with sample data in an emulated ChatGPT host and
+ * an emulated MCP Apps host side by side (widgets/hosts/preview.ts does the rendering).
+ */
+export function previewPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>WorldCrafter widgets — preview</title>
+<style>${PREVIEW_STYLE}</style>
+</head>
+<body>
+<h1>WorldCrafter widgets</h1>
+<p>Each widget with sample data, as ChatGPT (<code>window.openai</code>) and an MCP Apps host (ext-apps <code>AppBridge</code>) render it. Buttons call a sample server in this page; events are listed under each widget. <a href="/">Back to the server</a></p>
+<main id="preview"></main>
+<script type="application/json" id="preview-widgets">${scriptJson(WIDGET_HTML)}</script>
+<script>${PREVIEW_SCRIPT}</script>
+</body>
+</html>
+`;
+}
