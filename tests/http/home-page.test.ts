@@ -1,0 +1,105 @@
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { LATEST, openSession, post } from "../support/mcp-http";
+
+const base = () => inject("statefulUrl");
+const endpoint = () => `${base()}/api/mcp`;
+
+/** The text of the page with the entities React writes turned back into characters. */
+function decode(html: string): string {
+  return html
+    .replace(/<!-- -->/g, "")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+/** Every page of a list method, over a real session, as a client sees it. */
+async function listAll<T>(method: string, key: string): Promise<T[]> {
+  const headers = await openSession(endpoint(), LATEST);
+  const items: T[] = [];
+  let cursor: string | undefined;
+  let id = 1;
+  do {
+    const res = await post(endpoint(), { jsonrpc: "2.0", id: id++, method, params: cursor ? { cursor } : {} }, headers);
+    expect(res.status).toBe(200);
+    const result = (res.json as { result: Record<string, unknown> & { nextCursor?: string } }).result;
+    items.push(...(result[key] as T[]));
+    cursor = result.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+describe("home page", () => {
+  let status = 0;
+  let contentType = "";
+  let html = "";
+  let text = "";
+
+  beforeAll(async () => {
+    const res = await fetch(`${base()}/`);
+    status = res.status;
+    contentType = res.headers.get("content-type") ?? "";
+    html = await res.text();
+    text = decode(html);
+  });
+
+  it("renders as HTML", () => {
+    expect(status).toBe(200);
+    expect(contentType).toMatch(/^text\/html/);
+    expect(text).toMatch(/<h1[^>]*>WorldCrafter MCP<\/h1>/);
+  });
+
+  it("lists every tool a real tools/list returns, with its title", async () => {
+    const tools = await listAll<{ name: string; title?: string; securitySchemes?: { type: string; scopes?: string[] }[] }>("tools/list", "tools");
+    expect(tools.length).toBeGreaterThan(0);
+    for (const tool of tools) {
+      expect(text, tool.name).toContain(`<code>${tool.name}</code>`);
+      if (tool.title) expect(text, `${tool.name} title`).toContain(tool.title);
+      for (const scheme of tool.securitySchemes ?? []) {
+        for (const scope of scheme.scopes ?? []) expect(text).toContain(`<code>${scope}</code>`);
+      }
+    }
+    // No more tools on the page than the server lists.
+    const shown = [...html.matchAll(/<h3 id="tool-([^"]+)"/g)].map((m) => m[1]);
+    expect(shown.sort()).toEqual(tools.map((t) => t.name).sort());
+  });
+
+  it("lists the resources, resource templates and prompts the server lists", async () => {
+    const [resources, templates, prompts] = await Promise.all([
+      listAll<{ uri: string }>("resources/list", "resources"),
+      listAll<{ uriTemplate: string }>("resources/templates/list", "resourceTemplates"),
+      listAll<{ name: string; arguments?: { name: string }[] }>("prompts/list", "prompts"),
+    ]);
+    for (const r of resources) expect(text).toContain(`<code>${r.uri}</code>`);
+    for (const t of templates) expect(text).toContain(`<code>${t.uriTemplate}</code>`);
+    for (const p of prompts) {
+      expect(text).toContain(`<code>${p.name}</code>`);
+      for (const a of p.arguments ?? []) expect(text).toContain(`<code>${a.name}</code>`);
+    }
+  });
+
+  it("shows the absolute endpoint URL (the configured resource URL)", () => {
+    expect(text).toContain(`<code data-testid="endpoint-url">${endpoint()}</code>`);
+  });
+
+  it("explains how to connect ChatGPT, Claude, MCP Inspector and curl", () => {
+    for (const heading of ["ChatGPT", "Claude", "MCP Inspector", "curl"]) {
+      expect(text).toMatch(new RegExp(`<h3 id="connect-[a-z]+">${heading}</h3>`));
+    }
+    expect(text).toContain("Settings → Apps & Connectors");
+    expect(text).toContain("Developer mode");
+    expect(text).toContain("Settings → Connectors → Add custom connector");
+    expect(text).toContain("npx @modelcontextprotocol/inspector");
+    expect(text).toContain("Streamable HTTP");
+    expect(text).toContain("Accept: application/json, text/event-stream");
+    expect(text).toContain(`MCP-Protocol-Version: ${LATEST}`);
+    expect(text).toContain(`curl -i ${endpoint()}`);
+    expect(text).toContain('"method":"initialize"');
+  });
+
+  it("links to the widget preview", () => {
+    expect(html).toContain('href="/preview"');
+  });
+});
