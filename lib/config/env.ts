@@ -92,6 +92,11 @@ const EnvSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
   /** How long a cluster-state command (sessions, stream logs) may take before it fails. */
   MCP_CLUSTER_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
+  /**
+   * A dedicated https origin for the widgets (`_meta.ui.domain`, `openai/widgetDomain`). Read where
+   * the widgets are defined (lib/worlds/widgets); validated here with everything else at start-up.
+   */
+  MCP_WIDGET_DOMAIN: url.optional(),
   /** First part of every cluster key and channel: deployments sharing one Redis set different ones. */
   MCP_CLUSTER_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, "letters, digits, '_', '.', '-' (at most 40)").default("mcp"),
   /** GET streams end after this long (clients reconnect); keep it below the platform's function limit. */

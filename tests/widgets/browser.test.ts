@@ -224,3 +224,31 @@ describe.each(HOSTS)("widgets in the %s host", (host) => {
     await list.page.close();
   });
 });
+
+describe("the /preview page", () => {
+  it("renders every widget with sample data in both emulated hosts, and the theme switch reaches each", async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(`${server()}/preview`);
+    const frames = page.locator("iframe");
+    await expect.poll(() => frames.count(), { timeout: 10_000 }).toBe(6);
+    const widgetFrames = () => page.frames().filter((f) => f !== page.mainFrame());
+    const headings = async () => Promise.all(widgetFrames().map((f) => f.locator("h1").textContent({ timeout: 5_000 })));
+    await expect.poll(headings, { timeout: 10_000 }).toEqual(["Emberfall", "Emberfall", "Ilsa Varn", "Ilsa Varn", "Your worlds", "Your worlds"]);
+    // The sample list holds a hostile name: text in both hosts, no element, no dialog.
+    for (const f of widgetFrames().slice(4)) {
+      expect(await f.getByTestId("worlds").textContent()).toContain(HOSTILE);
+      expect(await f.locator("img").count()).toBe(0);
+    }
+    await page.getByRole("button", { name: "Dark theme" }).click();
+    const themes = () => Promise.all(widgetFrames().map((f) => f.evaluate(() => document.documentElement.dataset.theme)));
+    await expect.poll(themes).toEqual(Array(6).fill("dark"));
+    await page.screenshot({ path: join(SCREENSHOTS, "preview-dark.png"), fullPage: true });
+    expect(dialogs).toEqual([]);
+    await page.close();
+  });
+});

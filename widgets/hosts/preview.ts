@@ -46,6 +46,9 @@ async function renderPreview(root: HTMLElement, widgets: Record<string, string>)
     const grid = el("div", "grid");
     const log = el("ol", "log");
     log.setAttribute("aria-label", `${sample.widget} host events`);
+    // In the document before mounting: a frame gets its window only once attached.
+    section.append(grid, log);
+    root.append(section);
     const onEvent = (name: string, detail: unknown) => log.append(el("li", "", `${name}: ${JSON.stringify(detail)}`));
     for (const [label, mount] of [
       ["ChatGPT (window.openai)", mountChatGptHost],
@@ -56,8 +59,6 @@ async function renderPreview(root: HTMLElement, widgets: Record<string, string>)
       grid.append(pane);
       hosts.push(await mount(pane, { html, toolName: sample.toolName, toolInput: sample.toolInput, toolResult: sample.toolResult, callTool: sampleServer, theme, onEvent }));
     }
-    section.append(grid, log);
-    root.append(section);
   }
 }
 
