@@ -36,8 +36,29 @@
  * - Every response must be HTTP 200 with a JSON body that has `result` (and, for tools/call, no
  *   `isError`; get_world and list_worlds: the seeded records) and, from /api/mcp, the RateLimit-Limit
  *   its server's limiter sets (none with limits off); anything else is counted and flags the run.
+ * - More MCP requests on the main server: server/discover (2026-07-28 only), create_world (a write
+ *   on PostgreSQL, as a subject of its own so the read rows' data never changes), and
+ *   draft_world_outline with `_meta.progressToken` (= the request id): the answer is an SSE stream
+ *   of 10 notifications/progress then the result, read to its end and checked (10 progress events
+ *   for this token, in order, then the result for this id). initialize (2025-11-25 only; its
+ *   2026-07-28 counterpart is server/discover) opens a session per request, so it runs on a twin of
+ *   the main server (`initialize`): the sessions it piles up (the store keeps 10,000, evicting the
+ *   oldest) never evict the sessions the other rows use, nor sit in the main server's memory.
+ * - Other stacks, each a process of its own so /proc gives its CPU: `mcp-handler` (Vercel's adapter
+ *   on the v2 SDK) serving the same suggest_names tool in a minimal Next app the bench installs and
+ *   builds in bench/.work/mcp-handler/<hash of versions and sources> (bench/mcp-handler-app.mjs;
+ *   cached between runs; if the install or build fails, e.g. offline, its rows are skipped with the
+ *   reason), and plain `node:http` (bench/node-http-server.mjs): `node-raw` answers the ceiling's
+ *   fixed JSON, `node-core` mounts the same MCP core (worldcrafterEndpoint(), via jiti from lib/)
+ *   with a minimal Request/Response adapter.
+ * - Cold start and memory (after the rounds): fresh `next start` processes, each timed from spawn()
+ *   to its first good answer — POST /api/ceiling for one kind, a 2026-07-28 tools/list on /api/mcp
+ *   for the other — BENCH_COLD_STARTS of each (default 5, alternating), median reported. After the
+ *   first answer each process is warmed up (the ceiling-only process with the ceiling, ours with
+ *   tools/list and tools/call in both eras) and the VmRSS of its process tree is read.
  * - A server is started only if a selected system needs it; whatever is started (servers, database
  *   schema and folder, the Redis connection) is undone at the end or on SIGINT/SIGTERM.
+ * - RESULTS.md opens with the issue's targets (measured value, goal, pass/miss), then the tables.
  */
 import http from "node:http";
 import net from "node:net";
@@ -45,11 +66,14 @@ import os from "node:os";
 import fs from "node:fs";
 import path from "node:path";
 import { spawn, spawnSync, execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { createJiti } from "jiti";
 import { closedLoop } from "./closed-loop.mjs";
 import { databaseEnv, preparePglite, preparePostgres } from "./databases.mjs";
 import { prepareRedis } from "./redis.mjs";
+import { prepareMcpHandlerApp } from "./mcp-handler-app.mjs";
 import { CHARACTERS_PER_WORLD, LIST_ARGS, LOCATIONS_PER_WORLD, TARGET_WORLD_ID, WORLD_COUNT, checkWorld, checkWorldPage } from "./seed-data.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -92,6 +116,10 @@ const CONFIG = {
   // its hundreds of thousands of requests must not spend their budgets (nor theirs ours).
   redisUrl: process.env.BENCH_REDIS_URL || "redis://127.0.0.1:6379/15",
   out: path.resolve(ROOT, process.env.BENCH_OUT ?? "bench/RESULTS.md"),
+  // Cold starts of each kind (ceiling, tools/list); 0 = none. Selected like a system: "cold-start".
+  coldStarts: envNumber("BENCH_COLD_STARTS", 5, { min: 0, integer: true }),
+  // How long each cold-started process is loaded before its memory is read.
+  rssWarmupSeconds: envNumber("BENCH_RSS_WARMUP_SECONDS", 4, { min: 0.5 }),
 };
 
 // Profile mode: <name>.cpuprofile (written by the server at exit) + <name>.json (how many requests
@@ -106,11 +134,18 @@ const MCP_PATH = "/api/mcp";
 const DEV_ISSUER_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "wc-bench-issuer-"));
 const devIssuer = await createJiti(import.meta.url).import("../lib/auth/dev-issuer.ts");
 
-/** A token for the server on `port`, for the subject that owns the seeded worlds. */
-async function devToken(port) {
+/**
+ * The subjects the bench signs tokens for: `reader` owns the seeded worlds (the data rows read
+ * them); `writer` is who create_world writes as, so the worlds it piles up are never in a read
+ * row's results (every query filters by owner, on an index).
+ */
+const SUBJECTS = { reader: devIssuer.DEV_SUBJECT, writer: "bench-writer" };
+
+/** A token for the server on `port`, for `subject`. */
+async function devToken(port, subject = SUBJECTS.reader) {
   const key = await devIssuer.loadDevKey(DEV_ISSUER_DIR);
   const origin = `http://${HOST}:${port}`;
-  return devIssuer.signDevToken(key, { issuer: origin, audience: `${origin}${MCP_PATH}`, subject: devIssuer.DEV_SUBJECT, scopes: ["worlds:read", "worlds:write"], ttlSeconds: 24 * 3600 });
+  return devIssuer.signDevToken(key, { issuer: origin, audience: `${origin}${MCP_PATH}`, subject, scopes: ["worlds:read", "worlds:write"], ttlSeconds: 24 * 3600 });
 }
 
 const CEILING_PATH = "/api/ceiling";
@@ -176,35 +211,39 @@ function freePort() {
 }
 
 /**
- * Starts `next start` as server `key` with `env` and waits until it answers. `budgets`: the
- * limiter's budget per method when it runs one (its answers must carry them), else undefined.
+ * How each kind of server is run. `mcp`: it is our MCP endpoint (sessions are opened on it, its
+ * answers must carry its limiter's RateLimit-Limit); the others only need the ceiling route.
+ * - next: the project's `next start` (the build in CONFIG.distDir).
+ * - mcp-handler: `next start` of the app bench/mcp-handler-app.mjs built (in its own folder).
+ * - node-raw / node-core: bench/node-http-server.mjs, the fixed JSON alone / plus the MCP core.
  */
-async function startServer(key, env, budgets) {
-  const port = await freePort();
-  const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+const RUNTIMES = {
+  next: { mcp: true, label: "`next start`", command: () => ({ script: path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), args: (port) => ["start", "-H", HOST, "-p", String(port)], cwd: ROOT }) },
+  "mcp-handler": {
+    mcp: false,
+    label: "`next start` of the mcp-handler app",
+    command: (context) => ({ script: context.mcpHandlerApp.nextBin, args: (port) => ["start", "-H", HOST, "-p", String(port)], cwd: context.mcpHandlerApp.dir }),
+  },
+  "node-raw": { mcp: false, label: "`node:http`", command: () => ({ script: path.join(ROOT, "bench", "node-http-server.mjs"), args: () => [], cwd: ROOT, env: { BENCH_NODE_MODE: "raw" } }) },
+  "node-core": { mcp: true, label: "`node:http` + core", command: () => ({ script: path.join(ROOT, "bench", "node-http-server.mjs"), args: () => [], cwd: ROOT, env: { BENCH_NODE_MODE: "core" } }) },
+};
+
+/**
+ * Spawns a server process (not yet ready). detached: its own process group, so clean-up can
+ * signal it and anything it spawned. The caller registers it (servers map or a transient one).
+ */
+function spawnServer(key, { runtime, env, port, context, profile = true }) {
+  const { script, args, cwd, env: runtimeEnv } = RUNTIMES[runtime].command(context);
   const nodeArgs = [];
-  if (CONFIG.cpuProf) {
+  if (CONFIG.cpuProf && profile) {
     fs.mkdirSync(PROFILE_DIR, { recursive: true });
     nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${PROFILE_NAME}_${key}.cpuprofile`);
   }
-  const child = spawn(process.execPath, [...nodeArgs, nextBin, "start", "-H", HOST, "-p", String(port)], {
-    cwd: ROOT,
-    // detached: its own process group, so cleanup can signal the server and anything it spawned.
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args(port)], {
+    cwd,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...env,
-      NODE_ENV: "production",
-      MCP_LOG_REQUESTS: "0",
-      MCP_SESSION_MODE: "stateful",
-      NEXT_TELEMETRY_DISABLED: "1",
-      // Tokens from the development issuer (the bench signs them with the same key); anonymous
-      // callers still reach the open tools, so both kinds of tools/list can be measured.
-      MCP_AUTH_MODE: "mixed",
-      MCP_ALLOW_DEV_ISSUER: "1",
-      MCP_DEV_ISSUER_DIR: DEV_ISSUER_DIR,
-      MCP_RESOURCE_URL: `http://${HOST}:${port}${MCP_PATH}`,
-    },
+    env: { ...env, ...runtimeEnv, BENCH_NODE_HOST: HOST, BENCH_NODE_PORT: String(port) },
   });
   const log = [];
   const keep = (chunk) => {
@@ -214,32 +253,80 @@ async function startServer(key, env, budgets) {
   };
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
-  const server = { key, child, pid: child.pid, port, log, exited: false, served: 0, budgets };
-  servers.set(key, server);
-  cleanups.push(() => stopServer(server));
+  const server = { key, runtime, child, pid: child.pid, port, log, exited: false, served: 0 };
   child.on("exit", () => (server.exited = true));
   child.on("error", (err) => {
     log.push(`spawn error: ${err.message}`);
     server.exited = true;
   });
+  return server;
+}
+
+/**
+ * The environment of server `key` on `port`: for our MCP servers the bench's settings (database,
+ * limiter, auth with the development issuer); for the others only what production needs.
+ */
+function serverEnv(key, port, { databases, redis }) {
+  const { db, limiter, runtime = "next" } = SERVERS[key];
+  const base = { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
+  if (!RUNTIMES[runtime].mcp) {
+    const { NEXT_DIST_DIR: _dist, ...inherited } = databaseEnv({});
+    return { ...inherited, ...(runtime === "next" ? { NEXT_DIST_DIR: CONFIG.distDir } : {}), ...base };
+  }
+  return {
+    ...limiterEnv(databaseEnv(databases.get(db).serverEnv), limiter, redis),
+    ...base,
+    MCP_LOG_REQUESTS: "0",
+    MCP_SESSION_MODE: "stateful",
+    // Tokens from the development issuer (the bench signs them with the same key); anonymous
+    // callers still reach the open tools, so both kinds of tools/list can be measured.
+    MCP_AUTH_MODE: "mixed",
+    MCP_ALLOW_DEV_ISSUER: "1",
+    MCP_DEV_ISSUER_DIR: DEV_ISSUER_DIR,
+    MCP_RESOURCE_URL: `http://${HOST}:${port}${MCP_PATH}`,
+  };
+}
+
+/** Session-like headers for a server without sessions: the same header bytes a session row sends. */
+const stubSession = () => ({ accept: ACCEPT, "mcp-session-id": randomUUID(), "mcp-protocol-version": PROTOCOL_VERSION });
+
+/**
+ * Starts server `key` and waits until it answers. Its limiter's budget per method (if it runs
+ * one) is what its answers must carry. MCP servers get a token and a session per subject.
+ */
+async function startServer(key, context) {
+  const { runtime = "next", limiter } = SERVERS[key];
+  const port = await freePort();
+  const server = spawnServer(key, { runtime, env: serverEnv(key, port, context), port, context });
+  server.budgets = limiter ? LIMIT_BUDGETS : undefined;
+  servers.set(key, server);
+  cleanups.push(() => stopServer(server));
+  const what = `${RUNTIMES[runtime].label} (${key})`;
 
   // Ready = the ceiling route answers 200 (also loads that route's bundle).
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (server.exited) throw new Error(`next start (${key}) exited early:\n${log.join("\n")}`);
+    if (server.exited) throw new Error(`${what} exited early:\n${server.log.join("\n")}`);
     try {
       const r = await request(undefined, server, CEILING_PATH, "{}", {});
       if (r.status === 200) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`next start (${key}) not ready after 60 s:\n${log.join("\n")}`);
+    if (Date.now() > deadline) throw new Error(`${what} not ready after 60 s:\n${server.log.join("\n")}`);
     await sleep(100);
   }
-  server.bearer = `Bearer ${await devToken(port)}`;
-  server.session = await openSession(server);
-  server.authSession = await openSession(server, server.bearer);
-  console.log(`[bench] next start (${key}) ready on ${HOST}:${port} (pid ${server.pid}), session ${server.session["mcp-session-id"]}`);
+  if (RUNTIMES[runtime].mcp) {
+    server.identities = {};
+    for (const [name, subject] of Object.entries(SUBJECTS)) {
+      const bearer = `Bearer ${await devToken(port, subject)}`;
+      server.identities[name] = { bearer, session: await openSession(server, bearer) };
+    }
+    server.session = await openSession(server);
+  } else {
+    server.session = stubSession();
+  }
+  console.log(`[bench] ${what} ready on ${HOST}:${port} (pid ${server.pid})${server.session["mcp-session-id"] ? `, session ${server.session["mcp-session-id"]}` : ""}`);
   return server;
 }
 

@@ -1,4 +1,4 @@
-import { INSTANCE_ID, type Cluster, type ClusterBus, type ClusterMessage, type LoggedStreamEvent, type StreamLog, type ToolSwitches } from "../mcp/cluster";
+import { INSTANCE_ID, storeUnavailable, type Cluster, type ClusterBus, type ClusterMessage, type LoggedStreamEvent, type StreamLog, type ToolSwitches } from "../mcp/cluster";
 import { logUnexpected } from "../mcp/request-log";
 import type { SessionRecord, SessionStore } from "../mcp/transport/session-store";
 import type { SpentStateStore } from "../mcp/transport/stateless/request-state";
@@ -145,8 +145,35 @@ function toolSwitches(redis: RedisPort, ns: string): ToolSwitches {
   };
 }
 
+/**
+ * The port, with every command that a request waits on failing as storeUnavailable() (503,
+ * Retry-After) when Redis does not answer, instead of surfacing as a 500. Publishing and
+ * subscribing keep their own handling (logged; the bus reconnects).
+ */
+function answering(redis: RedisPort): RedisPort {
+  const guard =
+    <A extends unknown[], R>(command: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await command(...args);
+      } catch {
+        throw storeUnavailable();
+      }
+    };
+  return {
+    ...redis,
+    get: guard(redis.get),
+    set: guard(redis.set),
+    del: guard(redis.del),
+    append: guard(redis.append),
+    range: guard(redis.range),
+    expire: guard(redis.expire),
+  };
+}
+
 /** `ns`: the prefix of every key and channel, e.g. `mcp:worldcrafter:` (see clusterOf). */
-export function redisCluster(redis: RedisPort, ns: string): Cluster {
+export function redisCluster(port: RedisPort, ns: string): Cluster {
+  const redis = answering(port);
   return {
     sessions: sessionStore(redis, ns),
     spentStates: spentStates(redis, ns),

@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   MCP_SSE_RETRY_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   MCP_RESUME_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   MCP_STREAM_RETENTION_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
+  /** A tools/call handler still running after this long is aborted and answered isError (below the platform's function limit). */
+  MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(280_000),
   MCP_CLIENT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
   MCP_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   MCP_LOG_REQUESTS: bool.default(true),

@@ -271,6 +271,26 @@ export const fixtureTools = [
     },
   }),
   defineTool({
+    name: "test_hang",
+    description: "Never finishes on its own: only its signal (cancellation, session end, MCP_TOOL_TIMEOUT_MS) ends it",
+    input: empty,
+    handler: (_args, ctx) =>
+      new Promise((_resolve, reject) => {
+        ctx.signal.addEventListener("abort", () => {
+          cancelled.push({ requestId: ctx.requestId, reason: String(ctx.signal.reason?.message ?? ctx.signal.reason), at: Date.now() });
+          reject(new Error("stopped"));
+        });
+      }),
+  }),
+  defineTool({
+    name: "test_throw",
+    description: "Throws an unexpected error (not a ToolError): the server must answer isError and carry on",
+    input: z.object({ message: z.string().max(200).default("boom") }),
+    handler: ({ message }) => {
+      throw new TypeError(message);
+    },
+  }),
+  defineTool({
     name: "test_cancellations",
     description: "Lists the requests whose handler saw its AbortSignal fire",
     input: empty,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { JsonRpcId, JsonRpcResponse } from "../jsonrpc";
+import { ErrorCode, McpError, type JsonRpcId, type JsonRpcResponse } from "../jsonrpc";
 import type { ServerEvent } from "./notification-hub";
 import type { SessionStore } from "./transport/session-store";
 import type { SpentStateStore } from "./transport/stateless/request-state";
@@ -80,3 +80,16 @@ export const SOLO_BUS: ClusterBus = {
   publish: () => undefined,
   subscribe: () => () => undefined,
 };
+
+/** Seconds a client is asked to wait when the shared store does not answer. */
+const STORE_RETRY_AFTER_S = 2;
+
+/**
+ * The shared store (sessions, stream logs, spent states) did not answer: the request fails as a
+ * whole with HTTP 503 and Retry-After — retryable, unlike a 500 — and a JSON-RPC error.
+ */
+export function storeUnavailable(): McpError {
+  return new McpError(ErrorCode.InternalError, "Session store unavailable: try again shortly", { retryAfter: STORE_RETRY_AFTER_S }, 503, {
+    "Retry-After": String(STORE_RETRY_AFTER_S),
+  });
+}

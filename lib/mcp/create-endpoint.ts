@@ -80,6 +80,7 @@ export function createMcpEndpoint(
       ...(adapters.onToolCall ? { onToolCall: adapters.onToolCall } : {}),
       ...(adapters.access ? { access: adapters.access } : {}),
       maxToolBatch: env.MCP_MAX_TOOL_BATCH,
+      toolTimeoutMs: env.MCP_TOOL_TIMEOUT_MS,
     },
     sessionMode: env.MCP_SESSION_MODE,
     cluster,

@@ -11,6 +11,7 @@ import { worldResourceTemplates, worldResources } from "./resources/world-resour
 import { startWorldPrompt } from "./prompts/start-world";
 import { describeLocationPrompt, developCharacterPrompt } from "./prompts/world-prompts";
 import { WORLD_LOCALES } from "./i18n/narration";
+import { withDatabaseErrors } from "./tools/database-errors";
 
 /** The product endpoint's keys and channel in the shared store (the conformance route has its own). */
 export const WORLDCRAFTER_NAMESPACE = "worldcrafter";
@@ -21,7 +22,7 @@ export const worldcrafterServer: EndpointDefinition = {
   instructions:
     "WorldCrafter helps build fictional worlds. Use draft_world_outline to start a world and suggest_names for consistent names; read worldcrafter://guide for the method. Worlds, characters and locations are saved: create_world, then create_character / create_location with its id; list_* tools page with nextCursor; export_world gives a whole world as Markdown and JSON; search and fetch find anything you saved.",
   contents: {
-    tools: [draftWorldOutline, suggestNames, ...worldTools, ...characterTools, ...locationTools, exportWorldTool, ...knowledgeTools],
+    tools: [draftWorldOutline, suggestNames, ...[...worldTools, ...characterTools, ...locationTools, exportWorldTool, ...knowledgeTools].map(withDatabaseErrors)],
     resources: [guideResource, ...worldResources],
     resourceTemplates: [themeNotesTemplate, ...worldResourceTemplates],
     prompts: [startWorldPrompt, developCharacterPrompt, describeLocationPrompt],

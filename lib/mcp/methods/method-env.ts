@@ -27,6 +27,8 @@ export interface MethodEnv {
   access?: AccessControl;
   /** The most calls one tools/batch may carry. */
   maxToolBatch?: number;
+  /** A tools/call still running after this long is stopped and answered with an isError result. */
+  toolTimeoutMs?: number;
 }
 
 export interface MethodCall {

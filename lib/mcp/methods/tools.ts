@@ -12,6 +12,7 @@ import type { ToolCallObserver, ToolCallOutcome } from "../tool-call-observer";
 import { logUnexpected } from "../request-log";
 import { decideAccess, signInResult } from "../access";
 import { ToolError } from "../tool-error";
+import { withTimeLimit } from "../tool-timeout";
 
 const CallToolParams = z.looseObject({
   name: z.string().min(1).max(128),
@@ -72,7 +73,8 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
 
   let outcome: CallToolResult | Promise<CallToolResult>;
   try {
-    outcome = tool.definition.handler(args, createHandlerContext(scope, env.locales));
+    const run = (bounded: CallScope) => tool.definition.handler(args, createHandlerContext(bounded, env.locales));
+    outcome = env.toolTimeoutMs ? withTimeLimit(scope, env.toolTimeoutMs, run) : run(scope);
   } catch (thrown) {
     return observe ? observe.settled(() => failedResult(thrown, scope)) : failedResult(thrown, scope);
   }

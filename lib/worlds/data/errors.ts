@@ -15,3 +15,27 @@ export class NotFoundError extends DomainError {
     super(`${kind} ${JSON.stringify(id)} was not found. Use list_worlds${kind === "World" ? "" : ` / list_${kind.toLowerCase()}s`} to see valid ids.`);
   }
 }
+
+/** The database cannot be reached (down, restarting, connections cut): worth a retry, not a fix. */
+export class DatabaseUnavailable extends ToolError {
+  override name = "DatabaseUnavailable";
+  constructor() {
+    super("The database is unavailable right now; try again in a moment.");
+  }
+}
+
+/** Error codes of a lost connection: Node's sockets, PostgreSQL's shutdowns, Prisma's P1001/P1017. */
+const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "57P01", "57P02", "57P03", "08006", "08001", "08003", "08004", "P1001", "P1002", "P1017"]);
+const CONNECTION_TEXT = /ECONNREFUSED|ECONNRESET|Connection terminated|connection (?:is )?closed|Can't reach database|terminating connection/i;
+
+/** Whether `thrown` (or anything in its cause chain) says the database connection failed. */
+export function isConnectionFailure(thrown: unknown): boolean {
+  for (let e: unknown = thrown, depth = 0; e && depth < 6; depth += 1) {
+    if (typeof e !== "object") return false;
+    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === "string" && CONNECTION_CODES.has(code)) return true;
+    if (typeof message === "string" && CONNECTION_TEXT.test(message)) return true;
+    e = cause;
+  }
+  return false;
+}

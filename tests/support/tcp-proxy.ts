@@ -1,0 +1,63 @@
+import { createServer, connect, type Server, type Socket } from "node:net";
+import { freePort } from "./next-server.mjs";
+
+/**
+ * A TCP forwarder on 127.0.0.1 that a test can cut and restore: the server under test reaches
+ * PostgreSQL (or anything) through it, and `cut()` is an outage as the server sees one — every
+ * open connection reset, new ones refused — until `restore()` listens on the same port again.
+ */
+export interface TcpProxy {
+  port: number;
+  readonly up: boolean;
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const port = await freePort();
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      const s = createServer((client) => {
+        const upstream = connect(target.port, target.host);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on("close", () => sockets.delete(socket));
+          socket.on("error", () => {
+            client.destroy();
+            upstream.destroy();
+          });
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      s.once("error", reject);
+      s.listen(port, "127.0.0.1", () => {
+        server = s;
+        resolve();
+      });
+    });
+
+  const cut = async () => {
+    const s = server;
+    server = undefined;
+    for (const socket of sockets) socket.resetAndDestroy();
+    sockets.clear();
+    if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
+  };
+
+  await listen();
+  return {
+    port,
+    get up() {
+      return server !== undefined;
+    },
+    cut,
+    restore: async () => {
+      if (!server) await listen();
+    },
+    close: cut,
+  };
+}
