@@ -170,8 +170,13 @@ async function cleanUp() {
 // ---------------------------------------------------------------------------------------------
 // Server lifecycle
 // ---------------------------------------------------------------------------------------------
-/** Running servers by key: { key, child, pid, port, log: string[], exited, session, served, budgets }. */
+/**
+ * Running servers by key: { key, runtime, child, pid, port, log: string[], exited, served, budgets,
+ * session (2025-11-25 headers, anonymous), identities: { reader|writer: { bearer, session } } }.
+ */
 const servers = new Map();
+/** Short-lived servers (the cold starts): not in the report's server list, still killed on exit. */
+const transient = new Set();
 
 function ensureBuild() {
   const buildId = path.join(ROOT, CONFIG.distDir, "BUILD_ID");
@@ -353,7 +358,7 @@ async function stopServer(server) {
 // Last resort if we die abruptly: synchronous kill of the servers' groups. (The db-workers exit by
 // themselves when our end of their IPC channel closes; a schema left behind is named bench_….)
 process.on("exit", () => {
-  for (const server of servers.values()) {
+  for (const server of [...servers.values(), ...transient]) {
     if (server.exited) continue;
     try {
       process.kill(-server.pid, "SIGKILL");
@@ -388,8 +393,8 @@ function readStat(pid) {
   return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
 }
 
-/** CPU milliseconds consumed so far by process `root` and all its descendants. */
-function treeCpuMs(root) {
+/** Every process's stat now, by pid. */
+function allStats() {
   const stats = new Map();
   for (const name of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
@@ -399,7 +404,41 @@ function treeCpuMs(root) {
       // process vanished while scanning
     }
   }
+  return stats;
+}
+
+/** CPU milliseconds consumed so far by process `root` and all its descendants. */
+function treeCpuMs(root) {
+  const stats = allStats();
   let ticks = 0;
+  for (const pid of processTree(root, stats)) ticks += stats.get(pid)?.ticks ?? 0;
+  return (ticks * 1000) / CLK_TCK;
+}
+
+/** Resident memory (VmRSS, KiB) of process `root` and all its descendants. */
+function treeRssKb(root) {
+  let kb = 0;
+  for (const pid of processTree(root, allStats())) {
+    try {
+      kb += Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // gone
+    }
+  }
+  return kb;
+}
+
+/** Busy and total CPU time of the whole machine so far (all cores, /proc/stat), in ms. */
+function machineCpuMs() {
+  const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is already in user)
+  const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+  const idle = fields[3] + fields[4];
+  return { busy: ((total - idle) * 1000) / CLK_TCK, total: (total * 1000) / CLK_TCK };
+}
+
+/** `root` and its descendants, from one /proc scan. */
+function processTree(root, stats) {
   const tree = new Set([root]);
   // Parents can have higher pids than children after pid wrap-around: iterate to a fixed point.
   for (let grew = true; grew; ) {
@@ -411,8 +450,7 @@ function treeCpuMs(root) {
       }
     }
   }
-  for (const pid of tree) ticks += stats.get(pid)?.ticks ?? 0;
-  return (ticks * 1000) / CLK_TCK;
+  return tree;
 }
 
 function machine() {
@@ -504,6 +542,12 @@ const SERVERS = {
   pglite: { db: "pglite" },
   "limits-memory": { db: "pg", limiter: "memory" },
   "limits-redis": { db: "pg", limiter: "redis" },
+  // A twin of main for the initialize row alone: every initialize leaves a session behind.
+  initialize: { db: "pg" },
+  // The other stacks (RUNTIMES). node-core is our core again, so it has main's settings.
+  "node-raw": { runtime: "node-raw" },
+  "node-core": { runtime: "node-core", db: "pg" },
+  "mcp-handler": { runtime: "mcp-handler" },
 };
 
 /** The limiters with rows of their own, in report order (`off` = the main server's tools/call). */
@@ -525,6 +569,9 @@ const databasesOf = (system) => [system.db, system.direct ? undefined : SERVERS[
 
 /** Does any of `systems` run on a server that counts in Redis? */
 const needsRedis = (systems) => systems.some((s) => !s.direct && SERVERS[serverKeyOf(s)].limiter === "redis");
+
+/** Is server `key` our MCP endpoint (next start or node-core), as opposed to a reference stack? */
+const isOurs = (key) => RUNTIMES[SERVERS[key].runtime ?? "next"].mcp;
 
 /**
  * A server's limiter settings. Whatever the shell says about limits or Redis is dropped first, so
@@ -560,25 +607,86 @@ const ERAS = [
   { suffix: "", body: rpc, headers: () => undefined },
   {
     suffix: "@2026",
-    body: (method, params) => rpc(method, { ...params, _meta: MODERN_META }),
+    body: (method, params) => rpc(method, { ...params, _meta: { ...params?._meta, ...MODERN_META } }),
     headers: (method, name) => ({ accept: ACCEPT, "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}) }),
   },
 ];
 
+/** 2025-11-25 without a session, as a stateless server (mcp-handler) is called. */
+const SESSIONLESS_2025 = { accept: ACCEPT, "mcp-protocol-version": PROTOCOL_VERSION };
+
 const toolCall = (name, args) => ({ name, arguments: args });
 
+/**
+ * Checks take the answer's JSON-RPC response (for an SSE answer, the one carrying the result) and
+ * { notifications, headers, id }, and return true when it is right.
+ */
 const hasResult = (json) => json !== null && typeof json === "object" && json.result !== null && typeof json.result === "object";
 const isToolList = (j) => hasResult(j) && Array.isArray(j.result.tools);
 /** A tools/call answer that is not an error and whose structuredContent passes `check` (undefined = right). */
 const isToolResult = (check = () => undefined) => (j) => hasResult(j) && j.result.isError !== true && check(j.result.structuredContent ?? {}) === undefined;
 
 /**
- * An MCP request in one era, named `<label><era>[/<db>]`. `auth`: sent with the bench's token
- * (and, in 2025-11-25, in the session opened with it) — the data tools need one.
+ * An MCP request in one era, named `<label><era>[/<db>]`. `auth`: sent with a token of the bench
+ * (and, in 2025-11-25, in the session opened with it) — the data tools need one: true or "reader"
+ * = the owner of the seeded worlds, "writer" = the subject create_world writes as.
  */
 function mcpSystem(era, label, method, params, check, db, auth = db !== undefined) {
   return { name: `${label}${era.suffix}${db ? `/${db}` : ""}`, db, auth, method, path: MCP_PATH, body: era.body(method, params), headers: era.headers(method, params?.name), check };
 }
+
+/** initialize (2025-11-25 only): a new session per request, on its own twin server. */
+const INITIALIZE = {
+  ...mcpSystem(ERAS[0], "initialize", "initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "bench", version: "1" } }, (j, a) => hasResult(j) && j.result.protocolVersion === PROTOCOL_VERSION && typeof a.headers["mcp-session-id"] === "string"),
+  // No session header: initialize is what opens one.
+  headers: { accept: ACCEPT },
+  server: "initialize",
+};
+
+/** server/discover: 2026-07-28's counterpart of initialize, with no session to open. */
+const DISCOVER = mcpSystem(ERAS[1], "server/discover", "server/discover", {}, (j) => hasResult(j) && Array.isArray(j.result.supportedVersions));
+
+/** create_world: a write on PostgreSQL, as `writer`. */
+const CREATE_ARGS = { name: "Bench Written World", theme: "steampunk", tone: "even" };
+const createWorld = (era) =>
+  mcpSystem(era, "create_world", "tools/call", toolCall("create_world", CREATE_ARGS), isToolResult((s) => (typeof s.world?.id === "string" && s.world.name === CREATE_ARGS.name ? undefined : "no world")), "pg", "writer");
+
+/**
+ * draft_world_outline with a progress token (the request's id): an SSE answer of 10 progress
+ * notifications, then the result. Built per request, as the token is the id.
+ */
+const DRAFT_ARGS = { name: "Bench Outline", theme: "fantasy", style: "elvish" };
+const DRAFT_SECTIONS = 10;
+function isDraftStream(j, { notifications, id }) {
+  const progress = notifications.filter((n) => n.method === "notifications/progress" && n.params?.progressToken === id);
+  if (progress.length !== DRAFT_SECTIONS || progress.some((n, i) => n.params.progress !== i + 1 || n.params.total !== DRAFT_SECTIONS)) return false;
+  return isToolResult((s) => (s.sections?.length === DRAFT_SECTIONS ? undefined : "sections"))(j);
+}
+const draftStream = (era) => {
+  const system = mcpSystem(era, "draft_world_outline+progress", "tools/call", toolCall("draft_world_outline", DRAFT_ARGS), isDraftStream);
+  return { ...system, body: (id) => era.body("tools/call", { ...toolCall("draft_world_outline", DRAFT_ARGS), _meta: { progressToken: id } })(id), answer: "sse" };
+};
+
+/**
+ * The same framework requests on mcp-handler: stateless in both eras (no session to open), and in
+ * 2025-11-25 it answers every request with an SSE stream, so the answer's format is left free.
+ * `ours`: the row of ours it is compared with.
+ */
+const mcpHandlerSystems = () =>
+  ERAS.flatMap((era) => [
+    { ...mcpSystem(era, "mcp-handler tools/list", "tools/list", undefined, isToolList), ours: `tools/list${era.suffix}` },
+    { ...mcpSystem(era, "mcp-handler tools/call", "tools/call", SUGGEST_NAMES, isToolResult((s) => (s.names?.length === SUGGEST_NAMES.arguments.count ? undefined : "names"))), ours: `tools/call${era.suffix}` },
+  ]).map((s) => ({ ...s, headers: s.headers ?? SESSIONLESS_2025, server: "mcp-handler", answer: "any", optional: "mcp-handler" }));
+
+/** Plain node:http: the fixed JSON alone, and our core behind a minimal adapter (`raw`: its reference row). */
+const NODE_RAW = "node:http raw";
+const nodeHttpSystems = () => [
+  { name: NODE_RAW, path: CEILING_PATH, body: rpc("tools/list"), check: hasResult, server: "node-raw", optional: "node:http" },
+  ...ERAS.flatMap((era) => [
+    { ...mcpSystem(era, "node:http core tools/list", "tools/list", undefined, isToolList), ours: `tools/list${era.suffix}` },
+    { ...mcpSystem(era, "node:http core tools/call", "tools/call", SUGGEST_NAMES, isToolResult()), ours: `tools/call${era.suffix}` },
+  ]).map((s) => ({ ...s, server: "node-core", raw: NODE_RAW, optional: "node:http" })),
+];
 
 /** The tools/call every framework row makes: suggest_names reads no world data (an audit row is all it writes). */
 const SUGGEST_NAMES = toolCall("suggest_names", { style: "elvish", count: 3 });
@@ -604,20 +712,33 @@ function defineSystems() {
       mcpSystem(era, "tools/list+token", "tools/list", undefined, isToolList, undefined, true),
       mcpSystem(era, "tools/call", "tools/call", SUGGEST_NAMES, isToolResult()),
     ]),
+    // The handshake of each era, and a tool call answered as a stream of progress.
+    INITIALIZE,
+    DISCOVER,
+    ...ERAS.map(draftStream),
+    // The same tools/list and tools/call on mcp-handler, then the core without Next.
+    ...mcpHandlerSystems(),
+    ...nodeHttpSystems(),
     // The same tools/call on a server whose limiter counts it (in process, in Redis): beside
     // tools/call above (limits off), what the limiter adds to a request.
     ...ERAS.flatMap((era) =>
       LIMITERS.map((limiter) => ({ ...mcpSystem(era, `tools/call+limits:${limiter}`, "tools/call", SUGGEST_NAMES, isToolResult()), server: `limits-${limiter}`, limiter })),
     ),
     ...DATABASES.flatMap((db) => databaseSystems(db.key)),
+    ...ERAS.map(createWorld),
   ];
-  if (!CONFIG.systems) return all;
+  if (!CONFIG.systems) return { systems: all, coldStart: CONFIG.coldStarts > 0 };
   const patterns = CONFIG.systems.map((text) => ({ text, re: globToRegExp(text) }));
+  // Not a closed-loop system, but selected the same way.
+  const coldStart = CONFIG.coldStarts > 0 && patterns.some(({ re }) => re.test(COLD_START));
   // A pattern that selects nothing is a typo: say so rather than quietly measure less.
-  const unknown = patterns.filter(({ re }) => !all.some((s) => re.test(s.name)));
-  if (unknown.length > 0) throw new Error(`BENCH_SYSTEMS: nothing matches ${unknown.map((u) => u.text).join(", ")} (known: ${all.map((s) => s.name).join(", ")})`);
-  return all.filter((s) => patterns.some(({ re }) => re.test(s.name)));
+  const unknown = patterns.filter(({ re }) => !re.test(COLD_START) && !all.some((s) => re.test(s.name)));
+  if (unknown.length > 0) throw new Error(`BENCH_SYSTEMS: nothing matches ${unknown.map((u) => u.text).join(", ")} (known: ${all.map((s) => s.name).join(", ")}, ${COLD_START})`);
+  return { systems: all.filter((s) => patterns.some(({ re }) => re.test(s.name))), coldStart };
 }
+
+/** The name BENCH_SYSTEMS selects the cold starts and memory readings by. */
+const COLD_START = "cold-start";
 
 /** A whole-name matcher where `*` stands for any text and everything else is literal. */
 function globToRegExp(glob) {
@@ -625,27 +746,73 @@ function globToRegExp(glob) {
   return new RegExp(`^${glob.split("*").map(literal).join(".*")}$`);
 }
 
-/** One HTTP cell: the closed loop plus the CPU its server, this client and (if connected) Redis spent. */
+/**
+ * An answer's JSON-RPC messages. JSON: the body. SSE: every `data:` payload in order (the empty
+ * priming event of a resumable stream skipped); `json` is the response among them, `notifications`
+ * the rest. `json` is null when a payload is not JSON or there is no response.
+ */
+function decodeAnswer(res) {
+  const type = String(res.headers["content-type"] ?? "");
+  if (!type.startsWith("text/event-stream")) {
+    try {
+      return { format: "json", json: JSON.parse(res.body), notifications: [] };
+    } catch {
+      return { format: type || "none", json: null, notifications: [] };
+    }
+  }
+  const messages = [];
+  for (const event of res.body.split(/\r?\n\r?\n/)) {
+    const data = event
+      .split(/\r?\n/)
+      .filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5))
+      .join("\n");
+    if (data === "") continue;
+    try {
+      messages.push(JSON.parse(data));
+    } catch {
+      return { format: "sse", json: null, notifications: [] };
+    }
+  }
+  const isResponse = (m) => m !== null && typeof m === "object" && "id" in m && ("result" in m || "error" in m);
+  return { format: "sse", json: messages.find(isResponse) ?? null, notifications: messages.filter((m) => !isResponse(m)) };
+}
+
+/** The headers a system's requests carry on `server`: its own, else a session of the right subject. */
+function headersFor(system, server) {
+  const identity = system.auth ? server.identities[system.auth === true ? "reader" : system.auth] : undefined;
+  if (system.headers) return identity ? { ...system.headers, authorization: identity.bearer } : system.headers;
+  return identity ? identity.session : server.session;
+}
+
+/**
+ * One HTTP cell: the closed loop plus the CPU its server, this client and (if connected) Redis
+ * spent, and a sample answer (format and size) for the report.
+ */
 async function runHttpCell(system, concurrency, seconds, redis) {
   const server = servers.get(serverKeyOf(system));
-  const bearer = system.auth ? { authorization: server.bearer } : {};
-  const headers = system.headers ? { ...system.headers, ...bearer } : system.auth ? server.authSession : server.session;
+  const headers = headersFor(system, server);
   // An MCP answer states the budget it was counted in, or nothing with limits off: proof that
-  // each row ran with the limiter it is named after.
+  // each row ran with the limiter it is named after. (Only ours: other stacks have no limiter.)
   const budget = server.budgets?.[system.method] ?? server.budgets?.other;
   const limitHeader = budget === undefined ? undefined : String(budget);
+  const checkLimit = system.method && isOurs(server.key);
+  const expected = system.answer ?? "json";
   const agent = await primedAgent(concurrency, server);
   let nextId = 1;
+  let sample;
   const call = async () => {
-    const res = await request(agent, server, system.path, system.body(nextId++), headers);
-    let json = null;
-    try {
-      json = JSON.parse(res.body);
-    } catch {
-      // not JSON (e.g. an SSE answer): fails the check below
+    const id = nextId++;
+    const res = await request(agent, server, system.path, system.body(id), headers);
+    const answer = decodeAnswer(res);
+    sample ??= { format: answer.format, bytes: Buffer.byteLength(res.body) };
+    const wrongFormat = expected !== "any" && answer.format !== expected;
+    // The response must answer this request (the ceiling's fixed body aside).
+    const wrongId = system.method && answer.json?.id !== id;
+    if (res.status !== 200 || wrongFormat || wrongId || !system.check(answer.json, { notifications: answer.notifications, headers: res.headers, id })) {
+      return `HTTP ${res.status} (${answer.format}${wrongFormat ? `, expected ${expected}` : ""}): ${res.body.slice(0, 200)}`;
     }
-    if (res.status !== 200 || !system.check(json)) return `HTTP ${res.status}: ${res.body.slice(0, 200)}`;
-    if (system.method && res.headers["ratelimit-limit"] !== limitHeader) return `RateLimit-Limit ${res.headers["ratelimit-limit"] ?? "absent"}, expected ${limitHeader ?? "absent"}`;
+    if (checkLimit && res.headers["ratelimit-limit"] !== limitHeader) return `RateLimit-Limit ${res.headers["ratelimit-limit"] ?? "absent"}, expected ${limitHeader ?? "absent"}`;
     return undefined;
   };
   const cpu0 = treeCpuMs(server.pid);
@@ -657,7 +824,7 @@ async function runHttpCell(system, concurrency, seconds, redis) {
   // redis-server's CPU over the cell (the INFO round trip is outside the timed loop).
   const redisMs = redis ? (await redis.cpuMs()) - redis0 : NaN;
   agent.destroy();
-  return { ...cell, serverMs, redisMs, clientMs: (client.user + client.system) / 1000 };
+  return { ...cell, serverMs, redisMs, clientMs: (client.user + client.system) / 1000, sample };
 }
 
 /**
@@ -726,6 +893,7 @@ function summarize(systems, cells) {
         requests,
         errors: runs.reduce((a, r) => a + r.errors, 0),
         firstError: runs.find((r) => r.firstError)?.firstError,
+        sample: runs.find((r) => r.sample)?.sample,
       });
     }
     const ceiling = byName.get("ceiling");
@@ -983,39 +1151,203 @@ async function prepareRedisIfNeeded(systems) {
   return redis;
 }
 
-/** Starts the servers the HTTP systems need (and only those), each on its database with its limiter. */
-async function startServers(systems, { databases, redis }) {
-  for (const key of new Set(systems.filter((s) => !s.direct).map(serverKeyOf))) {
-    const { db, limiter } = SERVERS[key];
-    await startServer(key, limiterEnv(databaseEnv(databases.get(db).serverEnv), limiter, redis), limiter ? LIMIT_BUDGETS : undefined);
+/**
+ * Rows that could not run, and why: { group, names, reason }. Only optional rows (the other
+ * stacks) are skipped this way; a failure of our own rows still fails the run.
+ */
+const skipped = [];
+
+/** Drops the optional systems of `group` from `systems`, recording why; returns what is left. */
+function skipGroup(systems, group, reason) {
+  const names = systems.filter((s) => s.optional === group).map((s) => s.name);
+  if (names.length === 0) return systems;
+  skipped.push({ group, names, reason });
+  console.warn(`[bench] skipping ${names.join(", ")}: ${reason}`);
+  return systems.filter((s) => s.optional !== group);
+}
+
+/** Installs and builds the mcp-handler app if a selected row needs it; on failure its rows are skipped. */
+async function prepareMcpHandlerIfNeeded(systems, context) {
+  if (!systems.some((s) => !s.direct && SERVERS[serverKeyOf(s)].runtime === "mcp-handler")) return systems;
+  try {
+    const app = await prepareMcpHandlerApp();
+    context.mcpHandlerApp = app;
+    const list = Object.entries(app.versions).map(([pkg, v]) => `${pkg} ${v}`).join(", ");
+    console.log(`[bench] mcp-handler app ${app.cached ? "cached" : "installed and built"} in ${path.relative(ROOT, app.dir)} (${list}; ${app.seconds.toFixed(1)} s)`);
+    return systems;
+  } catch (err) {
+    return skipGroup(systems, "mcp-handler", `install/build failed: ${String(err?.message ?? err).split("\n")[0]}`);
   }
 }
 
+/**
+ * Starts the servers the HTTP systems need (and only those), each on its database with its
+ * limiter. A reference stack that does not start has its rows skipped; returns the systems left.
+ */
+async function startServers(systems, context) {
+  let left = systems;
+  for (const key of new Set(systems.filter((s) => !s.direct).map(serverKeyOf))) {
+    const optional = systems.filter((s) => !s.direct && serverKeyOf(s) === key).map((s) => s.optional);
+    try {
+      await startServer(key, context);
+    } catch (err) {
+      const group = optional[0];
+      if (!group || optional.some((g) => g !== group)) throw err;
+      if (servers.has(key)) await stopServer(servers.get(key));
+      servers.delete(key);
+      left = skipGroup(left, group, `server ${key} did not start: ${String(err?.message ?? err).split("\n").slice(0, 3).join(" ")}`);
+    }
+  }
+  return left;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cold start and memory
+// ---------------------------------------------------------------------------------------------
+/** What a cold-started process must answer first: the ceiling, or a tools/list (2026-07-28: no handshake). */
+const COLD_PROBES = {
+  ceiling: { path: CEILING_PATH, body: rpc("tools/list"), headers: stubSession(), check: hasResult, label: "spawn → first good POST /api/ceiling" },
+  "tools/list": { path: MCP_PATH, body: ERAS[1].body("tools/list"), headers: ERAS[1].headers("tools/list"), check: isToolList, label: "spawn → first good tools/list (2026-07-28) on /api/mcp" },
+};
+
+/** c for the memory warm-up loads. */
+const RSS_WARMUP_CONCURRENCY = 8;
+
+/** Closed-loop load on a transient server: `requests` share `seconds`; any wrong answer throws. */
+async function loadServer(server, seconds, requests) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: RSS_WARMUP_CONCURRENCY });
+  try {
+    for (const r of requests) {
+      let id = 1;
+      const cell = await closedLoop({
+        concurrency: RSS_WARMUP_CONCURRENCY,
+        seconds: seconds / requests.length,
+        call: async () => {
+          const res = await request(agent, server, r.path, r.body(id++), r.headers);
+          return res.status === 200 && r.check(decodeAnswer(res).json) ? undefined : `HTTP ${res.status}: ${res.body.slice(0, 200)}`;
+        },
+      });
+      if (cell.errors > 0) throw new Error(`warm-up of ${server.key} (${r.name}): ${cell.errors} errors, first: ${cell.firstError}`);
+    }
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** The memory warm-up: the ceiling alone, or our server's tools/list and tools/call in both eras. */
+async function warmForMemory(kind, server) {
+  if (kind === "ceiling") {
+    await loadServer(server, CONFIG.rssWarmupSeconds, [{ name: "ceiling", ...COLD_PROBES.ceiling }]);
+    return;
+  }
+  const session = await openSession(server);
+  const modern = ERAS[1];
+  await loadServer(server, CONFIG.rssWarmupSeconds, [
+    { name: "tools/list", path: MCP_PATH, body: rpc("tools/list"), headers: session, check: isToolList },
+    { name: "tools/call", path: MCP_PATH, body: rpc("tools/call", SUGGEST_NAMES), headers: session, check: isToolResult() },
+    { name: "tools/list@2026", path: MCP_PATH, body: modern.body("tools/list"), headers: modern.headers("tools/list"), check: isToolList },
+    { name: "tools/call@2026", path: MCP_PATH, body: modern.body("tools/call", SUGGEST_NAMES), headers: modern.headers("tools/call", SUGGEST_NAMES.name), check: isToolResult() },
+  ]);
+}
+
+/**
+ * One fresh `next start` (the main server's settings): ms from spawn() to its first good answer
+ * of `kind`, polled every 5 ms, then its process tree's VmRSS after the memory warm-up.
+ */
+async function coldStart(kind, index, context) {
+  const key = `cold-${kind.replace("/", "-")}-${index + 1}`;
+  const port = await freePort();
+  const env = serverEnv("main", port, context);
+  const probe = COLD_PROBES[kind];
+  const t0 = performance.now();
+  const server = spawnServer(key, { runtime: "next", env, port, context, profile: false });
+  transient.add(server);
+  try {
+    const deadline = t0 + 60_000;
+    for (;;) {
+      if (server.exited) throw new Error(`${key} exited early:\n${server.log.slice(-10).join("\n")}`);
+      try {
+        const res = await request(undefined, server, probe.path, probe.body(1), probe.headers);
+        if (res.status === 200 && probe.check(decodeAnswer(res).json)) break;
+      } catch {
+        // not listening yet
+      }
+      if (performance.now() > deadline) throw new Error(`${key}: no good answer after 60 s:\n${server.log.slice(-10).join("\n")}`);
+      await sleep(5);
+    }
+    const startMs = performance.now() - t0;
+    await warmForMemory(kind, server);
+    return { startMs, rssKb: treeRssKb(server.pid) };
+  } finally {
+    await stopServer(server);
+    transient.delete(server);
+  }
+}
+
+/** BENCH_COLD_STARTS of each kind, alternating which goes first; never fails the run. */
+async function measureColdStarts(context) {
+  const runs = { ceiling: [], "tools/list": [] };
+  try {
+    for (let i = 0; i < CONFIG.coldStarts; i++) {
+      for (const kind of i % 2 === 0 ? ["ceiling", "tools/list"] : ["tools/list", "ceiling"]) {
+        const r = await coldStart(kind, i, context);
+        runs[kind].push(r);
+        console.log(`[bench] cold start ${i + 1}/${CONFIG.coldStarts} ${kind.padEnd(10)} ${fmt(r.startMs)} ms to the first good answer, RSS ${fmt(r.rssKb / 1024, 1)} MiB after warm-up`);
+      }
+    }
+    return { runs };
+  } catch (err) {
+    console.error(`[bench] cold starts failed: ${err?.message ?? err}`);
+    return { runs, error: String(err?.message ?? err).split("\n")[0] };
+  }
+}
+
+/** CPU time of the whole machine and of this bench's process tree (servers, workers), for the share of other work. */
+function cpuShareSnapshot() {
+  return { machine: machineCpuMs(), ours: treeCpuMs(process.pid) };
+}
+
+function cpuShare(before, after) {
+  const total = after.machine.total - before.machine.total;
+  const busy = after.machine.busy - before.machine.busy;
+  const ours = after.ours - before.ours;
+  return { ours: ours / total, others: Math.max(0, busy - ours) / total, idle: 1 - busy / total };
+}
+
 async function main() {
+  const started = Date.now();
   const loadavg = os.loadavg()[0].toFixed(2);
-  const systems = defineSystems();
-  const overHttp = systems.some((s) => !s.direct);
+  let { systems, coldStart: withColdStart } = defineSystems();
+  const overHttp = systems.some((s) => !s.direct) || withColdStart;
   const staleFiles = overHttp ? ensureBuild() : [];
   const buildId = overHttp ? fs.readFileSync(path.join(ROOT, CONFIG.distDir, "BUILD_ID"), "utf8").trim() : undefined;
-  const redis = await prepareRedisIfNeeded(systems); // first: a missing Redis fails before the seeding
-  const databases = await prepareDatabases(systems);
-  const context = { databases, redis };
-  await startServers(systems, context);
+  const context = {};
+  systems = await prepareMcpHandlerIfNeeded(systems, context);
+  context.redis = await prepareRedisIfNeeded(systems); // before the seeding: a missing Redis fails fast
+  // The cold starts run the main server's settings: its database too.
+  context.databases = await prepareDatabases(withColdStart ? [...systems, { name: COLD_START, db: "pg", direct: true }] : systems);
+  systems = await startServers(systems, context);
 
   const cells = [];
   const estimate = CONFIG.concurrencies.length * systems.length * (CONFIG.rounds * CONFIG.seconds + CONFIG.warmupSeconds);
   console.log(`[bench] ${systems.length} systems, ${CONFIG.rounds} rounds x ${CONFIG.seconds} s, c=${CONFIG.concurrencies.join(",")}: ~${Math.round(estimate)} s`);
 
-  // Warm-up: JIT, route bundles, database connections and caches reach steady state before anything counts.
+  // Warm-up: JIT, route bundles, database connections and caches reach steady state before anything
+  // counts. A reference stack that answers wrongly here is skipped (with the reason), not fatal.
   if (CONFIG.warmupSeconds > 0) {
     for (const c of CONFIG.concurrencies) {
-      for (const s of systems) {
+      for (const s of [...systems]) {
+        if (!systems.includes(s)) continue;
         const w = await runCell(s, context, c, CONFIG.warmupSeconds);
-        if (w.errors > 0) throw new Error(`warm-up ${s.name} c=${c}: ${w.errors} errors, first: ${w.firstError}`);
+        if (w.errors === 0) continue;
+        const why = `warm-up ${s.name} c=${c}: ${w.errors} errors, first: ${w.firstError}`;
+        if (!s.optional) throw new Error(why);
+        systems = skipGroup(systems, s.optional, why);
       }
     }
   }
 
+  const share0 = cpuShareSnapshot();
   const width = Math.max(...systems.map((s) => s.name.length));
   for (let round = 0; round < CONFIG.rounds; round++) {
     // Rotate the order so no system always runs first (or right after the heaviest one).
@@ -1033,6 +1365,9 @@ async function main() {
       }
     }
   }
+  const share = cpuShare(share0, cpuShareSnapshot());
+
+  const cold = withColdStart ? await measureColdStarts(context) : undefined;
 
   const rows = summarize(systems, cells);
   const markdown = renderMarkdown(rows, {
@@ -1040,14 +1375,19 @@ async function main() {
     machine: machine(),
     buildId,
     servers: [...servers.keys()],
-    databases: DATABASES.filter((d) => databases.has(d.key)).map((d) => ({ ...d, description: databases.get(d.key).description, queries: databases.get(d.key).worker.queries })),
-    redis: redis?.description,
+    databases: DATABASES.filter((d) => context.databases.has(d.key)).map((d) => ({ ...d, description: context.databases.get(d.key).description, queries: context.databases.get(d.key).worker.queries })),
+    redis: context.redis?.description,
+    mcpHandlerApp: context.mcpHandlerApp,
     loadavg,
+    loadavgEnd: os.loadavg()[0].toFixed(2),
+    share,
     staleFiles,
+    cold,
+    wallSeconds: (Date.now() - started) / 1000,
   });
   console.log(`\n${markdown}`);
   fs.writeFileSync(CONFIG.out, markdown);
-  console.log(`[bench] wrote ${path.relative(ROOT, CONFIG.out)}`);
+  console.log(`[bench] wrote ${path.relative(ROOT, CONFIG.out)} (${fmt((Date.now() - started) / 1000)} s)`);
   return rows.some((r) => r.errors > 0) ? 1 : 0;
 }
 

@@ -27,6 +27,8 @@ export interface TwoInstances {
   /** The deployment's public MCP URL (the proxy's /api/mcp): both instances' MCP_RESOURCE_URL. */
   resourceUrl: string;
   redisUrl: string;
+  /** The PostgreSQL schema both instances use (DATABASE_URL). */
+  databaseUrl: string;
   /** A development-issuer token valid on both instances and through the proxy. */
   tokenFor(subject: string, scopes?: readonly string[]): Promise<string>;
   /** Stops the proxy and both servers, drops the schema, removes the key folder. Idempotent. */
@@ -112,7 +114,7 @@ export async function startTwoInstances(options: TwoInstancesOptions): Promise<T
       }
       return token;
     };
-    return { a, b, proxy, resourceUrl, redisUrl: SHARED_REDIS_URL, tokenFor, stop };
+    return { a, b, proxy, resourceUrl, redisUrl: SHARED_REDIS_URL, databaseUrl: database.url, tokenFor, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,0 +1,228 @@
+/**
+ * Soak: mixed traffic at a fixed rate for SOAK_SECONDS (120 in CI) against two instances on one
+ * PostgreSQL and one Redis behind a round-robin proxy, with rate limits on (in Redis). Several
+ * subjects stay within their budgets; one "noisy" subject goes over its tools/call budget on
+ * purpose. Afterwards: no error of any kind except that subject's 429s (and it did get some), and
+ * every create_world the server acknowledged exists exactly once in the database.
+ *
+ * Open loop: requests start on schedule whether or not earlier ones have finished (bounded by
+ * MAX_IN_FLIGHT), as real traffic does; every request has a deadline, so a hang is an error.
+ */
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTwoInstances, type TwoInstances } from "../support/two-instances";
+import { V2025, V2026, isRecord, type Json } from "../support/raw-sessions";
+
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 120);
+const RATE = Number(process.env.SOAK_RATE ?? 40); // requests per second, all subjects together
+const MAX_IN_FLIGHT = 64;
+const DEADLINE_MS = 15_000;
+const QUIET_SUBJECTS = 6;
+const WINDOW_S = 10;
+const CALL_BUDGET = 60; // tools/call per subject per window; quiet subjects use about a third
+
+let cluster: TwoInstances;
+const RUN = randomUUID().slice(0, 8);
+
+beforeAll(async () => {
+  cluster = await startTwoInstances({
+    prefix: "wc_soak",
+    env: {
+      MCP_RATE_LIMITS: "1",
+      MCP_RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_S),
+      MCP_RATE_LIMIT_TOOLS_CALL: String(CALL_BUDGET),
+      MCP_RATE_LIMIT_TOOLS_LIST: String(CALL_BUDGET),
+      MCP_RATE_LIMIT_OTHER: "1000",
+      MCP_RATE_LIMIT_FAILURE: "closed",
+      MCP_MAX_STREAMS_PER_CALLER: "20",
+    },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+}, 60_000);
+
+interface Subject {
+  name: string;
+  token: string;
+  noisy: boolean;
+  /** A 2025-11-25 session through the proxy (its requests alternate instances). */
+  session?: Record<string, string>;
+  worlds: string[];
+}
+
+interface Tally {
+  sent: number;
+  ok: number;
+  intended429: number;
+  errors: string[];
+  acknowledged: { id: string; name: string }[];
+}
+
+const meta2026 = { "io.modelcontextprotocol/protocolVersion": V2026, "io.modelcontextprotocol/clientCapabilities": {} };
+
+/** The JSON-RPC response in a JSON or SSE body. */
+function responseOf(text: string, contentType: string): Json | undefined {
+  if (!contentType.includes("event-stream")) return text ? (JSON.parse(text) as Json) : undefined;
+  const datas = text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).filter(Boolean);
+  for (const d of datas.reverse()) {
+    const m = JSON.parse(d) as Json;
+    if ("result" in m || "error" in m) return m;
+  }
+  return undefined;
+}
+
+async function rpc(subject: Subject, era: "2025" | "2026", method: string, params: Json): Promise<{ status: number; message: Json | undefined }> {
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${subject.token}` };
+  let body: Json = { jsonrpc: "2.0", id: 1, method, params };
+  if (era === "2026") {
+    Object.assign(headers, { "mcp-protocol-version": V2026, "mcp-method": method, ...(method === "tools/call" ? { "mcp-name": String(params.name) } : {}) });
+    body = { ...body, params: { ...params, _meta: { ...(isRecord(params._meta) ? params._meta : {}), ...meta2026 } } };
+  } else {
+    Object.assign(headers, subject.session);
+  }
+  const r = await fetch(cluster.resourceUrl, { method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.timeout(DEADLINE_MS) });
+  const text = await r.text();
+  return { status: r.status, message: responseOf(text, r.headers.get("content-type") ?? "") };
+}
+
+async function openSession(subject: Subject): Promise<void> {
+  const r = await fetch(cluster.resourceUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${subject.token}` },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: V2025, capabilities: {}, clientInfo: { name: "soak", version: "1" } } }),
+    signal: AbortSignal.timeout(DEADLINE_MS),
+  });
+  await r.text();
+  const id = r.headers.get("mcp-session-id");
+  if (!id) throw new Error(`initialize gave no session (HTTP ${r.status})`);
+  subject.session = { "mcp-session-id": id, "mcp-protocol-version": V2025 };
+  const ready = await fetch(cluster.resourceUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${subject.token}`, ...subject.session },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+  });
+  await ready.text();
+}
+
+/** One request of the mix, chosen by `n`; its outcome goes into the tally. */
+async function one(subject: Subject, n: number, tally: Tally): Promise<void> {
+  const era = n % 2 === 0 ? "2025" : "2026";
+  const kind = n % 10;
+  let method = "tools/call";
+  let params: Json;
+  let worldName: string | undefined;
+  if (kind === 0 || kind === 5) {
+    worldName = `Soak ${RUN} ${subject.name} ${n}`;
+    params = { name: "create_world", arguments: { name: worldName, theme: "soak" } };
+  } else if ((kind === 1 || kind === 6) && subject.worlds.length) {
+    params = { name: "get_world", arguments: { worldId: subject.worlds[n % subject.worlds.length] } };
+  } else if (kind === 2) {
+    params = { name: "list_worlds", arguments: { limit: 5 } };
+  } else if (kind === 3) {
+    method = "tools/list";
+    params = {};
+  } else if (kind === 7) {
+    // Streamed: 10 progress notifications, then the result.
+    params = { name: "draft_world_outline", arguments: { name: `Outline ${n}` }, _meta: { progressToken: `p-${n}` } };
+  } else {
+    params = { name: "suggest_names", arguments: { style: "nordic", count: 3 } };
+  }
+  tally.sent += 1;
+  try {
+    const { status, message } = await rpc(subject, era, method, params);
+    if (status === 429 && subject.noisy) {
+      tally.intended429 += 1;
+      return;
+    }
+    if (status !== 200 || !message || "error" in message) {
+      tally.errors.push(`${subject.name} ${era} ${method} ${String(params.name ?? "")}: HTTP ${status} ${JSON.stringify(message).slice(0, 200)}`);
+      return;
+    }
+    const result = message.result as Json;
+    if (result.isError) {
+      tally.errors.push(`${subject.name} ${era} ${String(params.name)}: isError ${JSON.stringify(result.content).slice(0, 200)}`);
+      return;
+    }
+    tally.ok += 1;
+    if (worldName) {
+      const world = (result.structuredContent as { world?: { id?: string } } | undefined)?.world;
+      if (!world?.id) tally.errors.push(`create_world acknowledged without an id: ${JSON.stringify(result).slice(0, 200)}`);
+      else {
+        tally.acknowledged.push({ id: world.id, name: worldName });
+        subject.worlds.push(world.id);
+      }
+    }
+  } catch (error) {
+    tally.errors.push(`${subject.name} ${era} ${method}: ${error instanceof Error ? `${error.name} ${error.message}` : String(error)}`);
+  }
+}
+
+describe("soak", () => {
+  it(`holds ${RATE} req/s of mixed traffic for ${SECONDS} s on two instances: only the intended 429s, every acknowledged write exactly once`, async () => {
+    const subjects: Subject[] = [];
+    for (let i = 0; i <= QUIET_SUBJECTS; i++) {
+      const name = i === QUIET_SUBJECTS ? `noisy-${RUN}` : `quiet${i}-${RUN}`;
+      subjects.push({ name, token: await cluster.tokenFor(`soak-${name}`), noisy: i === QUIET_SUBJECTS, worlds: [] });
+    }
+    for (const s of subjects) await openSession(s);
+    const noisy = subjects[QUIET_SUBJECTS]!;
+    const quiet = subjects.slice(0, QUIET_SUBJECTS);
+
+    const tally: Tally = { sent: 0, ok: 0, intended429: 0, errors: [], acknowledged: [] };
+    const inFlight = new Set<Promise<void>>();
+    const started = Date.now();
+    let n = 0;
+    let skipped = 0;
+    // Half the rate is the noisy subject's (well over its budget), half spread over the quiet ones.
+    while (Date.now() - started < SECONDS * 1000) {
+      const due = Math.floor(((Date.now() - started) / 1000) * RATE);
+      while (n < due) {
+        const subject = n % 2 === 0 ? noisy : quiet[(n >> 1) % quiet.length]!;
+        if (inFlight.size >= MAX_IN_FLIGHT) {
+          skipped += 1;
+          n += 1;
+          continue;
+        }
+        const p = one(subject, n, tally).finally(() => inFlight.delete(p));
+        inFlight.add(p);
+        n += 1;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await Promise.all(inFlight);
+    const elapsed = (Date.now() - started) / 1000;
+    console.log(
+      `soak: ${tally.sent} requests in ${elapsed.toFixed(0)} s (${(tally.sent / elapsed).toFixed(1)}/s), ${tally.ok} ok, ${tally.intended429} intended 429s, ${tally.errors.length} errors, ${skipped} not sent (in-flight cap), ${tally.acknowledged.length} worlds acknowledged; proxy served ${cluster.proxy.served.join(" / ")}`,
+    );
+    for (const e of tally.errors.slice(0, 10)) console.log(`soak error: ${e}`);
+    expect(tally.errors).toEqual([]);
+    expect(skipped).toBe(0);
+    expect(tally.intended429).toBeGreaterThan(0);
+    expect(tally.acknowledged.length).toBeGreaterThan(0);
+
+    // Every acknowledged create_world is in the database exactly once (by id and by its unique name).
+    const url = new URL(cluster.databaseUrl);
+    const schema = url.searchParams.get("schema")!;
+    url.search = "";
+    const db = new pg.Client({ connectionString: url.toString() });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ id: string; name: string }>(`SELECT id, name FROM "${schema}"."World" WHERE name LIKE $1`, [`Soak ${RUN} %`]);
+      const byId = new Map<string, number>();
+      const byName = new Map<string, number>();
+      for (const row of rows) {
+        byId.set(row.id, (byId.get(row.id) ?? 0) + 1);
+        byName.set(row.name, (byName.get(row.name) ?? 0) + 1);
+      }
+      for (const { id, name } of tally.acknowledged) {
+        expect(byId.get(id), id).toBe(1);
+        expect(byName.get(name), name).toBe(1);
+      }
+    } finally {
+      await db.end();
+    }
+  }, (SECONDS + 120) * 1000);
+});
