@@ -179,13 +179,16 @@ function run(command, args, { cwd, env, logFile, timeoutMs }) {
   });
 }
 
-/** The last lines of a log, for an error message. */
-function tail(file, lines = 8) {
+/** What a failed step's log says: npm's first error lines (code, request), else the log's last lines. */
+function reasonIn(file) {
+  let text = "";
   try {
-    return fs.readFileSync(file, "utf8").trim().split("\n").slice(-lines).join("\n");
+    text = fs.readFileSync(file, "utf8").trim();
   } catch {
     return "";
   }
+  const errors = text.split("\n").filter((line) => /^npm error (code|errno|network|request to|notarget|404)/i.test(line));
+  return (errors.length > 0 ? errors.slice(0, 3) : text.split("\n").slice(-4)).join(" ").replace(/\s+/g, " ").slice(0, 400);
 }
 
 /**
@@ -227,7 +230,8 @@ export async function prepareMcpHandlerApp({ log = console.log } = {}) {
     log("[bench] mcp-handler app: next build");
     await run(process.execPath, [nextBin, "build"], { cwd: dir, env, logFile, timeoutMs: 10 * 60_000 });
   } catch (err) {
-    throw new Error(`${err.message} (log: ${relLog}${tail(logFile) ? `; last lines: ${tail(logFile, 4).replace(/\s+/g, " ").slice(0, 400)}` : ""})`);
+    const reason = reasonIn(logFile);
+    throw new Error(`${err.message}${reason ? `: ${reason}` : ""} (log: ${relLog})`);
   }
   const installed = Object.fromEntries(
     Object.keys(versions.dependencies).map((pkg) => [pkg, JSON.parse(fs.readFileSync(path.join(dir, "node_modules", pkg, "package.json"), "utf8")).version]),

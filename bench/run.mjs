@@ -11,6 +11,10 @@
  *   BENCH_SYSTEMS='tools/call*' npm run bench
  *                                         # the rate limiter's cost: tools/call with limits off,
  *                                         # in memory and in Redis (BENCH_REDIS_URL)
+ *   BENCH_SYSTEMS='tools/*,mcp-handler*' npm run bench
+ *                                         # ours against Vercel's mcp-handler
+ *   BENCH_SYSTEMS='ceiling,node:http*,cold-start' npm run bench
+ *                                         # the core on plain node:http; cold start and memory
  *
  * Method (why it is built this way):
  * - `next start` production servers on 127.0.0.1, started as `node …/next start` (not `npx`) so
@@ -80,8 +84,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const HOST = "127.0.0.1"; // never anything else: this tool must not load a remote machine
 
 // ---------------------------------------------------------------------------------------------
-// Configuration (env). Defaults: 24 systems x 2 concurrencies x 5 rounds x 4 s = 16 min measured,
-// plus warm-up, database set-up and start-up: about 18 minutes. BENCH_SYSTEMS picks a subset.
+// Configuration (env). Defaults: 39 systems x 2 concurrencies x 5 rounds x 4 s = 26 min measured,
+// plus warm-up, database set-up, start-up and 2 x 5 cold starts: about 31 minutes (the first run
+// also installs and builds the mcp-handler app, ~1 min). BENCH_SYSTEMS picks a subset.
 // ---------------------------------------------------------------------------------------------
 function envNumber(name, fallback, { min = 0, integer = false } = {}) {
   const raw = process.env[name];
@@ -331,7 +336,7 @@ async function startServer(key, context) {
   } else {
     server.session = stubSession();
   }
-  console.log(`[bench] ${what} ready on ${HOST}:${port} (pid ${server.pid})${server.session["mcp-session-id"] ? `, session ${server.session["mcp-session-id"]}` : ""}`);
+  console.log(`[bench] ${what} ready on ${HOST}:${port} (pid ${server.pid})${RUNTIMES[runtime].mcp ? `, session ${server.session["mcp-session-id"]}` : ""}`);
   return server;
 }
 
@@ -1022,6 +1027,170 @@ function targetLines(rows) {
   });
 }
 
+/** The issue's goals. */
+const GOALS = { vsCeiling: 0.95, vsMcpHandler: 2.5, mcpHandlerAt: 32, coreVsRaw: 0.3, getWorldP50: TARGET_P50_RATIO, coldStart: 1.1, rss: 1.1 };
+
+/** a ÷ b overall, and per round (the same round: the same machine conditions). */
+function pairOf(a, b, metric = "rps") {
+  if (!a || !b) return undefined;
+  if (metric === "p50") return { value: a.p50 / b.p50, spread: spreadOf(a.roundP50.map((p, i) => p / b.roundP50[i])) };
+  return { value: a.rps / b.rps, spread: spreadOf(a.roundRps.map((r, i) => r / b.roundRps[i])) };
+}
+
+const median = (values) => percentile(ascending(values), 50);
+
+/** The cold-start and memory comparisons: medians, and the ratios of the i-th run of each kind. */
+function coldPairs(cold) {
+  if (!cold) return undefined;
+  const ceiling = cold.runs.ceiling;
+  const ours = cold.runs["tools/list"];
+  const n = Math.min(ceiling.length, ours.length);
+  if (n === 0) return undefined;
+  const of = (field) => ({
+    ours: median(ours.map((r) => r[field])),
+    ceiling: median(ceiling.map((r) => r[field])),
+    spread: spreadOf(Array.from({ length: n }, (_, i) => ours[i][field] / ceiling[i][field])),
+  });
+  const start = of("startMs");
+  const rss = of("rssKb");
+  return { n, start: { ...start, value: start.ours / start.ceiling }, rss: { ...rss, value: rss.ours / rss.ceiling } };
+}
+
+/** "skipped" when a group's rows were (the reason is under the table). */
+const skippedNote = (group) => (skipped.some((s) => s.group === group) ? `${group} rows skipped (below)` : "");
+
+/** One line per target and c: what was measured against the goal, pass or miss. */
+function targetRows(rows, cold) {
+  const at = (name, c) => rows.find((r) => r.system === name && r.concurrency === c);
+  const out = [];
+  const add = (target, c, pair, goal, detail) => out.push({ target, c, pair, goal, detail });
+  const atLeast = (x) => ({ text: `≥ ${x}x`, ok: (v) => v >= x });
+  const atMost = (x) => ({ text: `≤ ${x}x`, ok: (v) => v <= x });
+  const rps = (a, b) => (a && b ? `${fmt(a.rps)} vs ${fmt(b.rps)} req/s` : "");
+  for (const req of ["tools/list", "tools/call"]) {
+    for (const era of ERAS) {
+      for (const c of CONFIG.concurrencies) {
+        const ours = at(`${req}${era.suffix}`, c);
+        const ceiling = at("ceiling", c);
+        if (ours && ceiling) add(`${req}${era.suffix} req/s ÷ ceiling req/s`, c, pairOf(ours, ceiling), atLeast(GOALS.vsCeiling), rps(ours, ceiling));
+      }
+    }
+  }
+  for (const req of ["tools/list", "tools/call"]) {
+    for (const era of ERAS) {
+      const c = GOALS.mcpHandlerAt;
+      const ours = at(`${req}${era.suffix}`, c);
+      const theirs = at(`mcp-handler ${req}${era.suffix}`, c);
+      if (ours || theirs) add(`${req}${era.suffix} req/s ÷ mcp-handler ${req}${era.suffix} req/s`, c, pairOf(ours, theirs), atLeast(GOALS.vsMcpHandler), rps(ours, theirs) || skippedNote("mcp-handler"));
+    }
+  }
+  for (const req of ["tools/list", "tools/call"]) {
+    for (const era of ERAS) {
+      for (const c of CONFIG.concurrencies) {
+        const core = at(`node:http core ${req}${era.suffix}`, c);
+        const raw = at(NODE_RAW, c);
+        if (core || raw) add(`node:http core ${req}${era.suffix} req/s ÷ node:http raw req/s`, c, pairOf(core, raw), atLeast(GOALS.coreVsRaw), rps(core, raw) || skippedNote("node:http"));
+      }
+    }
+  }
+  for (const era of ERAS) {
+    for (const c of CONFIG.concurrencies) {
+      const row = at(`get_world${era.suffix}/pg`, c);
+      const ceiling = at("ceiling", c);
+      if (row && ceiling) add(`get_world${era.suffix}/pg p50 ÷ ceiling p50`, c, pairOf(row, ceiling, "p50"), atMost(GOALS.getWorldP50), `${fmt(row.p50, 2)} vs ${fmt(ceiling.p50, 2)} ms`);
+    }
+  }
+  const pairs = coldPairs(cold);
+  if (cold) {
+    const n = pairs ? ` (medians of ${pairs.n})` : "";
+    add("cold start: spawn → first good tools/list ÷ spawn → first good ceiling answer", "—", pairs?.start, atMost(GOALS.coldStart), pairs ? `${fmt(pairs.start.ours)} vs ${fmt(pairs.start.ceiling)} ms${n}` : cold.error ?? "");
+    add("RSS after warm-up: our server ÷ a server that served only the ceiling", "—", pairs?.rss, atMost(GOALS.rss), pairs ? `${fmt(pairs.rss.ours / 1024, 1)} vs ${fmt(pairs.rss.ceiling / 1024, 1)} MiB${n}` : cold.error ?? "");
+  }
+  return out;
+}
+
+/** The summary table of the issue's targets. */
+function targetsTable(rows, cold) {
+  const lines = ["| target | c | measured | detail | per-round median [min–max] | goal | result |", "|---|--:|--:|---|--:|--:|---|"];
+  for (const t of targetRows(rows, cold)) {
+    const value = t.pair?.value;
+    const result = !Number.isFinite(value) ? "not measured" : t.goal.ok(value) ? "pass" : "**miss**";
+    lines.push(`| ${t.target} | ${t.c} | ${Number.isFinite(value) ? `**${fmt(value, 2)}x**` : "n/a"} | ${t.detail} | ${fmtSpread(t.pair?.spread)} | ${t.goal.text} | ${result} |`);
+  }
+  return lines;
+}
+
+/** A sample answer: its format and size. */
+const answerOf = (row) => (row?.sample ? `${row.sample.format.toUpperCase()}, ${fmt(row.sample.bytes)} B` : "");
+
+/** Our rows beside mcp-handler's, per request, era and c. */
+function mcpHandlerTable(rows) {
+  const lines = [
+    "| request | c | WorldCrafter req/s | mcp-handler req/s | ours ÷ theirs | per-round median [min–max] | p50 ms ours / theirs | p99 ms ours / theirs | server CPU ms/req ours / theirs | answer ours / theirs |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|",
+  ];
+  for (const c of CONFIG.concurrencies) {
+    for (const theirs of rows.filter((r) => r.concurrency === c && r.system.startsWith("mcp-handler "))) {
+      const system = theirs.system.slice("mcp-handler ".length);
+      const ours = rows.find((r) => r.system === system && r.concurrency === c);
+      const pair = pairOf(ours, theirs);
+      lines.push(
+        `| ${system} | ${c} | ${fmt(ours?.rps)} | ${fmt(theirs.rps)} | ${pair ? `**${fmt(pair.value, 2)}x**` : ""} | ${fmtSpread(pair?.spread)} | ${fmt(ours?.p50, 2)} / ${fmt(theirs.p50, 2)} | ${fmt(ours?.p99, 2)} / ${fmt(theirs.p99, 2)} | ${fmt(ours?.cpuPerReq, 3)} / ${fmt(theirs.cpuPerReq, 3)} | ${answerOf(ours)} / ${answerOf(theirs)} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** The core on node:http beside raw node:http, and beside the same request on next start. */
+function nodeHttpTable(rows) {
+  const lines = [
+    "| system | c | req/s | ÷ node:http raw | per-round median [min–max] | p50 ms | p99 ms | server CPU ms/req | CPU − raw ms/req | same request on `next start` req/s | node:http ÷ next start |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+  ];
+  for (const c of CONFIG.concurrencies) {
+    const raw = rows.find((r) => r.system === NODE_RAW && r.concurrency === c);
+    for (const r of rows.filter((row) => row.concurrency === c && row.system.startsWith("node:http"))) {
+      const isRaw = r.system === NODE_RAW;
+      const pair = isRaw ? undefined : pairOf(r, raw);
+      const onNext = rows.find((row) => row.concurrency === c && row.system === (isRaw ? "ceiling" : r.system.slice("node:http core ".length)));
+      lines.push(
+        `| ${r.system} | ${c} | ${fmt(r.rps)} | ${isRaw ? "1.00x" : pair ? `**${fmt(pair.value, 2)}x**` : ""} | ${fmtSpread(pair?.spread)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuPerReq, 3)} | ${isRaw || !raw ? "" : signed(r.cpuPerReq - raw.cpuPerReq, 3)} | ${fmt(onNext?.rps)}${isRaw && onNext ? " (ceiling)" : ""} | ${onNext ? times(r.rps / onNext.rps) : ""} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** The rows the issue added for more MCP requests, beside the tools/call of the same era. */
+const MORE_REQUESTS = ["initialize", "server/discover@2026", "draft_world_outline+progress", "draft_world_outline+progress@2026", "create_world/pg", "create_world@2026/pg"];
+
+function moreRequestsTable(rows) {
+  const lines = [
+    "| system | c | req/s | p50 ms | p99 ms | server CPU ms/req | CPU vs tools/call (same era) | vs ceiling req/s | answer |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|---|",
+  ];
+  for (const c of CONFIG.concurrencies) {
+    for (const r of rows.filter((row) => row.concurrency === c && MORE_REQUESTS.includes(row.system))) {
+      const call = rows.find((row) => row.concurrency === c && row.system === (r.system.includes("@2026") ? "tools/call@2026" : "tools/call"));
+      lines.push(`| ${r.system} | ${c} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuPerReq, 3)} | ${call ? times(r.cpuPerReq / call.cpuPerReq) : ""} | ${times(r.ratio)} | ${answerOf(r)} |`);
+    }
+  }
+  return lines;
+}
+
+/** Cold starts and memory, every run. */
+function coldStartTable(cold) {
+  const lines = ["| process | first answer | time to it, median ms | every run, ms | RSS after warm-up, median MiB | every run, MiB |", "|---|---|--:|---|--:|---|"];
+  for (const [kind, label] of [["ceiling", "only the ceiling"], ["tools/list", "our MCP endpoint"]]) {
+    const runs = cold.runs[kind];
+    lines.push(
+      `| \`next start\`, ${label} | ${COLD_PROBES[kind].label} | ${fmt(median(runs.map((r) => r.startMs)))} | ${runs.map((r) => fmt(r.startMs)).join(", ")} | ${fmt(median(runs.map((r) => r.rssKb)) / 1024, 1)} | ${runs.map((r) => fmt(r.rssKb / 1024, 1)).join(", ")} |`,
+    );
+  }
+  return lines;
+}
+
 function renderMarkdown(rows, meta) {
   const lines = [];
   lines.push("# MCP endpoint benchmark");
@@ -1030,9 +1199,17 @@ function renderMarkdown(rows, meta) {
   lines.push(`- Node ${meta.machine.node}, Next.js ${meta.machine.next}, Linux ${meta.machine.kernel}`);
   lines.push(`- CPU: ${meta.machine.model}, ${meta.machine.cores} core(s) (client and server share them)`);
   if (meta.buildId) {
-    const servers = meta.servers.map((key) => `\`${key}\``).join(", ");
-    lines.push(`- Build: \`${CONFIG.distDir}\` (BUILD_ID ${meta.buildId}), \`next start\` on ${HOST} (server${meta.servers.length > 1 ? "s" : ""} ${servers}), MCP_SESSION_MODE=stateful, MCP_LOG_REQUESTS=0${CONFIG.cpuProf ? ", **--cpu-prof on (numbers inflated)**" : ""}`);
-    const off = meta.servers.filter((key) => !SERVERS[key].limiter);
+    const ours = meta.servers.filter((key) => (SERVERS[key].runtime ?? "next") === "next");
+    const list = ours.map((key) => `\`${key}\``).join(", ");
+    lines.push(`- Build: \`${CONFIG.distDir}\` (BUILD_ID ${meta.buildId}), \`next start\` on ${HOST} (server${ours.length > 1 ? "s" : ""} ${list}${meta.cold ? ", and the cold-start processes" : ""}), MCP_SESSION_MODE=stateful, MCP_LOG_REQUESTS=0${CONFIG.cpuProf ? ", **--cpu-prof on (numbers inflated)**" : ""}`);
+    if (meta.servers.includes("node-core") || meta.servers.includes("node-raw")) {
+      lines.push(`- \`node:http\` servers (bench/node-http-server.mjs, one process each): ${["node-raw", "node-core"].filter((k) => meta.servers.includes(k)).map((k) => `\`${k}\``).join(", ")}; node-core loads the core from the working tree's lib/ with jiti (not from the build), with main's settings`);
+    }
+    if (meta.mcpHandlerApp) {
+      const app = meta.mcpHandlerApp;
+      lines.push(`- mcp-handler app (server \`mcp-handler\`): ${Object.entries(app.versions).map(([pkg, v]) => `${pkg} ${v}`).join(", ")}; installed and built by the bench in \`${path.relative(ROOT, app.dir)}\`${app.cached ? " (cached from an earlier run)" : ""}`);
+    }
+    const off = meta.servers.filter((key) => isOurs(key) && !SERVERS[key].limiter);
     const limiting = meta.servers.filter((key) => SERVERS[key].limiter);
     if (off.length > 0) lines.push(`- Rate limits off (MCP_RATE_LIMITS=0) on ${off.map((key) => `\`${key}\``).join(", ")}`);
     if (limiting.length > 0) {
@@ -1053,8 +1230,33 @@ function renderMarkdown(rows, meta) {
     lines.push(`- Direct rows time lib/worlds/data/worlds.ts: ${queries.join(", ")}`);
     lines.push(`- Data in each database: ${WORLD_COUNT} worlds of the development subject, ${CHARACTERS_PER_WORLD} characters and ${LOCATIONS_PER_WORLD} locations each; get_world reads \`${TARGET_WORLD_ID}\`, list_worlds \`${JSON.stringify(LIST_ARGS)}\``);
   }
-  lines.push(`- Machine load average (1 min) at start: ${meta.loadavg} — other work on the machine shows up as round-to-round spread`);
+  lines.push(`- Machine load average (1 min): ${meta.loadavg} at start, ${meta.loadavgEnd} at the end — other work on the machine shows up as round-to-round spread`);
+  if (meta.share) {
+    const pct = (x) => `${fmt(x * 100)}%`;
+    lines.push(
+      `- Share of the machine's ${meta.machine.cores} cores during the timed rounds (/proc/stat): this bench's processes (client, servers, workers) ${pct(meta.share.ours)}, everything else ${pct(meta.share.others)} (PostgreSQL and Redis serving the bench included, and any other work on this shared machine), idle ${pct(meta.share.idle)}`,
+    );
+  }
   lines.push(`- Load: ${CONFIG.rounds} rounds x ${CONFIG.seconds} s per cell, systems interleaved (order rotated each round), ${CONFIG.warmupSeconds} s warm-up per cell before round 1`);
+  if (meta.wallSeconds !== undefined) lines.push(`- Wall time of the whole run (install, seeding, start-up, warm-up, rounds, cold starts): ${fmt(meta.wallSeconds)} s`);
+  lines.push("");
+  const targets = targetsTable(rows, meta.cold);
+  if (targets.length > 2) {
+    lines.push("## Targets (issue 9)");
+    lines.push("");
+    lines.push(...targets);
+    lines.push("");
+    lines.push("measured = the aggregate ratio (requests ÷ wall time summed over rounds, or p50 over every request);");
+    lines.push("per-round = the same ratio within each round (cold start, RSS: the i-th run of each kind), whose spread");
+    lines.push("says how far to trust the verdict on this shared machine.");
+    lines.push("");
+  }
+  if (skipped.length > 0) {
+    lines.push("**Skipped rows:**");
+    for (const s of skipped) lines.push(`- ${s.names.join(", ")}: ${s.reason.replace(/\|/g, "\\|")}`);
+    lines.push("");
+  }
+  lines.push("## All rows");
   lines.push("");
   lines.push(...throughputTable(rows));
   lines.push("");
@@ -1071,6 +1273,59 @@ function renderMarkdown(rows, meta) {
     lines.push("");
     const target = targetLines(rows);
     if (target.length > 0) lines.push(...target, "");
+  }
+  const more = moreRequestsTable(rows);
+  if (more.length > 2) {
+    lines.push("## More MCP requests");
+    lines.push("");
+    lines.push(...more);
+    lines.push("");
+    lines.push("initialize (2025-11-25; a new session per request) runs on `initialize`, a twin of main kept for it, so the");
+    lines.push("sessions it leaves (the store keeps 10,000, then evicts the oldest) never touch the other rows' sessions;");
+    lines.push("server/discover is its 2026-07-28 counterpart (no session). draft_world_outline+progress sends");
+    lines.push("`_meta.progressToken` (= the request id): the answer is an SSE stream of 10 notifications/progress and the");
+    lines.push("result, read to its end; each must carry this token with progress 1…10 of 10, then the 10-section outline.");
+    lines.push(`create_world writes a world per request on PostgreSQL as \`${SUBJECTS.writer}\`, a subject of its own, so the`);
+    lines.push("read rows (the development subject's worlds, queried by owner) never see them; the schema is dropped at the end.");
+    lines.push("");
+  }
+  const handler = mcpHandlerTable(rows);
+  if (handler.length > 2) {
+    lines.push("## WorldCrafter against mcp-handler");
+    lines.push("");
+    lines.push(...handler);
+    lines.push("");
+    lines.push("mcp-handler serves suggest_names (same schemas, annotations and name generator as ours) from a minimal");
+    lines.push("Next app of the same Next.js version; its `createMcpHandler` builds an McpServer per request (stateless)");
+    lines.push("and answers 2025-11-25 requests with an SSE stream (the stateless legacy fallback has no JSON mode) and");
+    lines.push("2026-07-28 ones with JSON. Our tools/list lists the whole WorldCrafter catalog an anonymous caller sees");
+    lines.push("(answer sizes above), theirs the one tool; our tools/call also queues an audit row (written in batches).");
+    lines.push("Both sides' answers are checked (tools/list: a tool array; tools/call: three names, not isError).");
+    lines.push("");
+  }
+  const nodeRows = nodeHttpTable(rows);
+  if (nodeRows.length > 2) {
+    lines.push("## The MCP core on plain node:http");
+    lines.push("");
+    lines.push(...nodeRows);
+    lines.push("");
+    lines.push("`node:http raw` answers every POST with the ceiling's fixed JSON (the request not read), the same request");
+    lines.push("bytes as the ceiling row; `node:http core …` is the same server with /api/mcp handed to worldcrafterEndpoint()");
+    lines.push("(lib/worlds/endpoint.ts, as app/api/mcp/route.ts does) through a minimal node → web Request / Response →");
+    lines.push("node adapter (bench/node-http-server.mjs), same environment as main. Each is a process of its own, so");
+    lines.push("its server CPU is its own. \"node:http ÷ next start\" compares the row with the same request on Next.");
+    lines.push("");
+  }
+  if (meta.cold) {
+    lines.push("## Cold start and memory");
+    lines.push("");
+    if (meta.cold.error) lines.push(`**Cold starts stopped early:** ${meta.cold.error}`, "");
+    if (meta.cold.runs.ceiling.length + meta.cold.runs["tools/list"].length > 0) lines.push(...coldStartTable(meta.cold), "");
+    lines.push("Fresh `next start` processes of the same build and settings as main (PostgreSQL, limits off), one per run,");
+    lines.push("the two kinds alternating; time = from spawn() to the first HTTP 200 with a good result, polling every 5 ms.");
+    lines.push("The ceiling kind then serves only POST /api/ceiling (c=8) for the warm-up; ours serves tools/list and tools/call");
+    lines.push(`in both eras (a quarter each, c=8), ${CONFIG.rssWarmupSeconds} s in all; RSS = Σ VmRSS over the process tree (/proc/<pid>/status) after it.`);
+    lines.push("");
   }
   const limiterSection = limiterTable(rows);
   if (limiterSection.length > 2) {
@@ -1096,13 +1351,13 @@ function renderMarkdown(rows, meta) {
   lines.push("(maxSockets = c, sockets connected before timing). req/s = requests / wall time summed over rounds;");
   lines.push("\"vs ceiling\" = req/s ÷ ceiling req/s at the same c; per-round = the same ratio within each round.");
   lines.push("Latency percentiles are over every request of all rounds. Server CPU = Δ utime+stime of the");
-  lines.push("`next start` process tree (/proc/<pid>/stat) ÷ requests. The ceiling is `POST /api/ceiling`");
+  lines.push("answering server's process tree (/proc/<pid>/stat) ÷ requests. The ceiling is `POST /api/ceiling`");
   lines.push("(a bare route returning a fixed JSON body) sent the same bytes and headers as tools/list. It never");
   lines.push("reads the request body, which any JSON-RPC route must do; `ceiling+body` (`POST /api/ceiling/read-body`)");
   lines.push("is the same route plus `await request.text()`, and \"vs ceiling+body\" is the ratio to it.");
-  lines.push("Every response must be HTTP 200 with a JSON `result` (tools/call: not `isError`; get_world and");
-  lines.push("list_worlds: the seeded world with its counts, a full page), and from /api/mcp the RateLimit-Limit");
-  lines.push("header of its server's limiter, or none where limits are off.");
+  lines.push("Every response must be HTTP 200 with a JSON `result` for the request's id (tools/call: not `isError`;");
+  lines.push("get_world and list_worlds: the seeded world with its counts, a full page; SSE only where a row says so),");
+  lines.push("and from our /api/mcp the RateLimit-Limit header of its server's limiter, or none where limits are off.");
   lines.push("The server is one Node process, so once it saturates a core req/s ≈ 1 / server CPU per request:");
   lines.push("the CPU column is the noise-resistant view of the same ratio.");
   if (rows.some((r) => r.db)) {
@@ -1119,7 +1374,7 @@ function renderMarkdown(rows, meta) {
     lines.push("tools/call (suggest_names, which reads no world data) is there to split a database row's distance from the ceiling");
     lines.push("into MCP (tools/call − ceiling) and data access (roughly the prisma:… row).");
   }
-  lines.push("Reproduce: `npm run build && npm run bench` (env: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONCURRENCY, BENCH_SYSTEMS, BENCH_DATABASE_URL, BENCH_REDIS_URL, NEXT_DIST_DIR, BENCH_OUT).");
+  lines.push("Reproduce: `npm run build && npm run bench` (env: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONCURRENCY, BENCH_SYSTEMS, BENCH_COLD_STARTS, BENCH_RSS_WARMUP_SECONDS, BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_MCP_HANDLER_VERSION, BENCH_MCP_SERVER_VERSION, NEXT_DIST_DIR, BENCH_OUT).");
   lines.push("");
   return lines.join("\n");
 }

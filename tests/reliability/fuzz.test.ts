@@ -274,13 +274,19 @@ describe("fuzz", () => {
     const before = rssKb(server.pid);
     const rest = await sendAll(cases.slice(warm));
     const after = rssKb(server.pid);
-    const failures = [...first.failures, ...rest.failures];
-    console.log(`fuzz: ${first.sent + rest.sent} requests, ${failures.length} failures; server RSS ${Math.round(before / 1024)} MB → ${Math.round(after / 1024)} MB`);
+    // The same traffic once more: a server that leaks keeps growing, a bounded one has levelled off.
+    const replay = await sendAll(cases.slice(warm, warm * 3));
+    const settled = rssKb(server.pid);
+    const failures = [...first.failures, ...rest.failures, ...replay.failures];
+    console.log(
+      `fuzz: ${first.sent + rest.sent} requests (+${replay.sent} replayed), ${failures.length} failures; server RSS ${Math.round(before / 1024)} MB → ${Math.round(after / 1024)} MB → ${Math.round(settled / 1024)} MB after the replay`,
+    );
     for (const f of failures.slice(0, 20)) console.log(`fuzz failure: ${f.label}: ${f.problem}`);
     expect(first.sent + rest.sent).toBe(RUNS);
     expect(failures.slice(0, 10)).toEqual([]);
     // Bounded: the measured part may not grow the server by more than 150 MB.
     expect(after - before).toBeLessThan(150 * 1024);
+    expect(settled - after).toBeLessThan(48 * 1024);
     // And the server still answers normally.
     const pong = await fetch(`${server.url}/api/mcp`, {
       method: "POST",
