@@ -1,4 +1,4 @@
-import { McpError, serializedOf, type JsonRpcResponse } from "../../jsonrpc";
+import { McpError, envelopeBytes, serializedBytesOf, type JsonRpcResponse } from "../../jsonrpc";
 import type { CallChannel } from "../handler-context";
 import type { ServerRequestMethod } from "../client-requests";
 import { SSE_HEADERS } from "./sse";
@@ -6,11 +6,11 @@ import { sseBody, type LogicalStream, type StreamTable } from "./resumable-strea
 import type { PendingRequests } from "./pending-requests";
 import type { LazyAbort } from "./lazy-abort";
 
-/** JSON text of one response, splicing in a preserialized result (tools/list pages) when there is one. */
-function stringifyResponse(response: JsonRpcResponse): string {
-  const cached = "result" in response ? serializedOf(response.result) : undefined;
+/** The JSON body of one response: a preserialized result (tools/list pages) is spliced in as bytes. */
+function responseBody(response: JsonRpcResponse): string | Uint8Array<ArrayBuffer> {
+  const cached = "result" in response ? serializedBytesOf(response.result) : undefined;
   if (cached === undefined) return JSON.stringify(response);
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${cached}}`;
+  return envelopeBytes(response.id, cached) as Uint8Array<ArrayBuffer>;
 }
 
 export interface ExchangeOptions {
@@ -169,7 +169,7 @@ export class PostExchange implements ClientAsker {
     }
     headers.set("content-type", "application/json");
     const first = present[0] as JsonRpcResponse;
-    const body = batch ? JSON.stringify(present) : stringifyResponse(first);
+    const body = batch ? JSON.stringify(present) : responseBody(first);
     const status = !batch && "error" in first && this.options.errorStatus ? this.options.errorStatus(first.error.code) : 200;
     this.settleResponse(new Response(body, { status, headers }));
   }
