@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -205,5 +205,28 @@ describe("fresh clone", () => {
 
     const read = await rpc(url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_world", arguments: { worldId: world.id } } }, session, 120_000);
     expect(worldOf(toolResult(read.message, "get_world"))).toMatchObject({ id: world.id, name, theme: "fantasy" });
-  }, 360_000);
+
+    // The widgets are rebuilt while dev runs: an edit to a widget's style gives the world card a
+    // new HTML, hence a new ui://widget/world-card-<hash>.html, in the next tools/list. (Asked in
+    // 2026-07-28 form: next dev reloads the route with the new widgets, and in-process sessions go
+    // with the old module — a 2025 client would get 404 and initialize again, as the spec says.)
+    const modern = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" };
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const widgetUri = async (id: number) => {
+      const listed = await rpc(url, { jsonrpc: "2.0", id, method: "tools/list", params: { _meta: meta } }, modern, 120_000);
+      const tools = (listed.message?.result as { tools: Json[] }).tools;
+      const ui = tools.find((t) => t.name === "get_world")?._meta as { ui?: { resourceUri?: string } } | undefined;
+      return ui?.ui?.resourceUri;
+    };
+    const before = await widgetUri(4);
+    expect(before).toMatch(/^ui:\/\/widget\/world-card-[0-9a-f]{12}\.html$/);
+    appendFileSync(join(clone, "widgets/ui/base.css"), "\n.fresh-clone-edit { outline: 1px dotted red; }\n");
+    let after = before;
+    for (let i = 0; i < 60 && after === before; i++) {
+      await new Promise((r) => setTimeout(r, 1_000));
+      after = await widgetUri(5 + i);
+    }
+    expect(after, `the widget was not rebuilt:\n${tail(output())}`).not.toBe(before);
+    expect(after).toMatch(/^ui:\/\/widget\/world-card-[0-9a-f]{12}\.html$/);
+  }, 420_000);
 });
