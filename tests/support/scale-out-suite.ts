@@ -34,7 +34,8 @@ import { ElicitRequestSchema, type ElicitRequest } from "@modelcontextprotocol/s
 import { PRODUCT_TOOLS } from "./product-tools";
 import { ROOT } from "./next-server.mjs";
 import { connectClient, messageOf, waitFor, type SseEvent } from "./sdk-client";
-import { connectModernClientWithToken, startTwoInstances, type TwoInstances } from "./two-instances";
+import { startTwoInstances, type TwoInstances } from "./two-instances";
+import { connectModernClient } from "./v2-client";
 import {
   V2026,
   callTool,
@@ -404,7 +405,7 @@ export function describeScaleOut(title: string, options: ScaleOutOptions): void 
       expect(elicited).toHaveLength(1);
 
       // The v2 client (2026-07-28, no session) with the same subject's token.
-      const v2 = await connectModernClientWithToken(PROXY, token);
+      const v2 = await connectModernClient(PROXY, { token, name: "worldcrafter-scale-v2" });
       const v2Tools = await v2.client.listTools();
       expect(v2Tools.tools.map((t) => t.name)).toEqual(expect.arrayContaining(PRODUCT_TOOLS));
       const names = await v2.client.callTool({ name: "suggest_names", arguments: { style: "dwarvish", kind: "person", count: 2 } });

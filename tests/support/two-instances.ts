@@ -3,20 +3,16 @@
  * Redis, behind a round-robin proxy that is the deployment's public URL. Both instances are
  * configured with that URL as MCP_RESOURCE_URL, so a token signed by the development issuer for
  * it (issuer = the proxy's origin, audience = its /api/mcp) is valid on either of them, whether a
- * request goes through the proxy or straight to one instance. Also: the official v2 client with a
- * bearer token (tests/support/v2-client.ts has no token option).
+ * request goes through the proxy or straight to one instance.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client, StreamableHTTPClientTransport, type ClientCapabilities, type FetchLike } from "@modelcontextprotocol/client";
-import { onTestFinished } from "vitest";
 import { loadDevKey, signDevToken, type DevKey } from "../../lib/auth/dev-issuer";
 import { Scope } from "../../lib/worlds/scopes";
 import { freePort, startNextServer, type RunningNextServer } from "./next-server.mjs";
 import { startRoundRobinProxy, type RoundRobinProxy } from "./round-robin-proxy.mjs";
 import { migratedTestSchema, type TestSchema } from "./test-database";
-import { MODERN, recordingFetch, type HttpExchange } from "./v2-client";
 
 export const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -119,49 +115,4 @@ export async function startTwoInstances(options: TwoInstancesOptions): Promise<T
     await stop();
     throw error;
   }
-}
-
-/** `fetch` with `Authorization: Bearer <token>` added to every request. */
-export function bearerFetch(token: string, inner: FetchLike): FetchLike {
-  return (url, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set("authorization", `Bearer ${token}`);
-    return inner(url, { ...init, headers });
-  };
-}
-
-export interface ModernClientWithToken {
-  client: Client;
-  /** Every HTTP exchange the client made (recorded after the bearer header was added). */
-  http: HttpExchange[];
-  errors: Error[];
-  close(): Promise<void>;
-}
-
-/**
- * The official v2 client in modern mode (2026-07-28 pinned, as tests/support/v2-client.ts makes
- * it), sending a bearer token on every request. Closed when the current test finishes.
- */
-export async function connectModernClientWithToken(
-  url: string,
-  token: string,
-  options: { capabilities?: ClientCapabilities; name?: string } = {},
-): Promise<ModernClientWithToken> {
-  const http: HttpExchange[] = [];
-  const errors: Error[] = [];
-  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: bearerFetch(token, recordingFetch(http)) });
-  const client = new Client(
-    { name: options.name ?? "worldcrafter-scale-v2", version: "2.0.0" },
-    { capabilities: options.capabilities ?? {}, versionNegotiation: { mode: { pin: MODERN }, probe: { timeoutMs: 10_000 } } },
-  );
-  client.onerror = (error) => errors.push(error);
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await client.close();
-  };
-  onTestFinished(close);
-  await client.connect(transport);
-  return { client, http, errors, close };
 }

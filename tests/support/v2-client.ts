@@ -33,6 +33,8 @@ export interface ModernConnectOptions {
   /** Runs before connect: register request/notification handlers here. */
   setup?: (client: Client) => void;
   name?: string;
+  /** Sent as `Authorization: Bearer <token>` on every request. */
+  token?: string;
 }
 
 export interface ModernConnected {
@@ -75,10 +77,21 @@ export function recordingFetch(log: HttpExchange[]): FetchLike {
   };
 }
 
+/** `fetch` with `Authorization: Bearer <token>` added to every request. */
+export function bearerFetch(token: string, inner: FetchLike): FetchLike {
+  return (url, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set("authorization", `Bearer ${token}`);
+    return inner(url, { ...init, headers });
+  };
+}
+
 export async function connectModernClient(url: string, options: ModernConnectOptions = {}): Promise<ModernConnected> {
   const http: HttpExchange[] = [];
   const errors: Error[] = [];
-  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch(http) });
+  // The token is added before recording, so the log shows what went on the wire.
+  const send = options.token ? bearerFetch(options.token, recordingFetch(http)) : recordingFetch(http);
+  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: send });
   const client = new Client(
     { name: options.name ?? "worldcrafter-e2e-v2", version: "2.0.0" },
     {

@@ -53,6 +53,17 @@ export function isJson(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** The fields of a tools/call result a widget reads, from whatever object a host handed over. */
+export function toolResultOf(value: unknown): ToolResult {
+  if (!isJson(value)) return {};
+  return {
+    ...(Array.isArray(value.content) ? { content: value.content } : {}),
+    ...(isJson(value.structuredContent) ? { structuredContent: value.structuredContent } : {}),
+    ...(isJson(value._meta) ? { _meta: value._meta } : {}),
+    ...(value.isError === true ? { isError: true } : {}),
+  };
+}
+
 /** A minimal listener set, shared by the adapters. */
 export class Listeners {
   private readonly set = new Set<() => void>();

@@ -1,5 +1,5 @@
 import { App, PostMessageTransport, applyDocumentTheme, applyHostStyleVariables, type McpUiHostContext } from "@modelcontextprotocol/ext-apps";
-import { Listeners, isJson, systemTheme, type DisplayMode, type HostContext, type Json, type ToolResult, type WidgetHost } from "./host";
+import { Listeners, isJson, systemTheme, toolResultOf, type DisplayMode, type HostContext, type Json, type ToolResult, type WidgetHost } from "./host";
 
 /**
  * An MCP Apps host (SEP-1865: Claude and others; ChatGPT too) through the official ext-apps App
@@ -20,16 +20,6 @@ function storage(): Storage | undefined {
   } catch {
     return undefined;
   }
-}
-
-function toolResultOf(params: unknown): ToolResult {
-  if (!isJson(params)) return {};
-  return {
-    ...(Array.isArray(params.content) ? { content: params.content } : {}),
-    ...(isJson(params.structuredContent) ? { structuredContent: params.structuredContent } : {}),
-    ...(isJson(params._meta) ? { _meta: params._meta } : {}),
-    ...(params.isError === true ? { isError: true } : {}),
-  };
 }
 
 export async function mcpAppsHost(widget: string, version: string): Promise<WidgetHost> {

@@ -1,4 +1,4 @@
-import { Listeners, isJson, systemTheme, type DisplayMode, type HostContext, type Json, type ToolResult, type WidgetHost } from "./host";
+import { Listeners, isJson, systemTheme, toolResultOf, type DisplayMode, type HostContext, type Json, type ToolResult, type WidgetHost } from "./host";
 
 /** The part of ChatGPT's `window.openai` (Apps SDK) the bridge uses. */
 export interface OpenAiGlobals {
@@ -32,13 +32,7 @@ const DISPLAY_MODES: readonly DisplayMode[] = ["inline", "fullscreen", "pip"];
 /** A callTool answer as a ToolResult, whether it came as the result itself or wrapped in `result`. */
 function asToolResult(value: unknown): ToolResult {
   if (!isJson(value)) return { content: [{ type: "text", text: String(value) }] };
-  const inner = isJson(value.result) && !("structuredContent" in value) ? value.result : value;
-  return {
-    ...(Array.isArray(inner.content) ? { content: inner.content } : {}),
-    ...(isJson(inner.structuredContent) ? { structuredContent: inner.structuredContent } : {}),
-    ...(isJson(inner._meta) ? { _meta: inner._meta } : {}),
-    ...(inner.isError === true ? { isError: true } : {}),
-  };
+  return toolResultOf(isJson(value.result) && !("structuredContent" in value) ? value.result : value);
 }
 
 export function openAiHost(openai: OpenAiGlobals): WidgetHost {

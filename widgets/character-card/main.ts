@@ -1,6 +1,7 @@
 import type { Json, ToolResult, WidgetHost } from "../bridge/host";
 import { firstText, h, record, records, text } from "../ui/dom";
 import { mountWidget } from "../ui/mount";
+import { Activity, succeeded } from "../ui/activity";
 
 /**
  * The character card (get_character, create_character, update_character): role, traits,
@@ -14,8 +15,7 @@ interface CardState extends Json {
 }
 
 const CHARACTER_META = "worldcrafter/character";
-let busy = false;
-let status: { text: string; error: boolean } = { text: "", error: false };
+const activity = new Activity();
 
 function view(host: WidgetHost, rerender: () => void): Node {
   const state = host.widgetState<CardState>() ?? {};
@@ -27,23 +27,12 @@ function view(host: WidgetHost, rerender: () => void): Node {
   const relations = records(full.relations);
   const traits = Array.isArray(full.traits) ? full.traits.filter((t): t is string => typeof t === "string") : [];
 
-  const open = async (characterId: string) => {
-    busy = true;
-    status = { text: "Opening…", error: false };
-    rerender();
-    try {
-      const r = await host.callTool("get_character", { characterId });
-      if (r.isError) status = { text: firstText(r.content) || "Could not open that character.", error: true };
-      else {
-        status = { text: "", error: false };
-        host.setWidgetState({ ...state, opened: { ...(r.structuredContent ? { structuredContent: r.structuredContent } : {}), ...(r._meta ? { _meta: r._meta } : {}) } });
-      }
-    } catch (error) {
-      status = { text: error instanceof Error ? error.message : String(error), error: true };
-    }
-    busy = false;
-    rerender();
-  };
+  const open = (characterId: string) =>
+    activity.run(rerender, "Opening…", async () => {
+      const r = succeeded(await host.callTool("get_character", { characterId }), "Could not open that character.");
+      host.setWidgetState({ ...state, opened: { ...(r.structuredContent ? { structuredContent: r.structuredContent } : {}), ...(r._meta ? { _meta: r._meta } : {}) } });
+      return "";
+    });
 
   return h(
     "article",
@@ -62,7 +51,7 @@ function view(host: WidgetHost, rerender: () => void): Node {
               "li",
               {},
               h("span", {}, h("span", { class: "row-title" }, text(r, "name")), text(r, "role") ? h("span", { class: "muted" }, ` · ${text(r, "role")}`) : null),
-              h("button", { attrs: { type: "button", disabled: busy, "aria-label": `Open ${text(r, "name")}` }, on: { click: () => void open(text(r, "id")) } }, "Open"),
+              h("button", { attrs: { type: "button", disabled: activity.busy, "aria-label": `Open ${text(r, "name")}` }, on: { click: () => void open(text(r, "id")) } }, "Open"),
             ),
           ),
         )
@@ -73,7 +62,7 @@ function view(host: WidgetHost, rerender: () => void): Node {
       state.opened ? h("button", { attrs: { type: "button" }, on: { click: () => host.setWidgetState({ ...state, opened: undefined }) } }, "Back") : null,
       h("button", { attrs: { type: "button" }, on: { click: () => void host.sendFollowUp(`Develop ${text(full, "name")}'s backstory further.`) } }, "Develop backstory"),
     ),
-    h("p", { class: status.error ? "status error" : "status", attrs: { role: "status", "aria-live": "polite", "data-testid": "status" } }, status.text),
+    activity.line(),
   );
 }
 

@@ -1,6 +1,6 @@
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { McpUiHostContext, McpUiStyles } from "@modelcontextprotocol/ext-apps";
-import type { Theme } from "../bridge/host";
+import type { Theme, ToolResult } from "../bridge/host";
 import { newFrame, type EmulatedHost, type EmulatedHostOptions } from "./host-options";
 
 /**
@@ -15,6 +15,16 @@ const STYLE_VARIABLES: Record<Theme, Partial<McpUiStyles>> = {
   light: { "--color-background-primary": "#ffffff", "--color-text-primary": "#1f1f1f", "--color-border-primary": "#d9d9d9" },
   dark: { "--color-background-primary": "#262624", "--color-text-primary": "#f5f4ef", "--color-border-primary": "#4a4a46" },
 };
+
+/** A widget-side ToolResult as the CallToolResult AppBridge sends (content is required there). */
+function callToolResult(result: ToolResult) {
+  return {
+    content: (result.content ?? []) as never,
+    ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
+    ...(result._meta ? { _meta: result._meta } : {}),
+    ...(result.isError ? { isError: true } : {}),
+  };
+}
 
 export async function mountMcpAppsHost(container: HTMLElement, options: EmulatedHostOptions): Promise<EmulatedHost> {
   let theme: Theme = options.theme ?? "light";
@@ -38,8 +48,7 @@ export async function mountMcpAppsHost(container: HTMLElement, options: Emulated
     const b = new AppBridge(null, { name: "worldcrafter-preview-host", version: "1.0.0" }, { openLinks: {}, serverTools: {}, logging: {}, message: { text: {} } }, { hostContext: context() });
     b.oncalltool = async (params) => {
       event("callTool", params);
-      const result = await options.callTool(params.name, params.arguments ?? {});
-      return { content: (result.content ?? []) as never, ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}), ...(result._meta ? { _meta: result._meta } : {}), ...(result.isError ? { isError: true } : {}) };
+      return callToolResult(await options.callTool(params.name, params.arguments ?? {}));
     };
     b.onmessage = async (params) => {
       event("followUp", params);
@@ -57,7 +66,7 @@ export async function mountMcpAppsHost(container: HTMLElement, options: Emulated
     const ready = new Promise<void>((resolve) => {
       b.oninitialized = () => {
         void b.sendToolInput({ arguments: options.toolInput });
-        void b.sendToolResult({ content: (options.toolResult.content ?? []) as never, ...(options.toolResult.structuredContent ? { structuredContent: options.toolResult.structuredContent } : {}), ...(options.toolResult._meta ? { _meta: options.toolResult._meta } : {}) });
+        void b.sendToolResult(callToolResult(options.toolResult));
         resolve();
       };
     });

@@ -1,6 +1,7 @@
 import type { Json, ToolResult, WidgetHost } from "../bridge/host";
 import { firstText, h, record, records, text } from "../ui/dom";
 import { mountWidget } from "../ui/mount";
+import { Activity, succeeded } from "../ui/activity";
 
 /**
  * The world card: one world (get_world, create_world, update_world) with its counts and first
@@ -22,8 +23,7 @@ interface CardState extends Json {
 }
 
 const WORLD_META = "worldcrafter/world";
-let busy = false;
-let status: { text: string; error: boolean } = { text: "", error: false };
+const activity = new Activity();
 
 function rowsOf(value: unknown): CharacterRow[] {
   return records(value).map((c) => ({ id: text(c, "id"), name: text(c, "name"), role: text(c, "role") }));
@@ -46,39 +46,22 @@ function view(host: WidgetHost, rerender: () => void): Node {
   const worldId = text(world, "id");
   const save = (patch: Partial<CardState>) => host.setWidgetState({ ...(host.widgetState<CardState>() ?? {}), ...patch });
 
-  const run = async (label: string, work: () => Promise<ToolResult>, done: (r: ToolResult) => string) => {
-    busy = true;
-    status = { text: label, error: false };
-    rerender();
-    try {
-      const r = await work();
-      status = r.isError ? { text: firstText(r.content) || "The tool failed.", error: true } : { text: done(r), error: false };
-    } catch (error) {
-      status = { text: error instanceof Error ? error.message : String(error), error: true };
-    }
-    busy = false;
-    rerender();
-  };
-
   const addCharacter = (event: SubmitEvent) => {
     event.preventDefault();
     const draft = host.widgetState<CardState>() ?? {};
     const name = (draft.draftName ?? "").trim();
     if (!name) {
-      status = { text: "Give the character a name first.", error: true };
+      activity.fail("Give the character a name first.");
       return rerender();
     }
     const role = (draft.draftRole ?? "").trim();
-    void run(
-      `Adding ${name}…`,
-      () => host.callTool("create_character", { worldId, name, ...(role ? { role } : {}) }),
-      (r) => {
-        const c = record(r.structuredContent?.character);
-        const row = { id: text(c, "id"), name: text(c, "name", name), role: text(c, "role", role) };
-        save({ added: [...(host.widgetState<CardState>()?.added ?? []), row], draftName: "", draftRole: "" });
-        return `${row.name} joined ${text(world, "name")}.`;
-      },
-    );
+    void activity.run(rerender, `Adding ${name}…`, async () => {
+      const r = succeeded(await host.callTool("create_character", { worldId, name, ...(role ? { role } : {}) }));
+      const c = record(r.structuredContent?.character);
+      const row = { id: text(c, "id"), name: text(c, "name", name), role: text(c, "role", role) };
+      save({ added: [...(host.widgetState<CardState>()?.added ?? []), row], draftName: "", draftRole: "" });
+      return `${row.name} joined ${text(world, "name")}.`;
+    });
   };
 
   return h(
@@ -99,15 +82,15 @@ function view(host: WidgetHost, rerender: () => void): Node {
       h("input", { attrs: { id: "new-name", name: "name", placeholder: "Character name", maxlength: 120, value: state.draftName ?? "" }, on: { input: (e) => save({ draftName: (e.target as HTMLInputElement).value }) } }),
       h("label", { class: "visually-hidden", attrs: { for: "new-role" } }, "Role"),
       h("input", { attrs: { id: "new-role", name: "role", placeholder: "Role (optional)", maxlength: 120, value: state.draftRole ?? "" }, on: { input: (e) => save({ draftRole: (e.target as HTMLInputElement).value }) } }),
-      h("button", { class: "primary", attrs: { type: "submit", disabled: busy } }, "Add character"),
+      h("button", { class: "primary", attrs: { type: "submit", disabled: activity.busy } }, "Add character"),
     ),
     h(
       "div",
       { class: "actions" },
-      h("button", { attrs: { type: "button", disabled: busy }, on: { click: () => void run("Exporting…", () => host.callTool("export_world", { worldId }), (r) => firstText(r.content) || "Exported.") } }, "Export"),
+      h("button", { attrs: { type: "button", disabled: activity.busy }, on: { click: () => void activity.run(rerender, "Exporting…", async () => firstText(succeeded(await host.callTool("export_world", { worldId })).content) || "Exported.") } }, "Export"),
       h("button", { attrs: { type: "button" }, on: { click: () => void host.sendFollowUp(`Tell me more about the world "${text(world, "name")}".`) } }, "Ask about it"),
     ),
-    h("p", { class: status.error ? "status error" : "status", attrs: { role: "status", "aria-live": "polite", "data-testid": "status" } }, status.text),
+    activity.line(),
   );
 }
 

@@ -1,6 +1,7 @@
 import type { Json, ToolResult, WidgetHost } from "../bridge/host";
 import { firstText, h, record, records, text } from "../ui/dom";
 import { mountWidget } from "../ui/mount";
+import { Activity, succeeded } from "../ui/activity";
 
 /**
  * The user's worlds (list_worlds), a page at a time: "Show more" calls list_worlds with the
@@ -22,8 +23,7 @@ interface ListState extends Json {
 }
 
 const QUERY_META = "worldcrafter/query";
-let busy = false;
-let status: { text: string; error: boolean } = { text: "", error: false };
+const activity = new Activity();
 
 const rowsOf = (value: unknown): WorldRow[] => records(value).map((w) => ({ id: text(w, "id"), name: text(w, "name"), theme: text(w, "theme"), summary: text(w, "summary") }));
 
@@ -36,35 +36,19 @@ function view(host: WidgetHost, rerender: () => void): Node {
   const query = record(result._meta?.[QUERY_META]) ?? {};
   const save = (patch: Partial<ListState>) => host.setWidgetState({ ...(host.widgetState<ListState>() ?? {}), ...patch });
 
-  const run = async (work: () => Promise<void>) => {
-    busy = true;
-    status = { text: "Loading…", error: false };
-    rerender();
-    try {
-      await work();
-      status = { text: "", error: false };
-    } catch (error) {
-      status = { text: error instanceof Error ? error.message : String(error), error: true };
-    }
-    busy = false;
-    rerender();
-  };
-  const failed = (r: ToolResult) => {
-    if (r.isError) throw new Error(firstText(r.content) || "The tool failed.");
-  };
   const showMore = () =>
-    run(async () => {
+    activity.run(rerender, "Loading…", async () => {
       const args: Json = { cursor };
       for (const key of ["theme", "nameContains", "limit"]) if (query[key] !== undefined && query[key] !== null) args[key] = query[key];
-      const r = await host.callTool("list_worlds", args);
-      failed(r);
+      const r = succeeded(await host.callTool("list_worlds", args));
       save({ more: [...(host.widgetState<ListState>()?.more ?? []), ...rowsOf(r.structuredContent?.worlds)], nextCursor: text(r.structuredContent, "nextCursor") || null });
+      return "";
     });
   const open = (worldId: string) =>
-    run(async () => {
-      const r = await host.callTool("get_world", { worldId });
-      failed(r);
+    activity.run(rerender, "Loading…", async () => {
+      const r = succeeded(await host.callTool("get_world", { worldId }));
       save({ open: record(r.structuredContent?.world) ?? {} });
+      return "";
     });
 
   const opened = state.open;
@@ -81,12 +65,12 @@ function view(host: WidgetHost, rerender: () => void): Node {
               "li",
               {},
               h("span", {}, h("span", { class: "row-title" }, w.name), h("span", { class: "muted" }, ` · ${w.theme}`)),
-              h("button", { attrs: { type: "button", disabled: busy, "aria-label": `Open ${w.name}` }, on: { click: () => void open(w.id) } }, "Open"),
+              h("button", { attrs: { type: "button", disabled: activity.busy, "aria-label": `Open ${w.name}` }, on: { click: () => void open(w.id) } }, "Open"),
             ),
           ),
         )
       : h("p", { class: "muted" }, "No worlds yet. Ask to create one."),
-    cursor ? h("div", { class: "actions" }, h("button", { attrs: { type: "button", disabled: busy }, on: { click: () => void showMore() } }, "Show more")) : null,
+    cursor ? h("div", { class: "actions" }, h("button", { attrs: { type: "button", disabled: activity.busy }, on: { click: () => void showMore() } }, "Show more")) : null,
     opened
       ? h(
           "article",
@@ -97,7 +81,7 @@ function view(host: WidgetHost, rerender: () => void): Node {
           h("div", { class: "actions" }, h("button", { attrs: { type: "button" }, on: { click: () => save({ open: undefined }) } }, "Close")),
         )
       : null,
-    h("p", { class: status.error ? "status error" : "status", attrs: { role: "status", "aria-live": "polite", "data-testid": "status" } }, status.text),
+    activity.line(),
   );
 }
 

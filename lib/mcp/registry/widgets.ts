@@ -55,6 +55,7 @@ export interface ToolUi {
 const WIDGET_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const STATUS_MAX = 64;
 const uris = new WeakMap<WidgetDefinition, string>();
+const resources = new WeakMap<WidgetDefinition, ResourceDefinition>();
 
 /**
  * The widget's URI, with a hash of its HTML: hosts cache widget HTML at connect time, so a new
@@ -86,8 +87,20 @@ function checkedDomains(field: string, domains: readonly string[] | undefined): 
   });
 }
 
-/** The widget's resource: its HTML under its hashed URI, with both hosts' metadata. */
+/**
+ * The widget's resource: its HTML under its hashed URI, with both hosts' metadata. Made once per
+ * widget, however many tools render in it.
+ */
 export function widgetResource(widget: WidgetDefinition): ResourceDefinition {
+  let resource = resources.get(widget);
+  if (!resource) {
+    resource = buildWidgetResource(widget);
+    resources.set(widget, resource);
+  }
+  return resource;
+}
+
+function buildWidgetResource(widget: WidgetDefinition): ResourceDefinition {
   const csp = {
     connectDomains: checkedDomains("connectDomains", widget.csp?.connectDomains),
     resourceDomains: checkedDomains("resourceDomains", widget.csp?.resourceDomains),

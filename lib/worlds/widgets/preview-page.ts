@@ -8,7 +8,8 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u0
  * an emulated MCP Apps host side by side (widgets/hosts/preview.ts does the rendering).
  */
 export function previewPage(): string {
-  return `<!doctype html>
+  // The same document every time: built once (it embeds every widget's HTML, about 1.2 MB).
+  page ??= `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -25,4 +26,7 @@ export function previewPage(): string {
 </body>
 </html>
 `;
+  return page;
 }
+
+let page: string | undefined;
