@@ -231,64 +231,10 @@ export default async function Home() {
 
       <section aria-labelledby="resources">
         <h2 id="resources">Resources</h2>
-        {resources.length > 0 ? (
-          <table className={styles.table}>
-            <caption>Resources</caption>
-            <thead>
-              <tr>
-                <th scope="col">URI</th>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-              </tr>
-            </thead>
-            <tbody>
-              {resources.map((r) => (
-                <tr key={r.uri}>
-                  <td>
-                    <code>{r.uri}</code>
-                  </td>
-                  <td>
-                    {r.title ?? r.name}
-                    {r.description ? <div className={styles.muted}>{r.description}</div> : null}
-                  </td>
-                  <td>{r.mimeType ? <code>{r.mimeType}</code> : "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : (
-          <p>No resources.</p>
-        )}
+        <ResourceTable caption="Resources" uriHeading="URI" empty="No resources." rows={resources.map((r) => ({ ...r, address: r.uri }))} />
 
         <h3 id="resource-templates">Resource templates</h3>
-        {resourceTemplates.length > 0 ? (
-          <table className={styles.table}>
-            <caption>Resource templates</caption>
-            <thead>
-              <tr>
-                <th scope="col">URI template</th>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-              </tr>
-            </thead>
-            <tbody>
-              {resourceTemplates.map((t) => (
-                <tr key={t.uriTemplate}>
-                  <td>
-                    <code>{t.uriTemplate}</code>
-                  </td>
-                  <td>
-                    {t.title ?? t.name}
-                    {t.description ? <div className={styles.muted}>{t.description}</div> : null}
-                  </td>
-                  <td>{t.mimeType ? <code>{t.mimeType}</code> : "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : (
-          <p>No resource templates.</p>
-        )}
+        <ResourceTable caption="Resource templates" uriHeading="URI template" empty="No resource templates." rows={resourceTemplates.map((t) => ({ ...t, address: t.uriTemplate }))} />
       </section>
 
       <section aria-labelledby="prompts">
@@ -325,5 +271,45 @@ export default async function Home() {
         )}
       </section>
     </main>
+  );
+}
+
+interface ResourceRow {
+  /** The URI, or the URI template. */
+  address: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** Resources and resource templates share one table shape. */
+function ResourceTable({ caption, uriHeading, rows, empty }: { caption: string; uriHeading: string; rows: ResourceRow[]; empty: string }) {
+  if (rows.length === 0) return <p>{empty}</p>;
+  return (
+    <table className={styles.table}>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{uriHeading}</th>
+          <th scope="col">Name</th>
+          <th scope="col">Type</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.address}>
+            <td>
+              <code>{r.address}</code>
+            </td>
+            <td>
+              {r.title ?? r.name}
+              {r.description ? <div className={styles.muted}>{r.description}</div> : null}
+            </td>
+            <td>{r.mimeType ? <code>{r.mimeType}</code> : "—"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
