@@ -1,18 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { getPrisma } from "../../db/prisma";
+import { sql } from "../../db/prisma";
 import type { AuditRow } from "../audit/tool-call-audit";
 
 /**
- * Writes a batch of audit rows in one statement. One array parameter per column (unnest) instead
- * of createMany's parameter per value: the statement is the same size for one row or five
- * hundred, so the client spends next to nothing rendering it — this runs behind every tool call.
+ * Writes a batch of audit rows in one statement whose only parameter is the batch as JSON text.
+ * This runs behind every tool call, so it skips Prisma's engine (which would serialize, and the
+ * driver escape, every value of every row) and sends one string the server unpacks with
+ * json_to_recordset: the cost is one JSON.stringify, the same for one row or five hundred. It also
+ * means a server whose tools never touch world data never loads the query compiler.
  */
 export async function insertAuditRows(rows: readonly AuditRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const column = <K extends keyof AuditRow>(key: K) => rows.map((r) => r[key]);
-  await getPrisma().$executeRaw`
-    INSERT INTO "ToolCallAudit" ("id", "tool", "subject", "durationMs", "outcome", "argsDigest")
-    SELECT * FROM unnest(
-      ${rows.map(() => randomUUID())}::text[], ${column("tool")}::text[], ${column("subject")}::text[],
-      ${column("durationMs")}::int[], ${column("outcome")}::text[], ${column("argsDigest")}::text[])`;
+  const batch = JSON.stringify(rows.map((row) => ({ id: randomUUID(), ...row })));
+  await sql(
+    `INSERT INTO "ToolCallAudit" ("id", "tool", "subject", "durationMs", "outcome", "argsDigest")
+     SELECT r."id", r."tool", r."subject", r."durationMs", r."outcome", r."argsDigest"
+     FROM json_to_recordset($1::json)
+       AS r("id" text, "tool" text, "subject" text, "durationMs" int, "outcome" text, "argsDigest" text)`,
+    [batch],
+  );
 }
