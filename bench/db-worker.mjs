@@ -44,7 +44,7 @@ const QUERIES = {
 
 async function seed() {
   const { worlds: w, characters, locations } = seedRows(DEV_SUBJECT);
-  const prisma = getPrisma();
+  const prisma = await getPrisma();
   // Parents first: locations point at worlds and at their parent location (listed before them).
   await prisma.world.createMany({ data: w });
   await prisma.character.createMany({ data: characters });

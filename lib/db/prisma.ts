@@ -1,66 +1,91 @@
 /**
- * The one Prisma client of the process, on the database the configuration names: PostgreSQL
- * through @prisma/adapter-pg when DATABASE_URL is set, otherwise the embedded PGlite database in
- * PGLITE_DATA_DIR (migrated by `npm run dev` / `npm run db:deploy` before the server starts —
+ * The one database of the process, on the connection the configuration names: PostgreSQL through
+ * `pg` (and @prisma/adapter-pg) when DATABASE_URL is set, otherwise the embedded PGlite database
+ * in PGLITE_DATA_DIR (migrated by `npm run dev` / `npm run db:deploy` before the server starts —
  * PGlite allows one process per data directory, so the server never migrates it itself).
+ *
+ * Everything here is loaded on first use, in two steps. The connection (pg or PGlite) is opened
+ * by the first statement; Prisma's client, whose query compiler is a WebAssembly module of some
+ * 70 MB once instantiated, by the first `getPrisma()`. A server start, a tools/list, or tools that
+ * only write audit rows (plain SQL) load neither Prisma nor the driver they do not use: cold start
+ * and memory stay close to the bare framework's (bench/RESULTS.md).
  */
-import { PGlite } from "@electric-sql/pglite";
-import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { resolve } from "node:path";
 import { loadEnv, type Env } from "../config/env";
-import { PrismaClient } from "./generated/client";
+import type { PrismaClient } from "./generated/client";
 
 export type { PrismaClient } from "./generated/client";
 
 export interface DatabaseHandle {
-  prisma: PrismaClient;
+  /** The Prisma client on this handle's connections, created on first call. */
+  prisma(): Promise<PrismaClient>;
   /**
    * One parameterized statement on the same connections Prisma uses, without Prisma's query
-   * engine in between — for the few hottest reads (get_world), where the engine costs more CPU
-   * than the query. Rows come back as the driver parses them: cast timestamps to timestamptz.
+   * engine in between — for the hottest paths (get_world, the audit log), where the engine costs
+   * more CPU than the query. Rows come back as the driver parses them: cast timestamps to timestamptz.
    */
   sql<T>(text: string, params: readonly unknown[]): Promise<T[]>;
   /** Disconnects the client and releases the database (PGlite's folder lock included). */
   close(): Promise<void>;
 }
 
-/** Opens a client for `env`; most callers want the shared `getPrisma()` instead. */
-export function openDatabase(env: Pick<Env, "DATABASE_URL" | "PGLITE_DATA_DIR">): DatabaseHandle {
-  if (env.DATABASE_URL) {
-    // Prisma's `?schema=` convention: model queries name that schema, and raw SQL finds it first
-    // on the search_path, as the migrations (scripts/db) created the tables there.
-    const schema = new URL(env.DATABASE_URL).searchParams.get("schema") ?? undefined;
-    const options = schema ? `-c search_path="${schema.replaceAll('"', '""')}"` : undefined;
-    // One pool for Prisma and for sql(): the same connections, the same search_path.
-    const pool = new pg.Pool({ connectionString: env.DATABASE_URL, options });
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
-    return {
-      prisma,
-      sql: async <T>(text: string, params: readonly unknown[]) => (await pool.query(text, [...params])).rows as T[],
-      close: async () => {
-        await prisma.$disconnect();
-        await pool.end().catch(() => undefined);
-      },
-    };
-  }
-  // The hint keeps the bundler from tracing the whole project folder into the build output.
-  const db = new PGlite(resolve(/*turbopackIgnore: true*/ process.cwd(), env.PGLITE_DATA_DIR));
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
-  // The PGlite adapter does not close its database on $disconnect; we do.
+/** What a driver gives the handle: its statement runner, Prisma's adapter for it, and its end. */
+interface Connection {
+  sql<T>(text: string, params: readonly unknown[]): Promise<T[]>;
+  adapter(): Promise<NonNullable<ConstructorParameters<typeof PrismaClient>[0]["adapter"]>>;
+  close(): Promise<void>;
+}
+
+async function postgresConnection(url: string): Promise<Connection> {
+  const { default: pg } = await import("pg");
+  // Prisma's `?schema=` convention: model queries name that schema, and raw SQL finds it first
+  // on the search_path, as the migrations (scripts/db) created the tables there.
+  const schema = new URL(url).searchParams.get("schema") ?? undefined;
+  const options = schema ? `-c search_path="${schema.replaceAll('"', '""')}"` : undefined;
+  // One pool for Prisma and for sql(): the same connections, the same search_path.
+  const pool = new pg.Pool({ connectionString: url, options });
   return {
-    prisma,
+    sql: async <T>(text: string, params: readonly unknown[]) => (await pool.query(text, [...params])).rows as T[],
+    adapter: async () => new (await import("@prisma/adapter-pg")).PrismaPg(pool, { schema }),
+    close: () => pool.end().catch(() => undefined),
+  };
+}
+
+async function pgliteConnection(dataDir: string): Promise<Connection> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  // The hint keeps the bundler from tracing the whole project folder into the build output.
+  const db = new PGlite(resolve(/*turbopackIgnore: true*/ process.cwd(), dataDir));
+  return {
     sql: async <T>(text: string, params: readonly unknown[]) => (await db.query<T>(text, [...params])).rows,
-    close: async () => {
-      await prisma.$disconnect();
-      await db.close();
+    adapter: async () => new (await import("pglite-prisma-adapter")).PrismaPGlite(db),
+    // The PGlite adapter does not close its database on $disconnect; we do.
+    close: () => db.close(),
+  };
+}
+
+/** Opens a handle for `env`; nothing connects until it is used. Most callers want `getPrisma()` / `sql()`. */
+export function openDatabase(env: Pick<Env, "DATABASE_URL" | "PGLITE_DATA_DIR">): DatabaseHandle {
+  let connection: Promise<Connection> | undefined;
+  let client: Promise<PrismaClient> | undefined;
+  const connect = () => (connection ??= env.DATABASE_URL ? postgresConnection(env.DATABASE_URL) : pgliteConnection(env.PGLITE_DATA_DIR));
+  const createClient = async () => {
+    const [{ PrismaClient: Client }, adapter] = await Promise.all([import("./generated/client"), connect().then((c) => c.adapter())]);
+    return new Client({ adapter });
+  };
+  return {
+    prisma: () => (client ??= createClient()),
+    sql: async <T>(text: string, params: readonly unknown[]) => (await connect()).sql<T>(text, params),
+    async close() {
+      const [prisma, open] = [client, connection];
+      client = connection = undefined;
+      await (await prisma?.catch(() => undefined))?.$disconnect();
+      await (await open?.catch(() => undefined))?.close();
     },
   };
 }
 
-// Next dev re-evaluates modules on every edit; the client (and PGlite's lock on its folder)
-// must survive that, so it lives on globalThis rather than in a module variable.
+// Next dev re-evaluates modules on every edit; the connections (and PGlite's lock on its folder)
+// must survive that, so the handle lives on globalThis rather than in a module variable.
 const cache = globalThis as typeof globalThis & { __worldcrafterDb?: DatabaseHandle };
 
 function database(): DatabaseHandle {
@@ -68,9 +93,9 @@ function database(): DatabaseHandle {
   return cache.__worldcrafterDb;
 }
 
-/** The process-wide client, created on first use. */
-export function getPrisma(): PrismaClient {
-  return database().prisma;
+/** The process-wide Prisma client, created on first use. */
+export function getPrisma(): Promise<PrismaClient> {
+  return database().prisma();
 }
 
 /** A parameterized statement on the process-wide connections (see DatabaseHandle.sql). */

@@ -52,7 +52,7 @@ const worlds = [
 ];
 
 async function main(): Promise<void> {
-  const prisma = getPrisma();
+  const prisma = await getPrisma();
   try {
     for (const { characters, locations, ...sample } of worlds) {
       const world = { ...sample, id: idFor(sample.id), ownerSubject: SUBJECT };

@@ -51,8 +51,9 @@ async function provesMigrations(env: Record<string, string>): Promise<void> {
   expect((await migrate(["deploy"], env)).out).toContain("No pending migrations.");
   expect(await migrate(["diff"], env)).toEqual({ code: 0, out: "-- No difference.\n" });
 
-  const { prisma, close } = openDatabase({ DATABASE_URL: env.DATABASE_URL, PGLITE_DATA_DIR: env.PGLITE_DATA_DIR ?? "" });
+  const db = openDatabase({ DATABASE_URL: env.DATABASE_URL, PGLITE_DATA_DIR: env.PGLITE_DATA_DIR ?? "" });
   try {
+    const prisma = await db.prisma();
     const world = await prisma.world.create({
       data: { ownerSubject: "test-subject", name: "Testoria", theme: "mystery" },
     });
@@ -69,7 +70,7 @@ async function provesMigrations(env: Record<string, string>): Promise<void> {
     );
     expect(applied.map((r) => r.migration_name)).toEqual(migrationNames);
   } finally {
-    await close();
+    await db.close();
   }
 }
 

@@ -14,11 +14,11 @@ export interface CharacterInput {
 
 export async function createCharacter(owner: string, worldId: string, input: CharacterInput) {
   await assertWorld(owner, worldId);
-  return getPrisma().character.create({ data: { ownerSubject: owner, worldId, ...input } });
+  return (await getPrisma()).character.create({ data: { ownerSubject: owner, worldId, ...input } });
 }
 
 export async function getCharacter(owner: string, id: string) {
-  const character = await getPrisma().character.findFirst({ where: { id, ownerSubject: owner } });
+  const character = await (await getPrisma()).character.findFirst({ where: { id, ownerSubject: owner } });
   if (!character) throw new NotFoundError("Character", id);
   return character;
 }
@@ -28,7 +28,7 @@ export async function getCharacter(owner: string, id: string) {
  * `take`, newest first, in one query.
  */
 export async function relationsOf(owner: string, character: { id: string; worldId: string }, take = 8) {
-  const world = await getPrisma().world.findFirst({
+  const world = await (await getPrisma()).world.findFirst({
     where: { id: character.worldId, ownerSubject: owner },
     select: { id: true, name: true, characters: { where: { id: { not: character.id } }, select: { id: true, name: true, role: true }, orderBy: PAGE_ORDER, take } },
   });
@@ -37,7 +37,7 @@ export async function relationsOf(owner: string, character: { id: string; worldI
 
 export async function listCharacters(owner: string, worldId: string, opts: { role?: string; cursor?: string; limit: number }) {
   await assertWorld(owner, worldId);
-  const rows = await getPrisma().character.findMany({
+  const rows = await (await getPrisma()).character.findMany({
     where: {
       ownerSubject: owner,
       worldId,
@@ -51,14 +51,14 @@ export async function listCharacters(owner: string, worldId: string, opts: { rol
 }
 
 export async function updateCharacter(owner: string, id: string, changes: Partial<CharacterInput>) {
-  const { count } = await getPrisma().character.updateMany({ where: { id, ownerSubject: owner }, data: changes });
+  const { count } = await (await getPrisma()).character.updateMany({ where: { id, ownerSubject: owner }, data: changes });
   if (count === 0) throw new NotFoundError("Character", id);
   return getCharacter(owner, id);
 }
 
 /** The next `take` characters of a world after `after`, in creation order (exports). */
 export async function charactersInOrder(owner: string, worldId: string, after: CursorKey | undefined, take: number) {
-  return getPrisma().character.findMany({
+  return (await getPrisma()).character.findMany({
     where: { ownerSubject: owner, worldId, ...afterKey(after, "asc") },
     orderBy: CREATION_ORDER,
     take,
@@ -67,7 +67,7 @@ export async function charactersInOrder(owner: string, worldId: string, after: C
 
 /** This owner's characters (of one world, when given) matching `value` by id prefix or name (completion). */
 export async function charactersMatching(owner: string, value: string, worldId?: string, take = 100) {
-  return getPrisma().character.findMany({
+  return (await getPrisma()).character.findMany({
     where: {
       ownerSubject: owner,
       ...(worldId ? { worldId } : {}),
@@ -81,7 +81,7 @@ export async function charactersMatching(owner: string, value: string, worldId?:
 
 /** A character of `owner` in `worldId` by exact name, case-insensitive (prompts). */
 export async function characterNamed(owner: string, worldId: string, name: string) {
-  return getPrisma().character.findFirst({
+  return (await getPrisma()).character.findFirst({
     where: { ownerSubject: owner, worldId, name: { equals: name, mode: "insensitive" } },
     orderBy: CREATION_ORDER,
   });

@@ -15,14 +15,14 @@ export interface LocationInput {
 export async function createLocation(owner: string, worldId: string, input: LocationInput) {
   await assertWorld(owner, worldId);
   if (input.parentId !== undefined) {
-    const parent = await getPrisma().location.findFirst({
+    const parent = await (await getPrisma()).location.findFirst({
       where: { id: input.parentId, ownerSubject: owner },
       select: { worldId: true },
     });
     if (!parent) throw new NotFoundError("Location", input.parentId);
     if (parent.worldId !== worldId) throw new DomainError(`Parent location ${JSON.stringify(input.parentId)} belongs to another world.`);
   }
-  return getPrisma().location.create({ data: { ownerSubject: owner, worldId, ...input } });
+  return (await getPrisma()).location.create({ data: { ownerSubject: owner, worldId, ...input } });
 }
 
 export async function listLocations(
@@ -31,7 +31,7 @@ export async function listLocations(
   opts: { kind?: string; parentId?: string; cursor?: string; limit: number },
 ) {
   await assertWorld(owner, worldId);
-  const rows = await getPrisma().location.findMany({
+  const rows = await (await getPrisma()).location.findMany({
     where: {
       ownerSubject: owner,
       worldId,
@@ -46,14 +46,14 @@ export async function listLocations(
 }
 
 export async function getLocation(owner: string, id: string) {
-  const location = await getPrisma().location.findFirst({ where: { id, ownerSubject: owner } });
+  const location = await (await getPrisma()).location.findFirst({ where: { id, ownerSubject: owner } });
   if (!location) throw new NotFoundError("Location", id);
   return location;
 }
 
 /** The next `take` locations of a world after `after`, in creation order (exports). */
 export async function locationsInOrder(owner: string, worldId: string, after: CursorKey | undefined, take: number) {
-  return getPrisma().location.findMany({
+  return (await getPrisma()).location.findMany({
     where: { ownerSubject: owner, worldId, ...afterKey(after, "asc") },
     orderBy: CREATION_ORDER,
     take,
@@ -62,7 +62,7 @@ export async function locationsInOrder(owner: string, worldId: string, after: Cu
 
 /** This owner's locations of one world matching `value` by name (completion). */
 export async function locationsMatching(owner: string, worldId: string, value: string, take = 100) {
-  return getPrisma().location.findMany({
+  return (await getPrisma()).location.findMany({
     where: { ownerSubject: owner, worldId, ...(value ? { name: { contains: value, mode: "insensitive" as const } } : {}) },
     select: { id: true, name: true },
     orderBy: PAGE_ORDER,
@@ -72,7 +72,7 @@ export async function locationsMatching(owner: string, worldId: string, value: s
 
 /** A location of `owner` in `worldId` by exact name, case-insensitive (prompts). */
 export async function locationNamed(owner: string, worldId: string, name: string) {
-  return getPrisma().location.findFirst({
+  return (await getPrisma()).location.findFirst({
     where: { ownerSubject: owner, worldId, name: { equals: name, mode: "insensitive" } },
     orderBy: CREATION_ORDER,
   });

@@ -33,7 +33,7 @@ function everyWordIn(words: string[], fields: string[]) {
 export async function searchOwned(owner: string, query: string, limit: number): Promise<SearchHit[]> {
   const words = wordsOf(query);
   if (words.length === 0) return [];
-  const prisma = getPrisma();
+  const prisma = await getPrisma();
   const [worlds, characters, locations] = await Promise.all([
     prisma.world.findMany({
       where: { ownerSubject: owner, ...everyWordIn(words, ["name", "theme", "tone", "description"]) },

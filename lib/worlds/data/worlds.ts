@@ -20,11 +20,11 @@ export interface WorldFilter {
 }
 
 export async function createWorld(owner: string, input: WorldInput) {
-  return getPrisma().world.create({ data: { ownerSubject: owner, ...input } });
+  return (await getPrisma()).world.create({ data: { ownerSubject: owner, ...input } });
 }
 
 export async function listWorlds(owner: string, filter: WorldFilter) {
-  const rows = await getPrisma().world.findMany({
+  const rows = await (await getPrisma()).world.findMany({
     where: {
       ownerSubject: owner,
       ...(filter.theme ? { theme: { equals: filter.theme, mode: "insensitive" as const } } : {}),
@@ -75,7 +75,7 @@ export async function getWorldCard(owner: string, id: string, preview = 5) {
 }
 
 export async function getWorld(owner: string, id: string) {
-  const world = await getPrisma().world.findFirst({
+  const world = await (await getPrisma()).world.findFirst({
     where: { id, ownerSubject: owner },
     include: { _count: { select: { characters: true, locations: true } } },
   });
@@ -85,26 +85,26 @@ export async function getWorld(owner: string, id: string) {
 
 /** Throws NotFoundError unless `id` is a world of `owner`. */
 export async function assertWorld(owner: string, id: string): Promise<void> {
-  const found = await getPrisma().world.findFirst({ where: { id, ownerSubject: owner }, select: { id: true } });
+  const found = await (await getPrisma()).world.findFirst({ where: { id, ownerSubject: owner }, select: { id: true } });
   if (!found) throw new NotFoundError("World", id);
 }
 
 export async function updateWorld(owner: string, id: string, changes: Partial<WorldInput>) {
   // updateMany carries the owner filter; the count tells a foreign or missing id apart from success.
-  const { count } = await getPrisma().world.updateMany({ where: { id, ownerSubject: owner }, data: changes });
+  const { count } = await (await getPrisma()).world.updateMany({ where: { id, ownerSubject: owner }, data: changes });
   if (count === 0) throw new NotFoundError("World", id);
   return getWorld(owner, id);
 }
 
 /** Deletes the world with its characters and locations (cascade). */
 export async function deleteWorld(owner: string, id: string): Promise<void> {
-  const { count } = await getPrisma().world.deleteMany({ where: { id, ownerSubject: owner } });
+  const { count } = await (await getPrisma()).world.deleteMany({ where: { id, ownerSubject: owner } });
   if (count === 0) throw new NotFoundError("World", id);
 }
 
 /** Themes this owner has used that start with `prefix` (completion). */
 export async function themesOf(owner: string, prefix: string, take = 100): Promise<string[]> {
-  const rows = await getPrisma().world.findMany({
+  const rows = await (await getPrisma()).world.findMany({
     where: { ownerSubject: owner, theme: { startsWith: prefix, mode: "insensitive" } },
     distinct: ["theme"],
     select: { theme: true },
@@ -116,7 +116,7 @@ export async function themesOf(owner: string, prefix: string, take = 100): Promi
 
 /** This owner's worlds whose id starts with, or whose name contains, `value` (completion). */
 export async function worldsMatching(owner: string, value: string, take = 100) {
-  return getPrisma().world.findMany({
+  return (await getPrisma()).world.findMany({
     where: {
       ownerSubject: owner,
       ...(value ? { OR: [{ id: { startsWith: value } }, { name: { contains: value, mode: "insensitive" as const } }] } : {}),
@@ -129,7 +129,7 @@ export async function worldsMatching(owner: string, value: string, take = 100) {
 
 /** A world of `owner` named by id, or else by exact name (case-insensitive); prompts take either. */
 export async function worldByIdOrName(owner: string, idOrName: string) {
-  const prisma = getPrisma();
+  const prisma = await getPrisma();
   const byId = await prisma.world.findFirst({ where: { id: idOrName, ownerSubject: owner } });
   if (byId) return byId;
   const byName = await prisma.world.findFirst({ where: { ownerSubject: owner, name: { equals: idOrName, mode: "insensitive" } }, orderBy: PAGE_ORDER });
