@@ -1,5 +1,5 @@
-import { Redis as UpstashRedis } from "@upstash/redis";
-import { Redis as IORedis } from "ioredis";
+import type { Redis as UpstashRedis } from "@upstash/redis";
+import type { Redis as IORedis, RedisOptions } from "ioredis";
 
 /**
  * The few Redis commands the cluster state needs, over either client a deployment has: ioredis
@@ -22,53 +22,70 @@ export interface RedisPort {
   subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
 }
 
+/**
+ * A client library is loaded when the first command runs, not when the module is: a process
+ * configured without Redis never loads one, and one with Redis starts as fast as the framework
+ * (cold start in bench/RESULTS.md). Every port command is async already; this adds one await.
+ */
+function onFirstUse<T>(create: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= create());
+}
+
 export function ioredisPort(url: string, timeoutMs: number): RedisPort {
-  const options = { maxRetriesPerRequest: 1, connectTimeout: timeoutMs, commandTimeout: timeoutMs, retryStrategy: (n: number) => Math.min(n * 200, 2_000) };
-  const client = new IORedis(url, options);
-  client.on("error", () => undefined); // a failing command reports it; reconnection is automatic
-  let subscriber: IORedis | undefined;
+  const options: RedisOptions = { maxRetriesPerRequest: 1, connectTimeout: timeoutMs, commandTimeout: timeoutMs, retryStrategy: (n: number) => Math.min(n * 200, 2_000) };
+  const library = onFirstUse(() => import("ioredis").then((m) => m.Redis));
+  const connection = onFirstUse(async () => {
+    const client = new (await library())(url, options);
+    client.on("error", () => undefined); // a failing command reports it; reconnection is automatic
+    return client;
+  });
+  let subscriber: Promise<IORedis> | undefined;
   const handlers = new Map<string, Set<(message: string) => void>>();
   return {
-    get: (key) => client.get(key),
+    get: async (key) => (await connection()).get(key),
     async set(key, value, ttlMs, onlyIfAbsent = false) {
+      const client = await connection();
       const px = Math.max(1, Math.round(ttlMs));
       const ok = onlyIfAbsent ? await client.set(key, value, "PX", px, "NX") : await client.set(key, value, "PX", px);
       return ok === "OK";
     },
     async del(key) {
-      await client.del(key);
+      await (await connection()).del(key);
     },
     async append(key, value, keep, ttlMs, alsoExpire) {
       const px = Math.max(1, Math.round(ttlMs));
-      const tx = client.multi().rpush(key, value).ltrim(key, -keep, -1).pexpire(key, px);
+      const tx = (await connection()).multi().rpush(key, value).ltrim(key, -keep, -1).pexpire(key, px);
       if (alsoExpire) tx.pexpire(alsoExpire, px);
       await tx.exec();
     },
-    range: (key) => client.lrange(key, 0, -1),
+    range: async (key) => (await connection()).lrange(key, 0, -1),
     async expire(key, ttlMs) {
-      await client.pexpire(key, Math.max(1, Math.round(ttlMs)));
+      await (await connection()).pexpire(key, Math.max(1, Math.round(ttlMs)));
     },
     async publish(channel, message) {
-      await client.publish(channel, message);
+      await (await connection()).publish(channel, message);
     },
     async subscribe(channel, onMessage) {
-      if (!subscriber) {
+      subscriber ??= library().then((Redis) => {
         // A connection in subscriber mode serves nothing else; it re-subscribes after reconnecting.
-        subscriber = new IORedis(url, { ...options, maxRetriesPerRequest: null, commandTimeout: undefined });
-        subscriber.on("error", () => undefined);
-        subscriber.on("message", (ch: string, message: string) => {
+        const client = new Redis(url, { ...options, maxRetriesPerRequest: null, commandTimeout: undefined });
+        client.on("error", () => undefined);
+        client.on("message", (ch: string, message: string) => {
           for (const handler of handlers.get(ch) ?? []) handler(message);
         });
-      }
+        return client;
+      });
+      const client = await subscriber;
       const set = handlers.get(channel) ?? new Set();
       handlers.set(channel, set);
       set.add(onMessage);
-      if (set.size === 1) await subscriber.subscribe(channel);
+      if (set.size === 1) await client.subscribe(channel);
       return async () => {
         set.delete(onMessage);
         if (set.size === 0) {
           handlers.delete(channel);
-          await subscriber?.unsubscribe(channel);
+          await client.unsubscribe(channel);
         }
       };
     },
@@ -76,31 +93,35 @@ export function ioredisPort(url: string, timeoutMs: number): RedisPort {
 }
 
 export function upstashPort(url: string, token: string): RedisPort {
-  const redis = new UpstashRedis({ url, token, automaticDeserialization: false, enableTelemetry: false });
-  const publish = orderedPublisher(redis);
+  const connection = onFirstUse(async () => {
+    const { Redis } = await import("@upstash/redis");
+    return new Redis({ url, token, automaticDeserialization: false, enableTelemetry: false });
+  });
+  const publish = orderedPublisher(connection);
   return {
-    get: (key) => redis.get<string>(key),
+    get: async (key) => (await connection()).get<string>(key),
     async set(key, value, ttlMs, onlyIfAbsent = false) {
+      const redis = await connection();
       const px = Math.max(1, Math.round(ttlMs));
       const ok = onlyIfAbsent ? await redis.set(key, value, { px, nx: true }) : await redis.set(key, value, { px });
       return ok === "OK";
     },
     async del(key) {
-      await redis.del(key);
+      await (await connection()).del(key);
     },
     async append(key, value, keep, ttlMs, alsoExpire) {
       const px = Math.max(1, Math.round(ttlMs));
-      const tx = redis.multi().rpush(key, value).ltrim(key, -keep, -1).pexpire(key, px);
+      const tx = (await connection()).multi().rpush(key, value).ltrim(key, -keep, -1).pexpire(key, px);
       if (alsoExpire) tx.pexpire(alsoExpire, px);
       await tx.exec();
     },
-    range: (key) => redis.lrange<string>(key, 0, -1),
+    range: async (key) => (await connection()).lrange<string>(key, 0, -1),
     async expire(key, ttlMs) {
-      await redis.pexpire(key, Math.max(1, Math.round(ttlMs)));
+      await (await connection()).pexpire(key, Math.max(1, Math.round(ttlMs)));
     },
     publish,
     async subscribe(channel, onMessage) {
-      const subscriber = redis.subscribe<string>(channel);
+      const subscriber = (await connection()).subscribe<string>(channel);
       subscriber.on("message", (event) => onMessage(typeof event.message === "string" ? event.message : JSON.stringify(event.message)));
       // Upstash confirms the subscription with a "subscribe" event on the stream.
       await new Promise<void>((resolve) => {
@@ -125,7 +146,7 @@ interface Pending {
  * pipeline request at a time carries everything published while the previous one was in flight:
  * order holds, and a burst costs one round trip, not one each.
  */
-function orderedPublisher(redis: UpstashRedis): RedisPort["publish"] {
+function orderedPublisher(connection: () => Promise<UpstashRedis>): RedisPort["publish"] {
   let queue: Pending[] = [];
   let flushing = false;
   const flush = async () => {
@@ -133,9 +154,9 @@ function orderedPublisher(redis: UpstashRedis): RedisPort["publish"] {
     while (queue.length > 0) {
       const batch = queue;
       queue = [];
-      const pipeline = redis.pipeline();
-      for (const { channel, message } of batch) pipeline.publish(channel, message);
       try {
+        const pipeline = (await connection()).pipeline();
+        for (const { channel, message } of batch) pipeline.publish(channel, message);
         await pipeline.exec();
         for (const p of batch) p.done();
       } catch (error) {

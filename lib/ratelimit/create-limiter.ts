@@ -1,12 +1,7 @@
-import { Ratelimit, type Duration } from "@upstash/ratelimit";
-import { Redis as UpstashRedis } from "@upstash/redis";
-import { Redis as IORedis } from "ioredis";
-import { limiterUnavailable, type RateLimitCall, type RateLimitDecision, type RequestLimiter, type StreamSlot } from "../mcp/rate-limit";
+import { limiterUnavailable, type RateLimitCall, type RateLimitDecision, type RequestLimiter } from "../mcp/rate-limit";
 import { logUnexpected } from "../mcp/request-log";
 import { budgetsOf, type Budget, type BudgetConfig } from "./budgets";
-import { MemoryStreamSlots, MemoryWindows } from "./memory-limiter";
-import { PlainRedisScripts } from "./plain-redis";
-import { acquireSlot, type SlotRedis } from "./stream-slots";
+import { memoryStore, storeOnFirstUse, type Store } from "./store";
 
 /**
  * The rate limiter a deployment runs, chosen by configuration:
@@ -31,91 +26,12 @@ export interface LimiterSettings {
 /** Say it once per this long when the store is failing, not once per request. */
 const FAILURE_LOG_INTERVAL_MS = 30_000;
 
-interface Store {
-  take(budget: Budget, caller: string): RateLimitDecision | Promise<RateLimitDecision>;
-  /** Undo one take (another budget refused the request). */
-  refund(budget: Budget, caller: string): void | Promise<void>;
-  openStream(caller: string, max: number): Promise<StreamSlot | undefined> | StreamSlot | undefined;
-}
-
-function memoryStore(): Store {
-  const windows = new MemoryWindows();
-  const slots = new MemoryStreamSlots();
-  return {
-    take(budget, caller) {
-      const counted = windows.take(budget, caller);
-      return { allowed: counted.allowed, limit: budget.limit, remaining: counted.remaining, resetAt: counted.resetAt };
-    },
-    refund: (budget, caller) => windows.refund(budget, caller),
-    openStream(caller, max) {
-      const release = slots.acquire(caller, max);
-      return release ? { release } : undefined;
-    },
-  };
-}
-
-class StoreUnavailable extends Error {
-  override readonly name = "StoreUnavailable";
-}
-
-function redisStore(redis: ConstructorParameters<typeof Ratelimit>[0]["redis"], slotRedis: SlotRedis, settings: LimiterSettings): Store {
-  const limiters = new Map<string, Ratelimit>();
-  const limiterFor = (budget: Budget) => {
-    let limiter = limiters.get(budget.name);
-    if (!limiter) {
-      limiter = new Ratelimit({
-        redis,
-        limiter: Ratelimit.slidingWindow(budget.limit, `${budget.windowMs} ms` as Duration),
-        prefix: `mcp:rl:${budget.name}`,
-        timeout: settings.timeoutMs,
-        analytics: false,
-      });
-      limiters.set(budget.name, limiter);
-    }
-    return limiter;
-  };
-  return {
-    async take(budget, caller) {
-      const result = await limiterFor(budget).limit(caller);
-      // Ratelimit answers "success" when its store is too slow: that is a failure to decide.
-      if (result.reason === "timeout") throw new StoreUnavailable(`the rate-limit store did not answer within ${settings.timeoutMs} ms`);
-      return { allowed: result.success, limit: budget.limit, remaining: result.remaining, resetAt: result.reset };
-    },
-    async refund(budget, caller) {
-      // A negative rate gives tokens back (the sliding window script skips the limit check then).
-      await limiterFor(budget).limit(caller, { rate: -1 });
-    },
-    async openStream(caller, max) {
-      const release = await acquireSlot(slotRedis, caller, max, settings.streamLeaseMs);
-      return release ? { release: () => void release().catch((e: unknown) => logUnexpected("stream slot release", e)) } : undefined;
-    },
-  };
-}
-
 function storeFor(settings: LimiterSettings): Store {
-  const backend = settings.backend;
-  if (backend.kind === "memory") {
+  if (settings.backend.kind === "memory") {
     process.stderr.write("Rate limits are counted in this process only (no UPSTASH_REDIS_REST_URL or REDIS_URL): each instance limits on its own.\n");
     return memoryStore();
   }
-  if (backend.kind === "upstash") {
-    const redis = new UpstashRedis({ url: backend.url, token: backend.token, retry: false, enableTelemetry: false });
-    return redisStore(redis, { eval: (script, keys, args) => redis.eval(script, keys, args), zrem: (key, member) => redis.zrem(key, member) }, settings);
-  }
-  // Commands wait for a (re)connection at most timeoutMs, then fail: the failure policy decides.
-  // Reconnection goes on in the background, so the limiter recovers when Redis is back.
-  const client = new IORedis(backend.url, {
-    maxRetriesPerRequest: 1,
-    connectTimeout: settings.timeoutMs,
-    commandTimeout: settings.timeoutMs,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-  });
-  client.on("error", () => undefined); // reported per request by the failure policy, not per retry
-  const scripts = new PlainRedisScripts(client);
-  return redisStore(scripts as unknown as ConstructorParameters<typeof Ratelimit>[0]["redis"], {
-    eval: (script, keys, args) => client.eval(script, keys.length, ...keys, ...args),
-    zrem: (key, member) => client.zrem(key, member),
-  }, settings);
+  return storeOnFirstUse(async () => (await import("./redis-store")).redisStoreFor(settings));
 }
 
 export function createRequestLimiter(settings: LimiterSettings): RequestLimiter {
