@@ -18,22 +18,33 @@ export class ToolTimeout extends ToolError {
 export function withTimeLimit<T>(scope: CallScope, ms: number, start: (scope: CallScope) => T | Promise<T>): T | Promise<T> {
   let expired: ToolTimeout | undefined;
   let controller: AbortController | undefined;
-  const bounded: CallScope = Object.create(scope, {
-    signal: {
-      get(): AbortSignal {
-        if (!controller) {
-          const own = new AbortController();
-          controller = own;
-          const outer = scope.signal;
-          if (expired) own.abort(expired);
-          else if (outer.aborted) own.abort(outer.reason);
-          else outer.addEventListener("abort", () => own.abort(outer.reason), { once: true });
-        }
-        return controller.signal;
-      },
+  // A plain literal with the caller's fields copied, not Object.create(scope, descriptors): that
+  // leaves a dictionary-mode object every later property read on the hot path pays for.
+  const bounded: CallScope = {
+    requestId: scope.requestId,
+    onProgress: scope.onProgress,
+    protocolVersion: scope.protocolVersion,
+    sessionId: scope.sessionId,
+    auth: scope.auth,
+    meta: scope.meta,
+    clientCapabilities: scope.clientCapabilities,
+    logThreshold: scope.logThreshold,
+    channel: scope.channel,
+    get signal(): AbortSignal {
+      if (!controller) {
+        const own = new AbortController();
+        controller = own;
+        const outer = scope.signal;
+        if (expired) own.abort(expired);
+        else if (outer.aborted) own.abort(outer.reason);
+        else outer.addEventListener("abort", () => own.abort(outer.reason), { once: true });
+      }
+      return controller.signal;
     },
-    aborted: { get: () => expired !== undefined || scope.aborted },
-  }) as CallScope;
+    get aborted() {
+      return expired !== undefined || scope.aborted;
+    },
+  };
   const outcome = start(bounded);
   if (!(outcome instanceof Promise)) return outcome;
   return new Promise<T>((resolve, reject) => {
