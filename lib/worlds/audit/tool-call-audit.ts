@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { ToolCallObserver, ToolCallRecord } from "../../mcp";
 import { logUnexpected } from "../../mcp/request-log";
 import { subjectOf } from "../owner";
@@ -52,7 +52,8 @@ function canonicalJson(value: unknown): string {
 }
 
 export function argumentsDigest(args: Readonly<Record<string, unknown>>): string {
-  return `sha256:${createHash("sha256").update(canonicalJson(args)).digest("hex").slice(0, 32)}`;
+  // The one-shot hash: a third of createHash().update().digest()'s cost on inputs this small.
+  return `sha256:${hash("sha256", canonicalJson(args), "hex").slice(0, 32)}`;
 }
 
 export function toAuditRow(record: ToolCallRecord): AuditRow {
