@@ -28,6 +28,9 @@ describe("helpers", () => {
   it("measures JSON depth without parsing and ignores brackets inside strings", () => {
     expect(jsonDepthExceeds("[".repeat(65) + "]".repeat(65), 64)).toBe(true);
     expect(jsonDepthExceeds(`{"a":"${"[".repeat(100)}"}`, 64)).toBe(false);
+    // Many brackets, little depth: the bracket count alone cannot clear it, the scan does.
+    expect(jsonDepthExceeds(`[${"[],".repeat(100)}[]]`, 64)).toBe(false);
+    expect(jsonDepthExceeds(`{"a":${"[".repeat(64)}${"]".repeat(64)}}`, 64)).toBe(true);
   });
 
   it("matches simple and reserved URI template expressions", () => {
