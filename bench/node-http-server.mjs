@@ -56,7 +56,7 @@ async function toRequest(req, signal) {
   return new Request(`${ORIGIN}${req.url}`, { method: req.method, headers, body, signal });
 }
 
-/** web Response → node response, streaming the body as it comes. */
+/** web Response → node response: JSON whole, an event stream as it comes. */
 async function send(response, res) {
   const headers = {};
   response.headers.forEach((value, name) => {
@@ -64,6 +64,15 @@ async function send(response, res) {
   });
   const cookies = response.headers.getSetCookie?.() ?? [];
   if (cookies.length > 0) headers["set-cookie"] = cookies;
+  if (response.body && !headers["content-type"]?.startsWith("text/event-stream")) {
+    // A JSON answer is complete when the Response exists: read it whole and send it in one
+    // write with its length (no chunked framing, no read loop over a web stream).
+    const body = new Uint8Array(await response.arrayBuffer());
+    headers["content-length"] = body.byteLength;
+    res.writeHead(response.status, headers);
+    res.end(body);
+    return;
+  }
   res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();
