@@ -66,6 +66,9 @@ export function toAuditRow(record: ToolCallRecord): AuditRow {
   };
 }
 
+/** At most one "queue full" line per this long. */
+const DROP_REPORT_INTERVAL_MS = 30_000;
+
 export function createAuditSink(options: AuditOptions): AuditSink {
   const maxBatch = options.maxBatch ?? 500;
   const maxQueued = options.maxQueued ?? 10_000;
@@ -86,6 +89,19 @@ export function createAuditSink(options: AuditOptions): AuditSink {
         logUnexpected(`audit: ${batch.length} tool-call row(s) not written`, thrown);
       }
     }
+  }
+
+  // While the queue stays full every call drops a row: say so once per interval, with the count,
+  // rather than one error line per call.
+  let droppedSinceReport = 0;
+  let lastDropReport = -Infinity;
+  function reportDropped(): void {
+    droppedSinceReport++;
+    const now = Date.now();
+    if (now - lastDropReport < DROP_REPORT_INTERVAL_MS) return;
+    lastDropReport = now;
+    logUnexpected("audit", new Error(`audit queue full (${maxQueued} rows): dropped ${droppedSinceReport} oldest row(s)`));
+    droppedSinceReport = 0;
   }
 
   function flush(): Promise<void> {
@@ -109,9 +125,8 @@ export function createAuditSink(options: AuditOptions): AuditSink {
     observe(record) {
       queue.push(toAuditRow(record));
       if (queue.length > maxQueued) {
-        const dropped = queue.length - maxQueued;
-        queue = queue.slice(dropped);
-        logUnexpected("audit", new Error(`audit queue full: dropped ${dropped} oldest row(s)`));
+        queue.splice(0, queue.length - maxQueued);
+        reportDropped();
       }
       if (queue.length >= maxBatch) {
         void flush();

@@ -1,0 +1,25 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ToolCallRecord } from "../../lib/mcp";
+import { createAuditSink, type AuditRow } from "../../lib/worlds/audit/tool-call-audit";
+
+const call = (n: number): ToolCallRecord =>
+  ({ tool: `tool-${n}`, auth: undefined, arguments: { n }, durationMs: 1, outcome: "ok" }) as unknown as ToolCallRecord;
+
+describe("audit sink", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("keeps the newest rows when the queue is full and reports the drops once, with their count", async () => {
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const written: AuditRow[] = [];
+    // A long window: nothing is written until the explicit flush.
+    const sink = createAuditSink({ write: async (rows) => void written.push(...rows), maxQueued: 3, flushAfterMs: 60_000 });
+    for (let n = 1; n <= 10; n++) sink.observe(call(n));
+    await sink.flush();
+
+    expect(written.map((r) => r.tool)).toEqual(["tool-8", "tool-9", "tool-10"]);
+    const reports = stderr.mock.calls.map(([line]) => String(line)).filter((line) => line.includes("audit queue full"));
+    // Seven rows were dropped, one per call: one line, not seven.
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toContain("dropped 1 oldest row(s)");
+  });
+});
