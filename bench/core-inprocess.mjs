@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+/**
+ * The MCP core's own cost per request, with no HTTP server and no framework: web Requests built
+ * in this process go straight to worldcrafterEndpoint().handle() (the object app/api/mcp/route.ts
+ * hands Next's requests to), and each answer is read whole. Steadier than the HTTP rows on a
+ * shared machine, so it is what the profiling rounds in bench/PROFILING.md compare.
+ *
+ *   node bench/core-inprocess.mjs [tools/call|tools/list] [requests]
+ *   node --cpu-prof --cpu-prof-dir=bench/.work/profiles bench/core-inprocess.mjs tools/call
+ *
+ * Uses PostgreSQL at BENCH_DATABASE_URL (default: the local `test` database) for the audit rows
+ * suggest_names writes; 2026-07-28 requests, anonymous (MCP_AUTH_MODE=mixed), limits off.
+ */
+import { createJiti } from "jiti";
+
+Object.assign(process.env, {
+  NODE_ENV: "production",
+  MCP_AUTH_MODE: "mixed",
+  MCP_ALLOW_DEV_ISSUER: "1",
+  MCP_RATE_LIMITS: "0",
+  MCP_LOG_REQUESTS: "0",
+  DATABASE_URL: process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test",
+});
+
+const method = process.argv[2] ?? "tools/call";
+const requests = Number(process.argv[3] ?? 20_000);
+if (!["tools/call", "tools/list"].includes(method)) throw new Error(`method must be tools/call or tools/list, got ${method}`);
+if (!Number.isInteger(requests) || requests < 1) throw new Error("requests must be a positive integer");
+
+const jiti = createJiti(import.meta.url);
+const { worldcrafterEndpoint } = await jiti.import("../lib/worlds/endpoint.ts");
+const endpoint = worldcrafterEndpoint();
+
+const meta = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "core-inprocess", version: "1.0.0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+const call = method === "tools/call" ? { name: "suggest_names", arguments: { style: "elvish", count: 3 } } : {};
+const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...call, _meta: meta } });
+const headers = {
+  host: "127.0.0.1:3000",
+  "content-type": "application/json",
+  "content-length": String(Buffer.byteLength(body)),
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": method,
+  ...(call.name ? { "mcp-name": call.name } : {}),
+};
+
+async function one() {
+  const response = await endpoint.handle(new Request("http://127.0.0.1:3000/api/mcp", { method: "POST", headers, body }));
+  const text = await response.text();
+  if (response.status !== 200 || !text.includes('"result"')) throw new Error(`HTTP ${response.status}: ${text.slice(0, 300)}`);
+}
+
+/** Runs `count` requests one after another, yielding to the event loop now and then (timers: the audit flush). */
+async function run(count) {
+  for (let i = 1; i <= count; i++) {
+    await one();
+    if (i % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+await run(3_000); // warm-up: JIT, caches, the database connection
+const cpu0 = process.cpuUsage();
+const t0 = process.hrtime.bigint();
+await run(requests);
+const wallUs = Number(process.hrtime.bigint() - t0) / 1000 / requests;
+const cpu = process.cpuUsage(cpu0);
+console.log(`${method}: ${requests} requests, ${wallUs.toFixed(1)} µs wall and ${((cpu.user + cpu.system) / requests).toFixed(1)} µs CPU per request (Request built, handled, answer read)`);
+process.exit(0);
