@@ -24,8 +24,8 @@ export interface RedisPort {
 
 /**
  * A client library is loaded when the first command runs, not when the module is: a process
- * configured without Redis never loads one, and one with Redis starts as fast as the framework
- * (cold start in bench/RESULTS.md). Every port command is async already; this adds one await.
+ * configured without Redis never loads one, and the endpoint's module graph stays small (cold
+ * start and memory in bench/PROFILING.md). Every port command is async already; this adds one await.
  */
 function onFirstUse<T>(create: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
