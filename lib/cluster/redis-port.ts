@@ -22,6 +22,11 @@ export interface RedisPort {
   subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
 }
 
+/** PX and PEXPIRE take a positive whole number of milliseconds. */
+function pxOf(ttlMs: number): number {
+  return Math.max(1, Math.round(ttlMs));
+}
+
 /**
  * A client library is loaded when the first command runs, not when the module is: a process
  * configured without Redis never loads one, and the endpoint's module graph stays small (cold
@@ -46,7 +51,7 @@ export function ioredisPort(url: string, timeoutMs: number): RedisPort {
     get: async (key) => (await connection()).get(key),
     async set(key, value, ttlMs, onlyIfAbsent = false) {
       const client = await connection();
-      const px = Math.max(1, Math.round(ttlMs));
+      const px = pxOf(ttlMs);
       const ok = onlyIfAbsent ? await client.set(key, value, "PX", px, "NX") : await client.set(key, value, "PX", px);
       return ok === "OK";
     },
@@ -54,14 +59,14 @@ export function ioredisPort(url: string, timeoutMs: number): RedisPort {
       await (await connection()).del(key);
     },
     async append(key, value, keep, ttlMs, alsoExpire) {
-      const px = Math.max(1, Math.round(ttlMs));
+      const px = pxOf(ttlMs);
       const tx = (await connection()).multi().rpush(key, value).ltrim(key, -keep, -1).pexpire(key, px);
       if (alsoExpire) tx.pexpire(alsoExpire, px);
       await tx.exec();
     },
     range: async (key) => (await connection()).lrange(key, 0, -1),
     async expire(key, ttlMs) {
-      await (await connection()).pexpire(key, Math.max(1, Math.round(ttlMs)));
+      await (await connection()).pexpire(key, pxOf(ttlMs));
     },
     async publish(channel, message) {
       await (await connection()).publish(channel, message);
@@ -102,7 +107,7 @@ export function upstashPort(url: string, token: string): RedisPort {
     get: async (key) => (await connection()).get<string>(key),
     async set(key, value, ttlMs, onlyIfAbsent = false) {
       const redis = await connection();
-      const px = Math.max(1, Math.round(ttlMs));
+      const px = pxOf(ttlMs);
       const ok = onlyIfAbsent ? await redis.set(key, value, { px, nx: true }) : await redis.set(key, value, { px });
       return ok === "OK";
     },
@@ -110,14 +115,14 @@ export function upstashPort(url: string, token: string): RedisPort {
       await (await connection()).del(key);
     },
     async append(key, value, keep, ttlMs, alsoExpire) {
-      const px = Math.max(1, Math.round(ttlMs));
+      const px = pxOf(ttlMs);
       const tx = (await connection()).multi().rpush(key, value).ltrim(key, -keep, -1).pexpire(key, px);
       if (alsoExpire) tx.pexpire(alsoExpire, px);
       await tx.exec();
     },
     range: async (key) => (await connection()).lrange<string>(key, 0, -1),
     async expire(key, ttlMs) {
-      await (await connection()).pexpire(key, Math.max(1, Math.round(ttlMs)));
+      await (await connection()).pexpire(key, pxOf(ttlMs));
     },
     publish,
     async subscribe(channel, onMessage) {
