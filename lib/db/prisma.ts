@@ -12,6 +12,7 @@
  */
 import { resolve } from "node:path";
 import { loadEnv, type Env } from "../config/env";
+import { preparedStatementsAllowed, statementName } from "./named-statements";
 import type { PrismaClient } from "./generated/client";
 
 export type { PrismaClient } from "./generated/client";
@@ -23,6 +24,7 @@ export interface DatabaseHandle {
    * One parameterized statement on the same connections Prisma uses, without Prisma's query
    * engine in between — for the hottest paths (get_world, the audit log), where the engine costs
    * more CPU than the query. Rows come back as the driver parses them: cast timestamps to timestamptz.
+   * `text` is a constant with $n placeholders: on PostgreSQL it becomes a named prepared statement.
    */
   sql<T>(text: string, params: readonly unknown[]): Promise<T[]>;
   /** Disconnects the client and releases the database (PGlite's folder lock included). */
@@ -44,8 +46,13 @@ async function postgresConnection(url: string): Promise<Connection> {
   const options = schema ? `-c search_path="${schema.replaceAll('"', '""')}"` : undefined;
   // One pool for Prisma and for sql(): the same connections, the same search_path.
   const pool = new pg.Pool({ connectionString: url, options });
+  // Named statements unless the URL says a transaction pooler is in between (named-statements.ts).
+  const named = preparedStatementsAllowed(url);
   return {
-    sql: async <T>(text: string, params: readonly unknown[]) => (await pool.query(text, [...params])).rows as T[],
+    sql: async <T>(text: string, params: readonly unknown[]) => {
+      const name = named ? statementName(text) : undefined;
+      return (await pool.query(name ? { name, text, values: [...params] } : { text, values: [...params] })).rows as T[];
+    },
     adapter: async () => new (await import("@prisma/adapter-pg")).PrismaPg(pool, { schema }),
     close: () => pool.end().catch(() => undefined),
   };
