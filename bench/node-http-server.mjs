@@ -9,10 +9,11 @@
 // /api/mcp go to the product's endpoint (lib/worlds/endpoint.ts: worldcrafterEndpoint(), the very
 // object app/api/mcp/route.ts hands Next's requests to), loaded from the TypeScript sources with
 // jiti, with the environment the bench gives every server (database, auth mode, limits off…).
-// The adapter is the minimum any host needs: node request → web Request, web Response → node
-// response, streaming the body (SSE answers included) and aborting the Request when the client
-// goes away. Every other path answers the fixed JSON body of app/api/ceiling/route.ts without
-// reading the request, in both modes: it is the raw row, and the bench's readiness probe.
+// They are served through lib/http/node-adapter.ts, the adapter the product offers for hosting
+// the core without Next (node request → web Request, web Response → node response, streams
+// kept, the Request aborted when the client goes away). Every other path answers the fixed JSON
+// body of app/api/ceiling/route.ts without reading the request, in both modes: it is the raw
+// row, and the bench's readiness probe.
 import http from "node:http";
 
 const HOST = process.env.BENCH_NODE_HOST || "127.0.0.1";
@@ -28,7 +29,9 @@ const MCP_PATH = "/api/mcp";
 const BODY = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { ok: true } }));
 const JSON_HEADERS = { "content-type": "application/json", "content-length": BODY.length };
 
-let endpoint;
+const ORIGIN = `http://${HOST.includes(":") ? `[${HOST}]` : HOST}:${PORT}`;
+
+let serveCore;
 if (MODE === "core") {
   const { createJiti } = await import("jiti");
   const jiti = createJiti(import.meta.url);
@@ -36,79 +39,21 @@ if (MODE === "core") {
   // The same start-up check Next's instrumentation.ts runs: a bad auth configuration exits here.
   const { checkStartup } = await jiti.import("../lib/worlds/startup.ts");
   checkStartup();
-  // No `after` outside Next: the audit sink writes its batches on its own timer.
-  endpoint = worldcrafterEndpoint();
-}
-
-const ORIGIN = `http://${HOST.includes(":") ? `[${HOST}]` : HOST}:${PORT}`;
-const NO_BODY = new Set(["GET", "HEAD"]);
-
-/** node request → web Request (body buffered: JSON-RPC bodies are small and read whole anyway). */
-async function toRequest(req, signal) {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-  let body;
-  if (!NO_BODY.has(req.method)) {
-    const chunks = [];
-    for await (const chunk of req) chunks.push(chunk);
-    body = Buffer.concat(chunks);
-  }
-  return new Request(`${ORIGIN}${req.url}`, { method: req.method, headers, body, signal });
-}
-
-/** web Response → node response: JSON whole, an event stream as it comes. */
-async function send(response, res) {
-  const headers = {};
-  response.headers.forEach((value, name) => {
-    if (name !== "set-cookie") headers[name] = value;
-  });
-  const cookies = response.headers.getSetCookie?.() ?? [];
-  if (cookies.length > 0) headers["set-cookie"] = cookies;
-  if (response.body && !headers["content-type"]?.startsWith("text/event-stream")) {
-    // A JSON answer is complete when the Response exists: read it whole and send it in one
-    // write with its length (no chunked framing, no read loop over a web stream).
-    const body = new Uint8Array(await response.arrayBuffer());
-    headers["content-length"] = body.byteLength;
-    res.writeHead(response.status, headers);
-    res.end(body);
-    return;
-  }
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  res.on("close", () => reader.cancel().catch(() => undefined));
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    // Honour back-pressure, as Next does: a slow reader must not make the server buffer a stream.
-    if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve));
-  }
-  res.end();
+  const { loadEnv } = await jiti.import("../lib/config/env.ts");
+  // The product's own adapter (lib/http/node-adapter.ts), as a team hosting the core without Next
+  // would mount it. No `after` outside Next: the audit sink writes its batches on its own timer.
+  const { nodeListener } = await jiti.import("../lib/http/node-adapter.ts");
+  serveCore = nodeListener(worldcrafterEndpoint(), { baseUrl: ORIGIN, maxBodyBytes: loadEnv().MCP_MAX_BODY_BYTES });
 }
 
 const server = http.createServer((req, res) => {
-  if (!endpoint || !(req.url === MCP_PATH || req.url.startsWith(`${MCP_PATH}?`))) {
-    req.resume(); // not read, as the ceiling route does not read it; drained so keep-alive works
-    res.writeHead(200, JSON_HEADERS);
-    res.end(BODY);
+  if (serveCore && (req.url === MCP_PATH || req.url.startsWith(`${MCP_PATH}?`))) {
+    serveCore(req, res);
     return;
   }
-  const abort = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) abort.abort(new Error("the client went away"));
-  });
-  toRequest(req, abort.signal)
-    .then((request) => endpoint.handle(request))
-    .then((response) => send(response, res))
-    .catch((err) => {
-      if (!res.headersSent) {
-        res.writeHead(500, { "content-type": "text/plain" });
-        res.end(String(err?.message ?? err));
-      } else res.destroy(err);
-    });
+  req.resume(); // not read, as the ceiling route does not read it; drained so keep-alive works
+  res.writeHead(200, JSON_HEADERS);
+  res.end(BODY);
 });
 // Same keep-alive timeout as Next's server, so idle sockets are treated alike.
 server.keepAliveTimeout = 5_000;

@@ -8,9 +8,12 @@ function tooLarge(maxBytes: number): McpError {
 /**
  * Read a request body as UTF-8 text, refusing more than `maxBytes` with 413 before buffering it:
  * a declared Content-Length is checked up front (HTTP framing then caps the body at that length,
- * so one read is safe and cheapest); a chunked body is counted as it arrives.
+ * so one read is safe and cheapest); a chunked body is counted as it arrives. `given`: the body as
+ * text, read by the host before the Request was built.
  */
-export function readBodyLimited(request: Request, maxBytes: number): Promise<string> {
+export function readBodyLimited(request: Request, maxBytes: number, given?: string): Promise<string> {
+  // A host that read the body already (lib/http/node-adapter.ts) hands it over: same limit.
+  if (given !== undefined) return Buffer.byteLength(given) > maxBytes ? Promise.reject(tooLarge(maxBytes)) : Promise.resolve(given);
   const declared = request.headers.get("content-length");
   if (declared === null) return readCounted(request, maxBytes);
   if (Number(declared) > maxBytes) return Promise.reject(tooLarge(maxBytes));

@@ -1,6 +1,7 @@
 import { McpError, envelopeBytes, serializedBytesOf, type JsonRpcResponse } from "../../jsonrpc";
 import type { CallChannel } from "../handler-context";
 import type { ServerRequestMethod } from "../client-requests";
+import { wholeBodyResponse } from "../../http/whole-body";
 import { SSE_HEADERS } from "./sse";
 import { sseBody, type LogicalStream, type StreamTable } from "./resumable-streams";
 import type { PendingRequests } from "./pending-requests";
@@ -171,7 +172,7 @@ export class PostExchange implements ClientAsker {
     const first = present[0] as JsonRpcResponse;
     const body = batch ? JSON.stringify(present) : responseBody(first);
     const status = !batch && "error" in first && this.options.errorStatus ? this.options.errorStatus(first.error.code) : 200;
-    this.settleResponse(new Response(body, { status, headers }));
+    this.settleResponse(wholeBodyResponse(body, { status, headers }));
   }
 }
 

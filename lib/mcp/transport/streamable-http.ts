@@ -58,8 +58,18 @@ export interface StreamableHttpOptions {
   maxHeaderBytes: number;
 }
 
+/** What a host may hand over with a Request besides the Request itself. */
+export interface HandleInit {
+  /**
+   * The request body as text, when the host has read it already (lib/http/node-adapter.ts; an
+   * Express body parser set to text). The Request's own body is then not read. The size limit
+   * still applies.
+   */
+  body?: string;
+}
+
 export interface StreamableHttpHandler {
-  handle(request: Request): Promise<Response>;
+  handle(request: Request, init?: HandleInit): Promise<Response>;
   /** Tell subscribed sessions that a resource changed (notifications/resources/updated). */
   notifyResourceUpdated(uri: string): Promise<void>;
 }
@@ -145,7 +155,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     return found instanceof Promise ? found.then(check) : check(found);
   }
 
-  async function handlePost(request: Request, auth: AuthInfo | undefined): Promise<Response> {
+  async function handlePost(request: Request, auth: AuthInfo | undefined, given: string | undefined): Promise<Response> {
     if (!isJsonContentType(request.headers.get(Header.ContentType))) {
       throw McpError.invalidRequest("Unsupported Media Type: Content-Type must be application/json", undefined, 415);
     }
@@ -153,7 +163,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     if (!accept.json && !accept.eventStream) {
       throw McpError.invalidRequest("Not Acceptable: Accept must allow application/json or text/event-stream", undefined, 406);
     }
-    const body = parseJsonBody(await readBodyLimited(request, options.maxBodyBytes), options.maxJsonDepth);
+    const body = parseJsonBody(await readBodyLimited(request, options.maxBodyBytes, given), options.maxJsonDepth);
     if (isStatelessEra(request, body)) return stateless.post(request, body, accept, auth);
     return session.post(request, body, accept, auth);
   }
@@ -178,7 +188,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     return response;
   }
 
-  function route(request: Request): Promise<Response> | Response {
+  function route(request: Request, given: string | undefined): Promise<Response> | Response {
     assertOriginAllowed(request, options.origin);
     assertHeadersWithin(request, options.maxHeaderBytes);
     switch (request.method) {
@@ -186,7 +196,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       case "GET":
       case "DELETE": {
         const found = authenticate(request);
-        return found instanceof Promise ? found.then((auth) => routeAuthenticated(request, auth)) : routeAuthenticated(request, found);
+        return found instanceof Promise ? found.then((auth) => routeAuthenticated(request, auth, given)) : routeAuthenticated(request, found, given);
       }
       case "OPTIONS":
         return preflightResponse(request, { ...options.origin, methods: allow[Header.Allow] }, allow);
@@ -195,8 +205,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     }
   }
 
-  function routeAuthenticated(request: Request, auth: AuthInfo | undefined): Promise<Response> {
-    if (request.method === "POST") return handlePost(request, auth);
+  function routeAuthenticated(request: Request, auth: AuthInfo | undefined, given: string | undefined): Promise<Response> {
+    if (request.method === "POST") return handlePost(request, auth, given);
     // 2026-07-28 has no GET stream and no session to end (basic/transports §sessions).
     if (isStatelessEra(request, undefined)) {
       throw McpError.invalidRequest(`Method Not Allowed: ${request.method} is not part of protocol version 2026-07-28`, undefined, 405);
@@ -205,11 +215,13 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   }
 
   // Not async on purpose: one promise fewer per request (each costs under Next's async tracking).
-  function handle(request: Request): Promise<Response> {
+  function handle(request: Request, init?: HandleInit): Promise<Response> {
     const started = performance.now();
+    // Checked, not trusted: a framework may call a route export with arguments of its own.
+    const given = typeof init?.body === "string" ? init.body : undefined;
     const cors = (response: Response) => (request.method === "OPTIONS" ? response : applyCors(response, request, options.origin));
     try {
-      const answer = route(request);
+      const answer = route(request, given);
       return answer instanceof Promise
         ? answer.then(cors, (thrown: unknown) => cors(refusal(request.method, thrown, started)))
         : Promise.resolve(cors(answer));

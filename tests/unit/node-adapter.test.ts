@@ -1,0 +1,176 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { loadEnv } from "../../lib/config/env";
+import { createMcpEndpoint, defineTool } from "../../lib/mcp";
+import { nodeListener } from "../../lib/http/node-adapter";
+import { wholeBodyOf, wholeBodyResponse } from "../../lib/http/whole-body";
+
+/**
+ * lib/http/node-adapter.ts: the core on a real node:http server, driven over real sockets. Both
+ * body paths (Content-Length read by the adapter; chunked read and counted by the core), both
+ * answer paths (JSON written whole; SSE streamed), limits, and cancellation when the client leaves.
+ */
+const MAX_BODY = 2048;
+const V = "2026-07-28";
+let aborted: (reason: unknown) => void = () => undefined;
+const abortSeen = new Promise<unknown>((resolve) => (aborted = resolve));
+
+const echo = defineTool({
+  name: "echo",
+  description: "Echo a message",
+  input: z.object({ message: z.string().max(1000) }),
+  handler: ({ message }) => ({ content: [{ type: "text", text: message }] }),
+});
+const steps = defineTool({
+  name: "steps",
+  description: "Report three progress steps, then answer",
+  input: z.object({}),
+  handler: async (_args, ctx) => {
+    for (let i = 1; i <= 3; i++) await ctx.progress(i, 3);
+    return { content: [{ type: "text", text: "done" }] };
+  },
+});
+const waits = defineTool({
+  name: "waits",
+  description: "Wait until cancelled",
+  input: z.object({}),
+  handler: (_args, ctx) =>
+    new Promise((_resolve, reject) => {
+      ctx.signal.addEventListener("abort", () => {
+        aborted(ctx.signal.reason);
+        reject(ctx.signal.reason);
+      });
+    }),
+});
+
+let server: http.Server;
+let port = 0;
+
+beforeAll(async () => {
+  const env = loadEnv({ MCP_SESSION_MODE: "stateless", MCP_LOG_REQUESTS: "0", MCP_MAX_BODY_BYTES: String(MAX_BODY) });
+  const endpoint = createMcpEndpoint({ info: { name: "t", version: "1" }, contents: { tools: [echo, steps, waits] } }, env);
+  server = http.createServer(nodeListener(endpoint, { baseUrl: "http://127.0.0.1", maxBodyBytes: MAX_BODY }));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const meta = { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {} };
+const call = (id: number, name: string, args: Record<string, unknown>, extraMeta: Record<string, unknown> = {}) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: { ...meta, ...extraMeta } } });
+const headersFor = (name: string) => ({
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": V,
+  "mcp-method": "tools/call",
+  "mcp-name": name,
+});
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One POST; `chunked` sends the body without Content-Length, in two writes. */
+function post(body: string | Buffer, name: string, chunked = false): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = headersFor(name);
+    if (!chunked) headers["content-length"] = String(Buffer.byteLength(body));
+    const req = http.request({ host: "127.0.0.1", port, path: "/api/mcp", method: "POST", headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (text += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on("error", reject);
+    if (chunked) {
+      const bytes = Buffer.from(body);
+      req.write(bytes.subarray(0, 10));
+      req.end(bytes.subarray(10));
+    } else req.end(body);
+  });
+}
+
+describe("the core on node:http through nodeListener", () => {
+  it("answers a body with Content-Length as JSON written whole, with its length", async () => {
+    const res = await post(call(1, "echo", { message: "héllo" }), "echo");
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/json");
+    expect(res.headers["transfer-encoding"]).toBeUndefined();
+    expect(Number(res.headers["content-length"])).toBe(Buffer.byteLength(res.body));
+    expect(JSON.parse(res.body)).toMatchObject({ id: 1, result: { content: [{ type: "text", text: "héllo" }] } });
+  });
+
+  it("reads a chunked body through the core", async () => {
+    const res = await post(call(2, "echo", { message: "chunked" }), "echo", true);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ id: 2, result: { content: [{ text: "chunked" }] } });
+  });
+
+  it("decodes a body as Request.text() does (a UTF-8 BOM is dropped)", async () => {
+    const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(call(3, "echo", { message: "bom" }))]);
+    const res = await post(withBom, "echo");
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ id: 3, result: { content: [{ text: "bom" }] } });
+  });
+
+  it("refuses a body over the limit with 413, declared or chunked", async () => {
+    const big = call(4, "echo", { message: "x".repeat(MAX_BODY) });
+    for (const chunked of [false, true]) {
+      const res = await post(big, "echo", chunked);
+      expect(res.status).toBe(413);
+      expect(JSON.parse(res.body)).toMatchObject({ error: { code: -32600, data: { maxBytes: MAX_BODY } } });
+    }
+  });
+
+  it("streams an SSE answer as it comes (progress, then the result)", async () => {
+    const res = await post(call(5, "steps", {}, { progressToken: "p5" }), "steps");
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/event-stream");
+    const messages = res.body
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)) as { method?: string; id?: number });
+    expect(messages.filter((m) => m.method === "notifications/progress")).toHaveLength(3);
+    expect(messages.at(-1)).toMatchObject({ id: 5, result: { content: [{ text: "done" }] } });
+  });
+
+  it("cancels the call when the client closes the connection", async () => {
+    const req = http.request({ host: "127.0.0.1", port, path: "/api/mcp", method: "POST", headers: headersFor("waits") });
+    req.on("error", () => undefined);
+    req.end(call(6, "waits", {}));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    req.destroy();
+    await expect(Promise.race([abortSeen, new Promise((_, reject) => setTimeout(() => reject(new Error("no abort within 5 s")), 5000))])).resolves.toBeDefined();
+  });
+});
+
+describe("handle(request, { body })", () => {
+  const env = loadEnv({ MCP_SESSION_MODE: "stateless", MCP_LOG_REQUESTS: "0", MCP_MAX_BODY_BYTES: String(MAX_BODY) });
+  const endpoint = createMcpEndpoint({ info: { name: "t", version: "1" }, contents: { tools: [echo] } }, env);
+  const bare = () => new Request("http://127.0.0.1/api/mcp", { method: "POST", headers: headersFor("echo") });
+
+  it("serves the text a host read, not the Request's (absent) body", async () => {
+    const res = await endpoint.handle(bare(), { body: call(7, "echo", { message: "given" }) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: 7, result: { content: [{ text: "given" }] } });
+  });
+
+  it("holds the given text to the same size limit", async () => {
+    const res = await endpoint.handle(bare(), { body: call(8, "echo", { message: "é".repeat(MAX_BODY / 2) }) });
+    expect(res.status).toBe(413);
+  });
+});
+
+describe("wholeBodyOf", () => {
+  it("gives the body a Response was built with, until someone reads it", async () => {
+    const response = wholeBodyResponse('{"ok":true}', { status: 200 });
+    expect(wholeBodyOf(response)).toBe('{"ok":true}');
+    await response.text();
+    expect(wholeBodyOf(response)).toBeUndefined();
+    expect(wholeBodyOf(new Response("x"))).toBeUndefined();
+  });
+});
