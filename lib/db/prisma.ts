@@ -50,8 +50,9 @@ async function postgresConnection(url: string): Promise<Connection> {
   const named = preparedStatementsAllowed(url);
   return {
     sql: async <T>(text: string, params: readonly unknown[]) => {
+      // No name (pooler, or past the cap): pg sends the statement unnamed.
       const name = named ? statementName(text) : undefined;
-      return (await pool.query(name ? { name, text, values: [...params] } : { text, values: [...params] })).rows as T[];
+      return (await pool.query({ name, text, values: [...params] })).rows as T[];
     },
     adapter: async () => new (await import("@prisma/adapter-pg")).PrismaPg(pool, { schema }),
     close: () => pool.end().catch(() => undefined),

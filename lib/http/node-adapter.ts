@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import type { HandleInit } from "./read-body";
 import { wholeBodyOf } from "./whole-body";
 
 /**
@@ -19,7 +20,7 @@ import { wholeBodyOf } from "./whole-body";
 
 /** The part of an endpoint (lib/mcp createMcpEndpoint) this adapter calls. */
 export interface WebHandler {
-  handle(request: Request, init?: { body?: string }): Promise<Response>;
+  handle(request: Request, init?: HandleInit): Promise<Response>;
 }
 
 export interface NodeListenerOptions {
@@ -96,15 +97,13 @@ export function nodeListener(endpoint: WebHandler, options: NodeListenerOptions)
     });
     const method = req.method ?? "GET";
     const url = `${base}${req.url ?? "/"}`;
-    const headers = headersOf(req);
+    const init: RequestInit = { method, headers: headersOf(req), signal: abort.signal };
     const served = NO_BODY.has(method)
-      ? endpoint.handle(new Request(url, { method, headers, signal: abort.signal }))
+      ? endpoint.handle(new Request(url, init))
       : declaredWithin(req, options.maxBodyBytes)
-        ? readDeclared(req).then((body) => endpoint.handle(new Request(url, { method, headers, signal: abort.signal }), { body }))
-        : endpoint.handle(
-            // Chunked, or declared over the limit: the core reads (and counts) or refuses it.
-            new Request(url, { method, headers, signal: abort.signal, body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } as RequestInit),
-          );
+        ? readDeclared(req).then((body) => endpoint.handle(new Request(url, init), { body }))
+        : // Chunked, or declared over the limit: the core reads (and counts) or refuses it.
+          endpoint.handle(new Request(url, { ...init, body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } as RequestInit));
     served
       .then((response) => send(response, res))
       .catch((thrown: unknown) => {

@@ -1,6 +1,6 @@
 import { McpError, parseJsonBody, toMcpError } from "../../jsonrpc";
 import { parseAccept, isJsonContentType } from "../../http/accept";
-import { readBodyLimited } from "../../http/read-body";
+import { readBodyLimited, type HandleInit } from "../../http/read-body";
 import { assertOriginAllowed, type OriginPolicy } from "../../http/origin-guard";
 import { applyCors, preflightResponse } from "../../http/cors";
 import { errorResponse } from "../../http/json-response";
@@ -56,16 +56,6 @@ export interface StreamableHttpOptions {
   pingMs: number;
   /** All request headers together; more is refused with 431. */
   maxHeaderBytes: number;
-}
-
-/** What a host may hand over with a Request besides the Request itself. */
-export interface HandleInit {
-  /**
-   * The request body as text, when the host has read it already (lib/http/node-adapter.ts; an
-   * Express body parser set to text). The Request's own body is then not read. The size limit
-   * still applies.
-   */
-  body?: string;
 }
 
 export interface StreamableHttpHandler {
