@@ -12,7 +12,10 @@ export type ToolCallOutcome = "ok" | "tool_error" | "protocol_error" | "input_re
 export interface ToolCallRecord {
   tool: string;
   auth: AuthInfo | undefined;
-  /** The validated arguments. Observers must not store them as they are: they may hold secrets. */
+  /**
+   * The validated arguments. Observers must not persist them as they are (they may hold secrets);
+   * keeping the record in memory until a batch is written is fine.
+   */
   arguments: Readonly<Record<string, unknown>>;
   durationMs: number;
   outcome: ToolCallOutcome;

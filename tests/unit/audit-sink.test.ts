@@ -22,4 +22,21 @@ describe("audit sink", () => {
     expect(reports).toHaveLength(1);
     expect(reports[0]).toContain("dropped 1 oldest row(s)");
   });
+
+  it("builds rows when the batch is written, not during the call; a record it cannot digest is left out alone", async () => {
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const written: AuditRow[] = [];
+    const sink = createAuditSink({ write: async (rows) => void written.push(...rows), flushAfterMs: 60_000 });
+    const odd = { ...call(2), arguments: { n: 10n } } as unknown as ToolCallRecord;
+    // Digesting a BigInt throws; the call that reported it must not see that.
+    expect(() => sink.observe(odd)).not.toThrow();
+    sink.observe(call(1));
+    sink.observe(call(3));
+    expect(written).toEqual([]);
+    await sink.flush();
+
+    expect(written.map((r) => r.tool)).toEqual(["tool-1", "tool-3"]);
+    expect(written[0]?.argsDigest).toMatch(/^sha256:[0-9a-f]{32}$/);
+    expect(stderr.mock.calls.map(([line]) => String(line)).some((line) => line.includes("the row of a tool-2 call"))).toBe(true);
+  });
 });

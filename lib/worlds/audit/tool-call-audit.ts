@@ -9,6 +9,11 @@ import { subjectOf } from "../owner";
  * still tells identical calls apart). Rows are written in batches after the answer has gone —
  * one insert per `flushAfterMs` window however many calls it holds — so auditing adds no
  * database round trip to a call's latency and little to its cost.
+ *
+ * A call only queues its record; the row (digest included) is built when the batch is written.
+ * Per call, the digest's hashing and canonical JSON ran on cold caches between requests and cost
+ * several times what the same work costs in one warm loop over the batch (bench/PROFILING.md,
+ * round 4). The arguments are held in memory until then, never written out.
  */
 
 export interface AuditRow {
@@ -66,6 +71,19 @@ export function toAuditRow(record: ToolCallRecord): AuditRow {
   };
 }
 
+/** The rows of a batch; a record that cannot be digested is reported and left out, not the batch. */
+function rowsOf(records: readonly ToolCallRecord[]): AuditRow[] {
+  const rows: AuditRow[] = [];
+  for (const record of records) {
+    try {
+      rows.push(toAuditRow(record));
+    } catch (thrown) {
+      logUnexpected(`audit: the row of a ${record.tool} call`, thrown);
+    }
+  }
+  return rows;
+}
+
 /** At most one "queue full" line per this long. */
 const DROP_REPORT_INTERVAL_MS = 30_000;
 
@@ -73,15 +91,18 @@ export function createAuditSink(options: AuditOptions): AuditSink {
   const maxBatch = options.maxBatch ?? 500;
   const maxQueued = options.maxQueued ?? 10_000;
   const flushAfterMs = options.flushAfterMs ?? 100;
-  let queue: AuditRow[] = [];
+  /** Records of finished calls, turned into rows when their batch is written. */
+  let queue: ToolCallRecord[] = [];
   /** The pending timed flush: whoever starts a window keeps the instance alive until it is written. */
   let windowDone: Promise<void> | undefined;
   let running: Promise<void> = Promise.resolve();
 
   async function drain(): Promise<void> {
     while (queue.length > 0) {
-      const batch = queue.slice(0, maxBatch);
-      queue = queue.slice(batch.length);
+      const records = queue.slice(0, maxBatch);
+      queue = queue.slice(records.length);
+      const batch = rowsOf(records);
+      if (batch.length === 0) continue;
       try {
         await options.write(batch);
       } catch (thrown) {
@@ -123,7 +144,7 @@ export function createAuditSink(options: AuditOptions): AuditSink {
 
   return {
     observe(record) {
-      queue.push(toAuditRow(record));
+      queue.push(record);
       if (queue.length > maxQueued) {
         queue.splice(0, queue.length - maxQueued);
         reportDropped();
