@@ -40,6 +40,9 @@
  * - Every response must be HTTP 200 with a JSON body that has `result` (and, for tools/call, no
  *   `isError`; get_world and list_worlds: the seeded records) and, from /api/mcp, the RateLimit-Limit
  *   its server's limiter sets (none with limits off); anything else is counted and flags the run.
+ *   JSON answers are parsed and checked after their cell, not inside the timed loop: each is kept
+ *   as its body minus this request's `"id":<n>` member (identical ones once, with a count), so every
+ *   answer is still checked and the client's JSON.parse is not on the measured path.
  * - More MCP requests on the main server: server/discover (2026-07-28 only), create_world (a write
  *   on PostgreSQL, as a subject of its own so the read rows' data never changes), and
  *   draft_world_outline with `_meta.progressToken` (= the request id): the answer is an SSE stream
@@ -806,19 +809,25 @@ async function runHttpCell(system, concurrency, seconds, redis) {
   const agent = await primedAgent(concurrency, server);
   let nextId = 1;
   let sample;
-  const call = async () => {
-    const id = nextId++;
-    const res = await request(agent, server, system.path, system.body(id), headers);
+  /** Checks one whole answer (parsed); returns what is wrong, or undefined. */
+  const judge = (res, id) => {
     const answer = decodeAnswer(res);
-    sample ??= { format: answer.format, bytes: Buffer.byteLength(res.body) };
     const wrongFormat = expected !== "any" && answer.format !== expected;
     // The response must answer this request (the ceiling's fixed body aside).
     const wrongId = system.method && answer.json?.id !== id;
     if (res.status !== 200 || wrongFormat || wrongId || !system.check(answer.json, { notifications: answer.notifications, headers: res.headers, id })) {
       return `HTTP ${res.status} (${answer.format}${wrongFormat ? `, expected ${expected}` : ""}): ${res.body.slice(0, 200)}`;
     }
-    if (checkLimit && res.headers["ratelimit-limit"] !== limitHeader) return `RateLimit-Limit ${res.headers["ratelimit-limit"] ?? "absent"}, expected ${limitHeader ?? "absent"}`;
     return undefined;
+  };
+  const later = deferredChecks(system, expected);
+  const call = async () => {
+    const id = nextId++;
+    const res = await request(agent, server, system.path, system.body(id), headers);
+    sample ??= { format: decodeAnswer(res).format, bytes: Buffer.byteLength(res.body) };
+    if (checkLimit && res.headers["ratelimit-limit"] !== limitHeader) return `RateLimit-Limit ${res.headers["ratelimit-limit"] ?? "absent"}, expected ${limitHeader ?? "absent"}`;
+    if (later?.keep(res, id)) return undefined;
+    return judge(res, id);
   };
   const cpu0 = treeCpuMs(server.pid);
   const redis0 = redis ? await redis.cpuMs() : undefined;
@@ -829,7 +838,74 @@ async function runHttpCell(system, concurrency, seconds, redis) {
   // redis-server's CPU over the cell (the INFO round trip is outside the timed loop).
   const redisMs = redis ? (await redis.cpuMs()) - redis0 : NaN;
   agent.destroy();
+  // The kept answers are judged now, outside the timing; a wrong one counts as an error as before.
+  if (later) {
+    for (const { res, id, count, wrong } of later.kept()) {
+      const problem = wrong ? `the id member found is not the response's own: ${res.body.slice(0, 200)}` : judge(res, id);
+      if (problem === undefined) continue;
+      cell.ok -= count;
+      cell.errors += count;
+      cell.firstError ??= problem;
+    }
+  }
   return { ...cell, serverMs, redisMs, clientMs: (client.user + client.system) / 1000, sample };
+}
+
+/**
+ * Answers judged after the cell instead of during it. Parsing every answer inside the timed loop
+ * put the load generator's JSON.parse on the critical path (a 20 KB tools/list costs the client
+ * more than the ceiling's whole round trip at c=1), and on this machine the client shares the
+ * server's two cores. Nothing is sampled: a JSON answer with status 200 is kept as its body with
+ * this request's id cut out, identical bodies once with a count, and every distinct body is parsed
+ * and checked after the cell exactly as the loop would have. Checks that read more than the body
+ * (headers, SSE notifications) still run in the loop. Returns undefined when nothing can be kept.
+ */
+function deferredChecks(system, expected) {
+  if (expected !== "json" || system.check.length > 1) return undefined;
+  const kept = new Map();
+  return {
+    /** true: kept for later (never judged in the loop); false: judge it now. */
+    keep(res, id) {
+      if (res.status !== 200 || !String(res.headers["content-type"] ?? "").startsWith("application/json")) return false;
+      // The id must be this request's (the ceiling's fixed body aside): found as a whole member.
+      const cut = system.method ? withoutId(res.body, id) : { at: -1, rest: res.body };
+      if (cut === undefined) return false;
+      // Where the id was cut is part of the key: bodies with one key differ only in that id.
+      const key = `${cut.at}:${cut.rest}`;
+      const seen = kept.get(key);
+      if (seen) seen.count++;
+      else kept.set(key, { res, id, at: cut.at, rest: cut.rest, count: 1 });
+      return true;
+    },
+    /** Kept answers; `wrong` when the cut member is not the response's own id (a nested "id"). */
+    *kept() {
+      for (const entry of kept.values()) {
+        const wrong = entry.at >= 0 && !isTopLevelId(entry.rest, entry.at);
+        yield { ...entry, wrong };
+      }
+    },
+  };
+}
+
+/** `body` with its first whole `"id":<id>` member cut out (and where it was), or undefined. */
+function withoutId(body, id) {
+  const member = `"id":${id}`;
+  for (let at = body.indexOf(member); at !== -1; at = body.indexOf(member, at + 1)) {
+    const before = body[at - 1];
+    const after = body[at + member.length];
+    if ((before === "{" || before === ",") && (after === "," || after === "}")) return { at, rest: body.slice(0, at) + body.slice(at + member.length) };
+  }
+  return undefined;
+}
+
+/** Whether an id put back at `at` is the response's own id: then every body of this key answered its request. */
+function isTopLevelId(rest, at) {
+  const probe = -987654321;
+  try {
+    return JSON.parse(`${rest.slice(0, at)}"id":${probe}${rest.slice(at)}`)?.id === probe;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -1251,6 +1327,7 @@ function renderMarkdown(rows, meta) {
     );
   }
   lines.push(`- Load: ${CONFIG.rounds} rounds x ${CONFIG.seconds} s per cell, systems interleaved (order rotated each round), ${CONFIG.warmupSeconds} s warm-up per cell before round 1`);
+  lines.push("- Answers: every one is checked; JSON answers after their cell (kept as the body minus this request's `\"id\":n`, identical ones counted once), so the client's JSON.parse is not timed; SSE answers and header checks in the loop");
   if (meta.wallSeconds !== undefined) lines.push(`- Wall time of the whole run (install, seeding, start-up, warm-up, rounds, cold starts): ${fmt(meta.wallSeconds)} s`);
   lines.push("");
   const targets = targetsTable(rows, meta.cold);
