@@ -1,15 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc";
 
-/** What a host may hand over with a Request besides the Request itself. */
-export interface HandleInit {
-  /**
-   * The request body as text, when the host has read it already (lib/http/node-adapter.ts; an
-   * Express body parser set to text). The Request's own body is then not read. The size limit
-   * still applies.
-   */
-  body?: string;
-}
-
 function tooLarge(maxBytes: number): McpError {
   // The unread rest of a chunked body would poison a kept-alive connection (RFC 9112 §9.3): close it.
   return new McpError(ErrorCode.InvalidRequest, `Request body larger than ${maxBytes} bytes`, { maxBytes }, 413, { connection: "close" });

@@ -7,8 +7,12 @@
  */
 const bodies = new WeakMap<Response, string | Uint8Array>();
 
-export function wholeBodyResponse(body: string | Uint8Array<ArrayBuffer>, init: ResponseInit): Response {
-  const response = new Response(body, init);
+/**
+ * `sideOnly`: the host reads the body from here alone (HandleInit.wholeBodies), so the Response
+ * gets none of its own: wrapping a string in a body stream is most of what building it costs.
+ */
+export function wholeBodyResponse(body: string | Uint8Array<ArrayBuffer>, init: ResponseInit, sideOnly = false): Response {
+  const response = new Response(sideOnly ? null : body, init);
   bodies.set(response, body);
   return response;
 }

@@ -9,7 +9,7 @@ export type * from "./types";
 export { LOGGING_LEVELS } from "./types";
 export type { ServerIdentity } from "./server-info";
 export type { SessionStore, SessionRecord } from "./transport/session-store";
-export type { HandleInit } from "../http/read-body";
+export type { HandleInit } from "../http/handle-init";
 export { resourceNotFound } from "./errors";
 export { McpError, ErrorCode } from "../jsonrpc";
 export { NO_AUTH, WWW_AUTHENTICATE_META_KEY, decideAccess, hasScopes, insufficientScope, unauthorized, type AccessControl, type ChallengeDetails, type SecurityScheme } from "./access";

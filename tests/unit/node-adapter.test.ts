@@ -6,6 +6,7 @@ import { loadEnv } from "../../lib/config/env";
 import { createMcpEndpoint, defineTool } from "../../lib/mcp";
 import { nodeListener } from "../../lib/http/node-adapter";
 import { wholeBodyOf, wholeBodyResponse } from "../../lib/http/whole-body";
+import type { HandleInit } from "../../lib/http/handle-init";
 
 /**
  * lib/http/node-adapter.ts: the core on a real node:http server, driven over real sockets. Both
@@ -14,8 +15,25 @@ import { wholeBodyOf, wholeBodyResponse } from "../../lib/http/whole-body";
  */
 const MAX_BODY = 2048;
 const V = "2026-07-28";
-let aborted: (reason: unknown) => void = () => undefined;
-const abortSeen = new Promise<unknown>((resolve) => (aborted = resolve));
+
+/** A tool that waits until its call is cancelled, and says so. */
+function waiting() {
+  let seen: (reason: unknown) => void = () => undefined;
+  const cancelled = new Promise<unknown>((resolve) => (seen = resolve));
+  const tool = defineTool({
+    name: "waits",
+    description: "Wait until cancelled",
+    input: z.object({}),
+    handler: (_args, ctx) =>
+      new Promise((_resolve, reject) => {
+        ctx.signal.addEventListener("abort", () => {
+          seen(ctx.signal.reason);
+          reject(ctx.signal.reason);
+        });
+      }),
+  });
+  return { tool, cancelled };
+}
 
 const echo = defineTool({
   name: "echo",
@@ -32,18 +50,7 @@ const steps = defineTool({
     return { content: [{ type: "text", text: "done" }] };
   },
 });
-const waits = defineTool({
-  name: "waits",
-  description: "Wait until cancelled",
-  input: z.object({}),
-  handler: (_args, ctx) =>
-    new Promise((_resolve, reject) => {
-      ctx.signal.addEventListener("abort", () => {
-        aborted(ctx.signal.reason);
-        reject(ctx.signal.reason);
-      });
-    }),
-});
+const { tool: waits, cancelled: abortSeen } = waiting();
 
 let server: http.Server;
 let port = 0;
@@ -163,6 +170,49 @@ describe("handle(request, { body })", () => {
     const res = await endpoint.handle(bare(), { body: call(8, "echo", { message: "é".repeat(MAX_BODY / 2) }) });
     expect(res.status).toBe(413);
   });
+
+  it("builds JSON answers without a body stream for a host that writes whole bodies", async () => {
+    const res = await endpoint.handle(bare(), { body: call(9, "echo", { message: "side" }), wholeBodies: true });
+    expect(res.status).toBe(200);
+    expect(res.body).toBeNull();
+    expect(JSON.parse(String(wholeBodyOf(res)))).toMatchObject({ id: 9, result: { content: [{ text: "side" }] } });
+  });
+
+  it("ignores a framework's own second argument (Next passes { params })", async () => {
+    const request = new Request("http://127.0.0.1/api/mcp", { method: "POST", headers: headersFor("echo"), body: call(10, "echo", { message: "own body" }) });
+    const res = await endpoint.handle(request, { params: Promise.resolve({}) } as unknown as HandleInit);
+    expect(await res.json()).toMatchObject({ id: 10, result: { content: [{ text: "own body" }] } });
+  });
+});
+
+describe("handle(request, { signal })", () => {
+  const within = (promise: Promise<unknown>, ms: number) =>
+    Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(`nothing within ${ms} ms`)), ms))]);
+
+  const eras = [
+    { era: "2026-07-28", headers: headersFor("waits"), body: call(11, "waits", {}) },
+    {
+      era: "2025-11-25",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 12, method: "tools/call", params: { name: "waits", arguments: {} } }),
+    },
+  ];
+  for (const { era, headers, body } of eras) {
+    it(`cancels the call when the signal given beside the Request aborts (${era})`, async () => {
+      const { tool, cancelled } = waiting();
+      const env = loadEnv({ MCP_SESSION_MODE: "stateless", MCP_LOG_REQUESTS: "0" });
+      const endpoint = createMcpEndpoint({ info: { name: "t", version: "1" }, contents: { tools: [tool] } }, env);
+      const controller = new AbortController();
+      // The Request's own signal never aborts: only the one handed over can end the call.
+      const answer = endpoint.handle(new Request("http://127.0.0.1/api/mcp", { method: "POST", headers }), { body, signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort(new Error("the client went away"));
+      await expect(within(cancelled, 5000)).resolves.toBeDefined();
+      // Nothing is answered for a cancelled call (an empty stream, or nothing to read).
+      const res = await within(answer, 5000);
+      expect((res as Response).status).toBe(200);
+    });
+  }
 });
 
 describe("wholeBodyOf", () => {

@@ -40,6 +40,8 @@ export interface ExchangeOptions {
   pending: PendingRequests;
   /** Abort every handler of this exchange (client gone for good). */
   abortAll: () => void;
+  /** The host writes JSON answers from wholeBodyOf() (HandleInit.wholeBodies): no body stream. */
+  wholeBodies?: boolean;
 }
 
 /**
@@ -172,7 +174,7 @@ export class PostExchange implements ClientAsker {
     const first = present[0] as JsonRpcResponse;
     const body = batch ? JSON.stringify(present) : responseBody(first);
     const status = !batch && "error" in first && this.options.errorStatus ? this.options.errorStatus(first.error.code) : 200;
-    this.settleResponse(wholeBodyResponse(body, { status, headers }));
+    this.settleResponse(wholeBodyResponse(body, { status, headers }, this.options.wholeBodies === true));
   }
 }
 

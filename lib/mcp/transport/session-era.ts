@@ -9,6 +9,7 @@ import {
   type JsonRpcResponse,
 } from "../../jsonrpc";
 import { parseAccept, type Acceptable } from "../../http/accept";
+import type { HandleInit } from "../../http/handle-init";
 import { errorResponse, jsonResponse } from "../../http/json-response";
 import type { AuthInfo } from "../../auth/auth-info";
 import { dispatch, initialize, type SessionControl } from "../methods";
@@ -319,7 +320,7 @@ export function createSessionEra(
   }
 
   /** A parsed POST body of the session era (2025-03-26, 2025-06-18, 2025-11-25). */
-  async function post(request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined): Promise<Response> {
+  async function post(request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined, init: HandleInit): Promise<Response> {
     const batch = Array.isArray(body);
     const items: unknown[] = batch ? body : [body];
     if (batch && items.length === 0) throw McpError.invalidRequest("Invalid Request: empty batch");
@@ -328,11 +329,11 @@ export function createSessionEra(
     }
     const messages: ClassifiedMessage[] = items.map(classifyMessage);
 
-    const init = messages.find((m) => m.kind === "request" && m.message.method === "initialize");
-    if (init && init.kind === "request") {
+    const initialize = messages.find((m) => m.kind === "request" && m.message.method === "initialize");
+    if (initialize && initialize.kind === "request") {
       // lifecycle (2025-03-26): "The initialization request MUST NOT be part of a JSON-RPC batch".
       if (batch) throw McpError.invalidRequest("Invalid Request: initialize must not be part of a batch");
-      return handleInitialize(request, init.message, auth);
+      return handleInitialize(request, initialize.message, auth);
     }
 
     const found = resolveSession(request, auth);
@@ -385,6 +386,7 @@ export function createSessionEra(
       streams,
       pending,
       abortAll,
+      wholeBodies: init.wholeBodies === true,
     });
     slots.forEach((slot, index) => {
       if (slot.kind === "invalid") exchange.answer(index, slot.response);
@@ -393,11 +395,12 @@ export function createSessionEra(
     // Answered synchronously: nothing is left running, nothing to watch.
     if (exchange.ready) return exchange.ready;
     // A client that drops a plain JSON exchange has nothing to resume: its handlers stop now.
-    request.signal?.addEventListener("abort", abortAll, { once: true });
+    const gone = init.signal ?? request.signal;
+    gone?.addEventListener("abort", abortAll, { once: true });
     const response = await exchange.response;
     // Once streaming, disconnects are the stream's business (grace period, then abandon).
     if (response.headers.get("content-type") === MediaType.EventStream) {
-      request.signal?.removeEventListener("abort", abortAll);
+      gone?.removeEventListener("abort", abortAll);
     }
     return response;
   }

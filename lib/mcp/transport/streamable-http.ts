@@ -1,6 +1,7 @@
 import { McpError, parseJsonBody, toMcpError } from "../../jsonrpc";
 import { parseAccept, isJsonContentType } from "../../http/accept";
-import { readBodyLimited, type HandleInit } from "../../http/read-body";
+import { readBodyLimited } from "../../http/read-body";
+import { handleInitOf, type HandleInit } from "../../http/handle-init";
 import { assertOriginAllowed, type OriginPolicy } from "../../http/origin-guard";
 import { applyCors, preflightResponse } from "../../http/cors";
 import { errorResponse } from "../../http/json-response";
@@ -145,7 +146,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     return found instanceof Promise ? found.then(check) : check(found);
   }
 
-  async function handlePost(request: Request, auth: AuthInfo | undefined, given: string | undefined): Promise<Response> {
+  async function handlePost(request: Request, auth: AuthInfo | undefined, init: HandleInit): Promise<Response> {
     if (!isJsonContentType(request.headers.get(Header.ContentType))) {
       throw McpError.invalidRequest("Unsupported Media Type: Content-Type must be application/json", undefined, 415);
     }
@@ -153,9 +154,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     if (!accept.json && !accept.eventStream) {
       throw McpError.invalidRequest("Not Acceptable: Accept must allow application/json or text/event-stream", undefined, 406);
     }
-    const body = parseJsonBody(await readBodyLimited(request, options.maxBodyBytes, given), options.maxJsonDepth);
-    if (isStatelessEra(request, body)) return stateless.post(request, body, accept, auth);
-    return session.post(request, body, accept, auth);
+    const body = parseJsonBody(await readBodyLimited(request, options.maxBodyBytes, init.body), options.maxJsonDepth);
+    if (isStatelessEra(request, body)) return stateless.post(request, body, accept, auth, init);
+    return session.post(request, body, accept, auth, init);
   }
 
   async function notifyResourceUpdated(uri: string): Promise<void> {
@@ -178,7 +179,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     return response;
   }
 
-  function route(request: Request, given: string | undefined): Promise<Response> | Response {
+  function route(request: Request, init: HandleInit): Promise<Response> | Response {
     assertOriginAllowed(request, options.origin);
     assertHeadersWithin(request, options.maxHeaderBytes);
     switch (request.method) {
@@ -186,7 +187,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       case "GET":
       case "DELETE": {
         const found = authenticate(request);
-        return found instanceof Promise ? found.then((auth) => routeAuthenticated(request, auth, given)) : routeAuthenticated(request, found, given);
+        return found instanceof Promise ? found.then((auth) => routeAuthenticated(request, auth, init)) : routeAuthenticated(request, found, init);
       }
       case "OPTIONS":
         return preflightResponse(request, { ...options.origin, methods: allow[Header.Allow] }, allow);
@@ -195,8 +196,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     }
   }
 
-  function routeAuthenticated(request: Request, auth: AuthInfo | undefined, given: string | undefined): Promise<Response> {
-    if (request.method === "POST") return handlePost(request, auth, given);
+  function routeAuthenticated(request: Request, auth: AuthInfo | undefined, init: HandleInit): Promise<Response> {
+    if (request.method === "POST") return handlePost(request, auth, init);
     // 2026-07-28 has no GET stream and no session to end (basic/transports §sessions).
     if (isStatelessEra(request, undefined)) {
       throw McpError.invalidRequest(`Method Not Allowed: ${request.method} is not part of protocol version 2026-07-28`, undefined, 405);
@@ -208,7 +209,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   function handle(request: Request, init?: HandleInit): Promise<Response> {
     const started = performance.now();
     // Checked, not trusted: a framework may call a route export with arguments of its own.
-    const given = typeof init?.body === "string" ? init.body : undefined;
+    const given = handleInitOf(init);
     const cors = (response: Response) => (request.method === "OPTIONS" ? response : applyCors(response, request, options.origin));
     try {
       const answer = route(request, given);
