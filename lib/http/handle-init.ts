@@ -22,19 +22,28 @@ export interface HandleInit {
   wholeBodies?: boolean;
 }
 
-const NOTHING: HandleInit = Object.freeze({});
+/**
+ * The facts the transport works with, defaults taken from the Request, so each is decided here
+ * once: which body to parse, which signal says the client went away, how JSON answers are built.
+ */
+export interface RequestHost {
+  /** The body the host already read, or undefined: read the Request's own. */
+  readonly body: string | undefined;
+  /** Aborts when the client goes away: the host's signal, else the Request's. */
+  readonly clientGone: AbortSignal;
+  /** JSON answers are built without a body stream (the host writes `wholeBodyOf()`). */
+  readonly wholeBodies: boolean;
+}
 
 /**
  * The init a host really gave, checked field by field: frameworks also call a route's exports
  * with arguments of their own (Next passes `{ params }`), and those must mean nothing here.
  */
-export function handleInitOf(init: unknown): HandleInit {
-  if (typeof init !== "object" || init === null) return NOTHING;
-  const { body, signal, wholeBodies } = init as Record<string, unknown>;
-  if (body === undefined && signal === undefined && wholeBodies === undefined) return NOTHING;
+export function requestHostOf(request: Request, init: unknown): RequestHost {
+  const given: Record<string, unknown> = typeof init === "object" && init !== null ? (init as Record<string, unknown>) : {};
   return {
-    ...(typeof body === "string" ? { body } : {}),
-    ...(signal instanceof AbortSignal ? { signal } : {}),
-    ...(wholeBodies === true ? { wholeBodies } : {}),
+    body: typeof given.body === "string" ? given.body : undefined,
+    clientGone: given.signal instanceof AbortSignal ? given.signal : request.signal,
+    wholeBodies: given.wholeBodies === true,
   };
 }

@@ -9,7 +9,7 @@ import {
   type JsonRpcResponse,
 } from "../../jsonrpc";
 import { parseAccept, type Acceptable } from "../../http/accept";
-import type { HandleInit } from "../../http/handle-init";
+import type { RequestHost } from "../../http/handle-init";
 import { errorResponse, jsonResponse } from "../../http/json-response";
 import type { AuthInfo } from "../../auth/auth-info";
 import { dispatch, initialize, type SessionControl } from "../methods";
@@ -320,7 +320,7 @@ export function createSessionEra(
   }
 
   /** A parsed POST body of the session era (2025-03-26, 2025-06-18, 2025-11-25). */
-  async function post(request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined, init: HandleInit): Promise<Response> {
+  async function post(request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
     const batch = Array.isArray(body);
     const items: unknown[] = batch ? body : [body];
     if (batch && items.length === 0) throw McpError.invalidRequest("Invalid Request: empty batch");
@@ -386,7 +386,7 @@ export function createSessionEra(
       streams,
       pending,
       abortAll,
-      wholeBodies: init.wholeBodies === true,
+      wholeBodies: host.wholeBodies,
     });
     slots.forEach((slot, index) => {
       if (slot.kind === "invalid") exchange.answer(index, slot.response);
@@ -395,12 +395,11 @@ export function createSessionEra(
     // Answered synchronously: nothing is left running, nothing to watch.
     if (exchange.ready) return exchange.ready;
     // A client that drops a plain JSON exchange has nothing to resume: its handlers stop now.
-    const gone = init.signal ?? request.signal;
-    gone?.addEventListener("abort", abortAll, { once: true });
+    host.clientGone.addEventListener("abort", abortAll, { once: true });
     const response = await exchange.response;
     // Once streaming, disconnects are the stream's business (grace period, then abandon).
     if (response.headers.get("content-type") === MediaType.EventStream) {
-      gone?.removeEventListener("abort", abortAll);
+      host.clientGone.removeEventListener("abort", abortAll);
     }
     return response;
   }

@@ -13,7 +13,7 @@ import {
   type JsonRpcResponse,
 } from "../../jsonrpc";
 import type { Acceptable } from "../../http/accept";
-import type { HandleInit } from "../../http/handle-init";
+import type { RequestHost } from "../../http/handle-init";
 import { errorResponse } from "../../http/json-response";
 import type { AuthInfo } from "../../auth/auth-info";
 import type { CallScope } from "../handler-context";
@@ -168,7 +168,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
     }, done, fail);
   }
 
-  async function serve(request: Request, message: JsonRpcRequest, accept: Acceptable, auth: AuthInfo | undefined, init: HandleInit): Promise<Response> {
+  async function serve(request: Request, message: JsonRpcRequest, accept: Acceptable, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
     const meta = checkModernRequest(request, message, env.registry);
     const listen = message.method === "subscriptions/listen";
     if (!listen && !Object.hasOwn(STATELESS_ERA_METHODS, message.method)) throw McpError.methodNotFound(message.method);
@@ -214,21 +214,20 @@ export function createStatelessEra(options: StatelessEraOptions) {
       streams: options.streams,
       pending: options.pending,
       abortAll: () => abort.abort(new Error("the client closed the stream")),
-      wholeBodies: init.wholeBodies === true,
+      wholeBodies: host.wholeBodies,
     });
     run(request, message, meta, auth, prepared, exchange, abort);
     if (exchange.ready) return exchange.ready;
     // A closed connection is the cancellation of this request (2026-07-28 basic/transports).
     const onGone = () => abort.abort(new Error("the client closed the connection"));
-    const gone = init.signal ?? request.signal;
-    gone?.addEventListener("abort", onGone, { once: true });
+    host.clientGone.addEventListener("abort", onGone, { once: true });
     const response = await exchange.response;
-    if (response.headers.get("content-type") === "text/event-stream") gone?.removeEventListener("abort", onGone);
+    if (response.headers.get("content-type") === "text/event-stream") host.clientGone.removeEventListener("abort", onGone);
     return response;
   }
 
   /** A parsed POST body of the 2026-07-28 era. Every refusal echoes the request id where it can. */
-  async function post(request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined, init: HandleInit): Promise<Response> {
+  async function post(request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
     if (Array.isArray(body)) throw McpError.invalidRequest("Invalid Request: JSON-RPC batches are not part of protocol version 2026-07-28");
     const classified = classifyMessage(body);
     if (classified.kind === "invalid") {
@@ -241,7 +240,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
     if (classified.kind === "notification") return new Response(null, { status: 202 });
     const message = classified.message;
     try {
-      return await serve(request, message, accept, auth, init);
+      return await serve(request, message, accept, auth, host);
     } catch (thrown) {
       if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
       return errorResponse(results.error(toMcpError(thrown)), message.id);

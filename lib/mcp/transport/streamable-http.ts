@@ -1,7 +1,7 @@
 import { McpError, parseJsonBody, toMcpError } from "../../jsonrpc";
 import { parseAccept, isJsonContentType } from "../../http/accept";
 import { readBodyLimited } from "../../http/read-body";
-import { handleInitOf, type HandleInit } from "../../http/handle-init";
+import { requestHostOf, type HandleInit, type RequestHost } from "../../http/handle-init";
 import { assertOriginAllowed, type OriginPolicy } from "../../http/origin-guard";
 import { applyCors, preflightResponse } from "../../http/cors";
 import { errorResponse } from "../../http/json-response";
@@ -146,7 +146,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     return found instanceof Promise ? found.then(check) : check(found);
   }
 
-  async function handlePost(request: Request, auth: AuthInfo | undefined, init: HandleInit): Promise<Response> {
+  async function handlePost(request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
     if (!isJsonContentType(request.headers.get(Header.ContentType))) {
       throw McpError.invalidRequest("Unsupported Media Type: Content-Type must be application/json", undefined, 415);
     }
@@ -154,9 +154,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     if (!accept.json && !accept.eventStream) {
       throw McpError.invalidRequest("Not Acceptable: Accept must allow application/json or text/event-stream", undefined, 406);
     }
-    const body = parseJsonBody(await readBodyLimited(request, options.maxBodyBytes, init.body), options.maxJsonDepth);
-    if (isStatelessEra(request, body)) return stateless.post(request, body, accept, auth, init);
-    return session.post(request, body, accept, auth, init);
+    const body = parseJsonBody(await readBodyLimited(request, options.maxBodyBytes, host.body), options.maxJsonDepth);
+    if (isStatelessEra(request, body)) return stateless.post(request, body, accept, auth, host);
+    return session.post(request, body, accept, auth, host);
   }
 
   async function notifyResourceUpdated(uri: string): Promise<void> {
@@ -179,7 +179,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     return response;
   }
 
-  function route(request: Request, init: HandleInit): Promise<Response> | Response {
+  function route(request: Request, host: RequestHost): Promise<Response> | Response {
     assertOriginAllowed(request, options.origin);
     assertHeadersWithin(request, options.maxHeaderBytes);
     switch (request.method) {
@@ -187,7 +187,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       case "GET":
       case "DELETE": {
         const found = authenticate(request);
-        return found instanceof Promise ? found.then((auth) => routeAuthenticated(request, auth, init)) : routeAuthenticated(request, found, init);
+        return found instanceof Promise ? found.then((auth) => routeAuthenticated(request, auth, host)) : routeAuthenticated(request, found, host);
       }
       case "OPTIONS":
         return preflightResponse(request, { ...options.origin, methods: allow[Header.Allow] }, allow);
@@ -196,8 +196,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     }
   }
 
-  function routeAuthenticated(request: Request, auth: AuthInfo | undefined, init: HandleInit): Promise<Response> {
-    if (request.method === "POST") return handlePost(request, auth, init);
+  function routeAuthenticated(request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
+    if (request.method === "POST") return handlePost(request, auth, host);
     // 2026-07-28 has no GET stream and no session to end (basic/transports §sessions).
     if (isStatelessEra(request, undefined)) {
       throw McpError.invalidRequest(`Method Not Allowed: ${request.method} is not part of protocol version 2026-07-28`, undefined, 405);
@@ -209,10 +209,10 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   function handle(request: Request, init?: HandleInit): Promise<Response> {
     const started = performance.now();
     // Checked, not trusted: a framework may call a route export with arguments of its own.
-    const given = handleInitOf(init);
+    const host = requestHostOf(request, init);
     const cors = (response: Response) => (request.method === "OPTIONS" ? response : applyCors(response, request, options.origin));
     try {
-      const answer = route(request, given);
+      const answer = route(request, host);
       return answer instanceof Promise
         ? answer.then(cors, (thrown: unknown) => cors(refusal(request.method, thrown, started)))
         : Promise.resolve(cors(answer));
