@@ -3,12 +3,18 @@
  * Summarize a V8 .cpuprofile of the Next server (from `BENCH_CPU_PROF=1 npm run bench`).
  *
  *   node bench/profile-top.mjs [profile.cpuprofile] [--top 25] [--base other.cpuprofile]
+ *                              [--system NAME] [--c N] [--base-system NAME] [--base-c N]
  *
  * - Frames in Next's minified build output are mapped back to their sources through the build's
  *   .js.map files, so lib/ code shows as lib/…ts:line instead of `e` in a chunk.
  * - Times are per request when the bench's sidecar <name>.json (request count) is present.
  * - --base: a second profile (e.g. the ceiling alone) to subtract by category and by function:
  *   what the MCP route costs on top of the framework.
+ * - Only the timed cells count when the sidecar lists their windows (bench/run.mjs records them):
+ *   start-up, warm-up and the other servers' cells are left out. --system / --c keep one system's
+ *   cells (one server answers several rows); --base-system / --base-c do the same for the base,
+ *   which defaults to this profile: `--system tools/list --base-system ceiling` compares two rows
+ *   served by the same process.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -19,10 +25,14 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PROFILE_DIR = path.join(ROOT, "bench", ".work", "profiles");
 
 function parseArgs(argv) {
-  const args = { top: 25, file: undefined, base: undefined };
+  const args = { top: 25, file: undefined, base: undefined, system: undefined, c: undefined, baseSystem: undefined, baseC: undefined };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--top") args.top = Number(argv[++i]);
     else if (argv[i] === "--base") args.base = argv[++i];
+    else if (argv[i] === "--system") args.system = argv[++i];
+    else if (argv[i] === "--c") args.c = Number(argv[++i]);
+    else if (argv[i] === "--base-system") args.baseSystem = argv[++i];
+    else if (argv[i] === "--base-c") args.baseC = Number(argv[++i]);
     else args.file = argv[i];
   }
   if (!args.file) {
@@ -98,8 +108,34 @@ function describe(frame) {
 // ---------------------------------------------------------------------------------------------
 // Self and inclusive time per function
 // ---------------------------------------------------------------------------------------------
-function analyze(file) {
+/**
+ * The sidecar's request count and sample windows: the timed cells matching `system` and `c`
+ * (either undefined = any), or, for an older sidecar without windows, every sample.
+ */
+function selection(file, system, c) {
+  let sidecar;
+  try {
+    sidecar = JSON.parse(fs.readFileSync(file.replace(/\.cpuprofile$/, ".json"), "utf8"));
+  } catch {
+    return { requests: undefined, windows: undefined, label: "" }; // no sidecar: totals only
+  }
+  if (!Array.isArray(sidecar.windows) || sidecar.windows.length === 0) {
+    if (system !== undefined || c !== undefined) throw new Error(`${file}: its sidecar lists no cells to select from`);
+    return { requests: sidecar.requests, windows: undefined, label: " (whole run, warm-up included)" };
+  }
+  const windows = sidecar.windows.filter((w) => (system === undefined || w.system === system) && (c === undefined || w.concurrency === c));
+  if (windows.length === 0) {
+    const known = [...new Set(sidecar.windows.map((w) => `${w.system} c=${w.concurrency}`))].join(", ");
+    throw new Error(`${file}: no timed cell of ${system ?? "any system"}${c === undefined ? "" : ` at c=${c}`} (cells: ${known})`);
+  }
+  const names = [...new Set(windows.map((w) => `${w.system} c=${w.concurrency}`))].join(", ");
+  return { requests: windows.reduce((a, w) => a + w.requests, 0), windows, label: ` (timed cells: ${names})` };
+}
+
+function analyze(file, system, c) {
   const profile = JSON.parse(fs.readFileSync(file, "utf8"));
+  const { requests, windows, label } = selection(file, system, c);
+  const inWindow = windows ? (t) => windows.some((w) => t >= w.startUs && t < w.endUs) : () => true;
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const info = new Map(profile.nodes.map((n) => [n.id, describe(n.callFrame)]));
@@ -109,8 +145,11 @@ function analyze(file) {
   const categories = new Map();
   const labels = new Map();
   let busy = 0;
+  let t = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
     const dt = profile.timeDeltas[i] ?? 0;
+    t += dt;
+    if (!inWindow(t)) continue;
     const id = profile.samples[i];
     const leaf = info.get(id);
     labels.set(leaf.key, leaf);
@@ -126,13 +165,7 @@ function analyze(file) {
       total.set(d.key, (total.get(d.key) ?? 0) + dt);
     }
   }
-  let requests;
-  try {
-    requests = JSON.parse(fs.readFileSync(file.replace(/\.cpuprofile$/, ".json"), "utf8")).requests;
-  } catch {
-    // no sidecar: report totals only
-  }
-  return { file, self, total, categories, labels, busy, requests };
+  return { file, self, total, categories, labels, busy, requests, label };
 }
 
 // µs per request when the request count is known, else ms in total.
@@ -147,8 +180,8 @@ function fmt(n, digits = 1) {
 function report(p, base, top) {
   const u = unit(p);
   const bu = base ? unit(base) : undefined;
-  console.log(`\n# ${path.relative(ROOT, p.file)}${p.requests ? ` (${p.requests} requests)` : ""}`);
-  if (base) console.log(`  base: ${path.relative(ROOT, base.file)}${base.requests ? ` (${base.requests} requests)` : ""}; Δ = this − base`);
+  console.log(`\n# ${path.relative(ROOT, p.file)}${p.label}${p.requests ? `, ${p.requests} requests` : ""}`);
+  if (base) console.log(`  base: ${path.relative(ROOT, base.file)}${base.label}${base.requests ? `, ${base.requests} requests` : ""}; Δ = this − base`);
   console.log(`  busy (non-idle) CPU: ${fmt(p.busy / u.div)} ${u.name}${base ? `   base ${fmt(base.busy / bu.div)}   Δ ${fmt(p.busy / u.div - base.busy / bu.div)}` : ""}`);
 
   console.log(`\n## Self time by category (${u.name})`);
@@ -183,4 +216,6 @@ function report(p, base, top) {
 }
 
 const args = parseArgs(process.argv.slice(2));
-report(analyze(args.file), args.base ? analyze(args.base) : undefined, args.top);
+const wantsBase = args.base !== undefined || args.baseSystem !== undefined || args.baseC !== undefined;
+const base = wantsBase ? analyze(args.base ?? args.file, args.baseSystem, args.baseC) : undefined;
+report(analyze(args.file, args.system, args.c), base, args.top);

@@ -131,7 +131,8 @@ const CONFIG = {
 };
 
 // Profile mode: <name>.cpuprofile (written by the server at exit) + <name>.json (how many requests
-// it served), so bench/profile-top.mjs can report microseconds per request. One pair per server.
+// it served, and each timed cell's window and request count), so bench/profile-top.mjs can report
+// microseconds per request of one system's timed cells alone. One pair per server.
 const PROFILE_DIR = path.join(ROOT, "bench", ".work", "profiles");
 const PROFILE_NAME = `${new Date().toISOString().replace(/[:.]/g, "-")}_${(CONFIG.systems ?? ["all"]).join("+").replace(/[/*:]/g, "-")}`;
 
@@ -266,7 +267,7 @@ function spawnServer(key, { runtime, env, port, context, profile = true }) {
   };
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
-  const server = { key, runtime, child, pid: child.pid, port, log, exited: false, served: 0 };
+  const server = { key, runtime, child, pid: child.pid, port, log, exited: false, served: 0, windows: [] };
   child.on("exit", () => (server.exited = true));
   child.on("error", (err) => {
     log.push(`spawn error: ${err.message}`);
@@ -832,7 +833,9 @@ async function runHttpCell(system, concurrency, seconds, redis) {
   const cpu0 = treeCpuMs(server.pid);
   const redis0 = redis ? await redis.cpuMs() : undefined;
   const client0 = process.cpuUsage();
+  const startUs = monotonicUs();
   const cell = await closedLoop({ concurrency, seconds, call });
+  const endUs = monotonicUs();
   const client = process.cpuUsage(client0);
   const serverMs = treeCpuMs(server.pid) - cpu0;
   // redis-server's CPU over the cell (the INFO round trip is outside the timed loop).
@@ -848,8 +851,14 @@ async function runHttpCell(system, concurrency, seconds, redis) {
       cell.firstError ??= problem;
     }
   }
-  return { ...cell, serverMs, redisMs, clientMs: (client.user + client.system) / 1000, sample };
+  return { ...cell, serverMs, redisMs, clientMs: (client.user + client.system) / 1000, sample, server, window: { startUs, endUs } };
 }
+
+/**
+ * The monotonic clock in µs. A V8 .cpuprofile's startTime and sample times are on the same clock
+ * (CLOCK_MONOTONIC on Linux), so the windows recorded with it cut a server's profile to one cell.
+ */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /**
  * Answers judged after the cell instead of during it. Parsing every answer inside the timed loop
@@ -1703,7 +1712,8 @@ async function main() {
     const order = systems.map((_, i) => systems[(i + round) % systems.length]);
     for (const c of CONFIG.concurrencies) {
       for (const s of order) {
-        const r = await runCell(s, context, c, CONFIG.seconds);
+        const { server, window, ...r } = await runCell(s, context, c, CONFIG.seconds);
+        server?.windows.push({ system: s.name, concurrency: c, round, ...window, requests: r.ok + r.errors });
         cells.push({ system: s.name, concurrency: c, round, ...r });
         const rps = ((r.ok + r.errors) / r.wallMs) * 1000;
         const sorted = ascending(r.latencies);
@@ -1753,7 +1763,7 @@ try {
   if (CONFIG.cpuProf) {
     for (const server of servers.values()) {
       const base = path.join(PROFILE_DIR, `${PROFILE_NAME}_${server.key}`);
-      fs.writeFileSync(`${base}.json`, JSON.stringify({ systems: CONFIG.systems ?? "all", server: server.key, requests: server.served }, null, 2));
+      fs.writeFileSync(`${base}.json`, JSON.stringify({ systems: CONFIG.systems ?? "all", server: server.key, requests: server.served, windows: server.windows }, null, 2));
       console.log(`[bench] profile: ${path.relative(ROOT, base)}.cpuprofile (${server.served} requests); node bench/profile-top.mjs ${path.relative(ROOT, base)}.cpuprofile`);
     }
   }
