@@ -17,7 +17,8 @@
  *                                         # the core on plain node:http; cold start and memory
  *
  * Method (why it is built this way):
- * - `next start` production servers on 127.0.0.1, started as `node …/next start` (not `npx`) so
+ * - `next start` production servers on 127.0.0.1, started as `node scripts/start.mjs` (what
+ *   `npm start` runs: `next start` in that process with Node 22's stream buffers; not npm) so
  *   the spawned pid *is* the server; CPU is still summed over its whole process tree in case a
  *   future Next spawns workers. The main server answers the framework rows and the PostgreSQL
  *   rows (…/pg; DATABASE_URL = a fresh schema), so the ceiling and get_world/pg are measured on
@@ -81,6 +82,7 @@ import { closedLoop } from "./closed-loop.mjs";
 import { databaseEnv, preparePglite, preparePostgres } from "./databases.mjs";
 import { prepareRedis } from "./redis.mjs";
 import { prepareMcpHandlerApp } from "./mcp-handler-app.mjs";
+import { START_SCRIPT } from "../tests/support/next-server.mjs";
 import { CHARACTERS_PER_WORLD, LIST_ARGS, LOCATIONS_PER_WORLD, TARGET_WORLD_ID, WORLD_COUNT, checkWorld, checkWorldPage } from "./seed-data.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -227,16 +229,18 @@ function freePort() {
 /**
  * How each kind of server is run. `mcp`: it is our MCP endpoint (sessions are opened on it, its
  * answers must carry its limiter's RateLimit-Limit); the others only need the ceiling route.
- * - next: the project's `next start` (the build in CONFIG.distDir).
- * - mcp-handler: `next start` of the app bench/mcp-handler-app.mjs built (in its own folder).
+ * - next: the project's `npm start` (scripts/start.mjs: `next start` of the build in CONFIG.distDir).
+ * - mcp-handler: `next start` of the app bench/mcp-handler-app.mjs built (in its own folder), through
+ *   the same scripts/start.mjs (it resolves `next` from its working directory): both Next apps run
+ *   with the same Node settings.
  * - node-raw / node-core: bench/node-http-server.mjs, the fixed JSON alone / plus the MCP core.
  */
 const RUNTIMES = {
-  next: { mcp: true, label: "`next start`", command: () => ({ script: path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), args: (port) => ["start", "-H", HOST, "-p", String(port)], cwd: ROOT }) },
+  next: { mcp: true, label: "`next start`", command: () => ({ script: START_SCRIPT, args: (port) => ["-H", HOST, "-p", String(port)], cwd: ROOT }) },
   "mcp-handler": {
     mcp: false,
     label: "`next start` of the mcp-handler app",
-    command: (context) => ({ script: context.mcpHandlerApp.nextBin, args: (port) => ["start", "-H", HOST, "-p", String(port)], cwd: context.mcpHandlerApp.dir }),
+    command: (context) => ({ script: START_SCRIPT, args: (port) => ["-H", HOST, "-p", String(port)], cwd: context.mcpHandlerApp.dir }),
   },
   "node-raw": { mcp: false, label: "`node:http`", command: () => ({ script: path.join(ROOT, "bench", "node-http-server.mjs"), args: () => [], cwd: ROOT, env: { BENCH_NODE_MODE: "raw" } }) },
   "node-core": { mcp: true, label: "`node:http` + core", command: () => ({ script: path.join(ROOT, "bench", "node-http-server.mjs"), args: () => [], cwd: ROOT, env: { BENCH_NODE_MODE: "core" } }) },

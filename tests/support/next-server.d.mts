@@ -6,6 +6,8 @@ export interface RunningNextServer {
   stop(): Promise<void>;
 }
 export const ROOT: string;
+/** `npm start`'s script (scripts/start.mjs). */
+export const START_SCRIPT: string;
 export function distDir(): string;
 export function hasBuild(): boolean;
 export function freePort(): Promise<number>;

@@ -1,11 +1,14 @@
 // Start the real production server (`next start`) on a free loopback port and wait until it answers.
-// Shared by the vitest global setup, the conformance runner and the benchmark.
+// Shared by the vitest global setup, the conformance runner and the benchmark (START_SCRIPT).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
 export const ROOT = new URL("../..", import.meta.url).pathname;
+
+/** `npm start`'s script: `next start` with the Node settings it needs (see the script). */
+export const START_SCRIPT = join(ROOT, "scripts", "start.mjs");
 
 export function distDir() {
   return process.env.NEXT_DIST_DIR ?? ".next";
@@ -27,13 +30,14 @@ export async function freePort() {
 }
 
 /**
- * Spawns `node node_modules/next/dist/bin/next start` directly (not via npx) so the child pid is
- * the server itself — the benchmark reads its CPU time from /proc.
+ * Spawns `node scripts/start.mjs` (what `npm start` runs: `next start` in that process) directly,
+ * not via npm or npx, so the child pid is the server itself: the benchmark reads its CPU time from
+ * /proc.
  */
 export async function startNextServer({ env = {}, port, readyPath = "/api/mcp", timeoutMs = 60_000, quiet = true } = {}) {
   if (!hasBuild()) throw new Error(`No production build in ${distDir()}: run \`npx next build\` first`);
   port ??= await freePort();
-  const child = spawn(process.execPath, [join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child = spawn(process.execPath, [START_SCRIPT, "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", MCP_LOG_REQUESTS: "0", ...env },
     stdio: ["ignore", quiet ? "ignore" : "inherit", "pipe"],

@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: Next's production server, `next start` with the same arguments, in this process,
+ * after one Node setting that Next offers no option for.
+ *
+ * Node 22 raised the default stream highWaterMark from 16 KiB to 64 KiB. Node 20, which this
+ * project still supports, has 16. Next writes a route's Response into the node response and waits
+ * for "drain" whenever a write returns false. So on Node 20:
+ * - a 20 KB tools/list page costs one more event-loop turn and a third socket write (the chunked
+ *   terminator alone) per answer;
+ * - request bodies are read through the same small buffers.
+ * The server takes its size when it is created, before next.config.ts or instrumentation.ts run,
+ * so it has to be set here (bench/PROFILING.md, round 5). On Node 22 and later this changes
+ * nothing, and Vercel runs its own server.
+ *
+ * `next` is resolved from the working directory, so the benchmark starts its mcp-handler app
+ * with the same setting.
+ */
+import { createRequire } from "node:module";
+import path from "node:path";
+import { getDefaultHighWaterMark, setDefaultHighWaterMark } from "node:stream";
+
+export const STREAM_BUFFER_BYTES = 64 * 1024;
+
+if (getDefaultHighWaterMark(false) < STREAM_BUFFER_BYTES) setDefaultHighWaterMark(false, STREAM_BUFFER_BYTES);
+
+const require = createRequire(path.join(process.cwd(), "package.json"));
+const nextBin = require.resolve("next/dist/bin/next");
+// As if run as `next start <arguments>`: Next's CLI parses process.argv.
+process.argv = [process.argv[0], nextBin, "start", ...process.argv.slice(2)];
+require(nextBin);

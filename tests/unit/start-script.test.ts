@@ -1,0 +1,58 @@
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { START_SCRIPT } from "../support/next-server.mjs";
+
+/**
+ * scripts/start.mjs (`npm start`): it must hand Next's CLI exactly `start <arguments>` and raise
+ * the stream buffers before any server exists. A stand-in `next` package in a temporary folder
+ * reports what it was given: the real one is started through this script by every server test.
+ */
+const FAKE_NEXT_BIN = `
+const http = require("node:http");
+const { getDefaultHighWaterMark } = require("node:stream");
+const server = http.createServer();
+process.stdout.write(JSON.stringify({
+  argv: process.argv.slice(2),
+  script: process.argv[1],
+  defaultBuffer: getDefaultHighWaterMark(false),
+  serverBuffer: server.highWaterMark,
+}));
+`;
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "wc-start-"));
+  await mkdir(join(dir, "node_modules", "next", "dist", "bin"), { recursive: true });
+  await writeFile(join(dir, "package.json"), JSON.stringify({ name: "start-script-probe", private: true }));
+  await writeFile(join(dir, "node_modules", "next", "package.json"), JSON.stringify({ name: "next", version: "0.0.0-probe" }));
+  await writeFile(join(dir, "node_modules", "next", "dist", "bin", "next"), FAKE_NEXT_BIN);
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function start(args: string[]): Promise<{ argv: string[]; script: string; defaultBuffer: number; serverBuffer: number }> {
+  const { stdout } = await promisify(execFile)(process.execPath, [START_SCRIPT, ...args], { cwd: dir });
+  return JSON.parse(stdout);
+}
+
+describe("scripts/start.mjs", () => {
+  it("runs `next start` with the arguments it was given, from the working directory's next", async () => {
+    const seen = await start(["-p", "4321", "-H", "127.0.0.1"]);
+    expect(seen.argv).toEqual(["start", "-p", "4321", "-H", "127.0.0.1"]);
+    expect(seen.script).toBe(join(dir, "node_modules", "next", "dist", "bin", "next"));
+  });
+
+  it("gives the server Node 22's 64 KiB stream buffers (Node 20's default is 16 KiB)", async () => {
+    const seen = await start([]);
+    expect(seen.defaultBuffer).toBe(64 * 1024);
+    // The server copies the default when it is created: what its sockets and responses get.
+    expect(seen.serverBuffer).toBe(64 * 1024);
+  });
+});
