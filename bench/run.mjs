@@ -855,7 +855,7 @@ async function runHttpCell(system, concurrency, seconds, redis) {
       cell.firstError ??= problem;
     }
   }
-  return { ...cell, serverMs, redisMs, clientMs: (client.user + client.system) / 1000, sample, server, window: { startUs, endUs } };
+  return { ...cell, serverMs, redisMs, clientMs: (client.user + client.system) / 1000, sample, window: { startUs, endUs } };
 }
 
 /**
@@ -1716,8 +1716,9 @@ async function main() {
     const order = systems.map((_, i) => systems[(i + round) % systems.length]);
     for (const c of CONFIG.concurrencies) {
       for (const s of order) {
-        const { server, window, ...r } = await runCell(s, context, c, CONFIG.seconds);
-        server?.windows.push({ system: s.name, concurrency: c, round, ...window, requests: r.ok + r.errors });
+        const { window, ...r } = await runCell(s, context, c, CONFIG.seconds);
+        // HTTP cells only (a direct cell runs in its database's worker, not in a server).
+        if (window) servers.get(serverKeyOf(s)).windows.push({ system: s.name, concurrency: c, round, ...window, requests: r.ok + r.errors });
         cells.push({ system: s.name, concurrency: c, round, ...r });
         const rps = ((r.ok + r.errors) / r.wallMs) * 1000;
         const sorted = ascending(r.latencies);

@@ -20,7 +20,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { getDefaultHighWaterMark, setDefaultHighWaterMark } from "node:stream";
 
-export const STREAM_BUFFER_BYTES = 64 * 1024;
+const STREAM_BUFFER_BYTES = 64 * 1024;
 
 if (getDefaultHighWaterMark(false) < STREAM_BUFFER_BYTES) setDefaultHighWaterMark(false, STREAM_BUFFER_BYTES);
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { HandleInit } from "./handle-init";
+import { utf8Text } from "./read-body";
 import { wholeBodyOf } from "./whole-body";
 
 /**
@@ -31,8 +32,6 @@ export interface NodeListenerOptions {
 }
 
 const NO_BODY = new Set(["GET", "HEAD"]);
-// Request.text()'s decoding (UTF-8, a leading BOM dropped), so both paths read a body alike.
-const utf8 = new TextDecoder();
 
 function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();
@@ -46,7 +45,7 @@ function readDeclared(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.once("end", () => resolve(utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))));
+    req.once("end", () => resolve(utf8Text(chunks)));
     req.once("error", reject);
   });
 }

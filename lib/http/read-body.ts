@@ -35,6 +35,15 @@ async function readCounted(request: Request, maxBytes: number): Promise<string> 
     }
     chunks.push(value);
   }
-  // The same UTF-8 decoding as Request.text(), so a BOM is treated alike on both paths.
-  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  return utf8Text(chunks);
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * A body's chunks as text, decoded as Request.text() decodes (UTF-8, a leading BOM dropped), so
+ * every path that reads a body by hand reads it alike.
+ */
+export function utf8Text(chunks: readonly Uint8Array[]): string {
+  return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
 }
