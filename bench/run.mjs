@@ -1236,12 +1236,11 @@ function targetsTable(rows, cold) {
     "|---|--:|--:|---|--:|--:|---|--:|--:|",
   ];
   const verdict = (value, goal) => (!Number.isFinite(value) ? "not measured" : goal.ok(value) ? "pass" : "**miss**");
+  // A side view of a target (server CPU, floor): its ratio, per-round [min–max] and verdict.
+  const sideView = (ratio, goal) => (ratio ? `${fmt(ratio.value, 2)}x ${fmtSpread(ratio.spread).replace(/^[^ ]+ /, "")} ${verdict(ratio.value, goal)}` : "");
   for (const t of targetRows(rows, cold)) {
     const value = t.pair?.value;
-    const cpu = t.pair?.cpu;
-    const cpuView = cpu ? `${fmt(cpu.value, 2)}x ${fmtSpread(cpu.spread).replace(/^[^ ]+ /, "")} ${verdict(cpu.value, t.goal)}` : "";
-    const floor = t.floor ? `${fmt(t.floor.value, 2)}x ${fmtSpread(t.floor.spread).replace(/^[^ ]+ /, "")} ${verdict(t.floor.value, t.goal)}` : "";
-    lines.push(`| ${t.target} | ${t.c} | ${Number.isFinite(value) ? `**${fmt(value, 2)}x**` : "n/a"} | ${t.detail} | ${fmtSpread(t.pair?.spread)} | ${t.goal.text} | ${verdict(value, t.goal)} | ${cpuView} | ${floor} |`);
+    lines.push(`| ${t.target} | ${t.c} | ${Number.isFinite(value) ? `**${fmt(value, 2)}x**` : "n/a"} | ${t.detail} | ${fmtSpread(t.pair?.spread)} | ${t.goal.text} | ${verdict(value, t.goal)} | ${sideView(t.pair?.cpu, t.goal)} | ${sideView(t.floor, t.goal)} |`);
   }
   return lines;
 }
@@ -1383,7 +1382,7 @@ function renderMarkdown(rows, meta) {
     lines.push("");
     lines.push("The floor is the same ratio for `ceiling+body`, the bare route plus `await request.text()`: the least");
     lines.push("any JSON-RPC endpoint on these route handlers must do, measured in the same rounds. For get_world at");
-    lines.push("c=1 it is ceiling+body's p50 plus the p50 of get_world's statement timed alone (`prisma:get_world/pg`),");
+    lines.push(`c=1 it is ceiling+body's p50 plus the p50 of get_world's statement timed alone (\`${directRowName("get_world", "pg")}\`),`);
     lines.push("÷ the ceiling's p50: one request's parts, back to back. When the floor misses a goal, no endpoint built");
     lines.push("on these route handlers could meet that goal on this machine, whatever its own code costs.");
     lines.push("");
