@@ -16,7 +16,7 @@ import { createJiti } from "jiti";
 Object.assign(process.env, {
   NODE_ENV: "production",
   MCP_AUTH_MODE: "mixed",
-  MCP_ALLOW_DEV_ISSUER: "1",
+  BETTER_AUTH_SECRET: "bench-only-better-auth-secret-0123456789abcdef",
   MCP_RATE_LIMITS: "0",
   MCP_LOG_REQUESTS: "0",
   DATABASE_URL: process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test",

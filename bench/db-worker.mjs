@@ -19,7 +19,7 @@ import { LIST_ARGS, TARGET_WORLD_ID, checkWorld, checkWorldPage, seedRows } from
 const jiti = createJiti(import.meta.url);
 const { getPrisma, closePrisma } = await jiti.import("../lib/db/prisma.ts");
 const worlds = await jiti.import("../lib/worlds/data/worlds.ts");
-const { DEV_SUBJECT } = await jiti.import("../lib/auth/dev-issuer.ts");
+const { DEV_SUBJECT } = await jiti.import("../lib/authorization-server/key-file.ts");
 
 /**
  * The data-layer calls behind the tools (lib/worlds/tools/data/world-tools.ts): keep them in step

@@ -143,20 +143,19 @@ const MCP_PATH = "/api/mcp";
 
 // The development issuer the servers trust, in a folder of the bench's own (removed at the end).
 const DEV_ISSUER_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "wc-bench-issuer-"));
-const devIssuer = await createJiti(import.meta.url).import("../lib/auth/dev-issuer.ts");
+const keyFile = await createJiti(import.meta.url).import("../lib/authorization-server/key-file.ts");
 
 /**
  * The subjects the bench signs tokens for: `reader` owns the seeded worlds (the data rows read
  * them); `writer` is who create_world writes as, so the worlds it piles up are never in a read
  * row's results (every query filters by owner, on an index).
  */
-const SUBJECTS = { reader: devIssuer.DEV_SUBJECT, writer: "bench-writer" };
+const SUBJECTS = { reader: keyFile.DEV_SUBJECT, writer: "bench-writer" };
 
 /** A token for the server on `port`, for `subject`. */
 async function devToken(port, subject = SUBJECTS.reader) {
-  const key = await devIssuer.loadDevKey(DEV_ISSUER_DIR);
   const origin = `http://${HOST}:${port}`;
-  return devIssuer.signDevToken(key, { issuer: origin, audience: `${origin}${MCP_PATH}`, subject, scopes: ["worlds:read", "worlds:write"], ttlSeconds: 24 * 3600 });
+  return keyFile.signAccessToken(DEV_ISSUER_DIR, { issuer: origin, audience: `${origin}${MCP_PATH}`, subject, scopes: ["worlds:read", "worlds:write"], ttlSeconds: 24 * 3600 });
 }
 
 const CEILING_PATH = "/api/ceiling";
@@ -303,8 +302,8 @@ function serverEnv(key, port, { databases, redis }) {
     // Tokens from the development issuer (the bench signs them with the same key); anonymous
     // callers still reach the open tools, so both kinds of tools/list can be measured.
     MCP_AUTH_MODE: "mixed",
-    MCP_ALLOW_DEV_ISSUER: "1",
-    MCP_DEV_ISSUER_DIR: DEV_ISSUER_DIR,
+    BETTER_AUTH_SECRET: "bench-only-better-auth-secret-0123456789abcdef",
+    MCP_AUTH_KEYS_DIR: DEV_ISSUER_DIR,
     MCP_RESOURCE_URL: `http://${HOST}:${port}${MCP_PATH}`,
   };
 }

@@ -14,7 +14,17 @@ export interface AuthSettings {
   resourceName: string;
   resourceDocumentation: string;
   scopes: ScopeCatalog;
-  issuer: { kind: "external"; issuer: string; jwksUrl: string | undefined } | { kind: "development"; issuer: string; dir: string };
+  /**
+   * external: MCP_AUTH_ISSUER. builtin: this app's own authorization server
+   * (lib/authorization-server), whose issuer identifier is the origin of the resource URL.
+   */
+  issuer: { kind: "external"; issuer: string; jwksUrl: string | undefined } | { kind: "builtin"; issuer: string };
+  /**
+   * What keeps the built-in authorization server from issuing tokens, each naming its variable
+   * (a missing secret in production, no database on Vercel…). Not thrown: the open tools keep
+   * serving, and every 401/503 and the home page say what to set.
+   */
+  problems: readonly string[];
   audience: string;
   algorithms: readonly string[];
   hs256Secret: string | undefined;
@@ -76,43 +86,49 @@ export function resourceUrlForRequest(env: ResourceUrlEnv & Pick<Env, "PORT">, h
   return localResourceUrl(env);
 }
 
-function resourceUrlOf(env: Env, production: boolean, devIssuer: boolean): string {
+function resourceUrlOf(env: Env, production: boolean, builtin: boolean, problems: string[]): string {
   const configured = configuredResourceUrl(env);
   if (configured) return configured;
-  if (production && !devIssuer) {
+  if (production && !builtin) {
     throw new AuthConfigError("MCP_RESOURCE_URL is required in production: the canonical https URL of /api/mcp (the tokens' audience)");
   }
+  if (production) problems.push("MCP_RESOURCE_URL is not set: the canonical https URL of /api/mcp (the tokens' audience and the issuer's origin)");
   return localResourceUrl(env);
+}
+
+/** What the built-in authorization server needs in production, each missing piece in words naming its variable. */
+function builtinProblems(env: Env, production: boolean): string[] {
+  const problems: string[] = [];
+  if (production && !env.BETTER_AUTH_SECRET) problems.push("BETTER_AUTH_SECRET is not set: the built-in authorization server needs a secret of at least 32 characters (openssl rand -base64 32)");
+  if (env.VERCEL && !env.DATABASE_URL) problems.push("DATABASE_URL is not set: on Vercel the embedded database cannot be written; add a Postgres database (Storage → Marketplace) and redeploy");
+  return problems;
 }
 
 export function resolveAuthSettings(env: Env, scopes: ScopeCatalog): AuthSettings {
   const production = env.NODE_ENV === "production";
-  const devIssuer = env.MCP_AUTH_ISSUER === undefined;
-  if (devIssuer && production && !env.MCP_ALLOW_DEV_ISSUER) {
-    throw new AuthConfigError(
-      "MCP_AUTH_ISSUER is not set, and the development issuer is refused in production. Configure your authorization server (README: Authorization), or set MCP_ALLOW_DEV_ISSUER=1 for a throwaway demo.",
-    );
-  }
+  const builtin = env.MCP_AUTH_ISSUER === undefined;
   const badAlgorithms = env.MCP_AUTH_ALGORITHMS.filter((a) => !ASYMMETRIC.test(a));
   if (badAlgorithms.length > 0) {
     throw new AuthConfigError(`MCP_AUTH_ALGORITHMS accepts asymmetric algorithms only (got ${badAlgorithms.join(", ")}); HS256 is enabled by MCP_AUTH_HS256_SECRET`);
   }
-  if (env.MCP_AUTH_HS256_SECRET && devIssuer) throw new AuthConfigError("MCP_AUTH_HS256_SECRET needs MCP_AUTH_ISSUER (the issuer the shared-secret tokens name)");
+  if (env.MCP_AUTH_HS256_SECRET && builtin) throw new AuthConfigError("MCP_AUTH_HS256_SECRET needs MCP_AUTH_ISSUER (the issuer the shared-secret tokens name)");
   const unknownImplicit = env.MCP_AUTH_IMPLICIT_SCOPES.filter((s) => !scopes.some((d) => d.name === s));
   if (unknownImplicit.length > 0) throw new AuthConfigError(`MCP_AUTH_IMPLICIT_SCOPES names unknown scopes: ${unknownImplicit.join(", ")}`);
 
-  const resourceUrl = resourceUrlOf(env, production, devIssuer);
+  const problems = builtin ? builtinProblems(env, production) : [];
+  const resourceUrl = resourceUrlOf(env, production, builtin, problems);
   const origin = new URL(resourceUrl).origin;
   return {
-    mode: env.MCP_AUTH_MODE ?? (production ? "required" : "mixed"),
+    // Production defaults to required; while the built-in server cannot issue tokens, the open
+    // tools stay reachable (mixed) and everything else says what is missing.
+    mode: env.MCP_AUTH_MODE ?? (production && problems.length === 0 ? "required" : "mixed"),
     resourceUrl,
     resourceMetadataUrl: protectedResourceMetadataUrl(resourceUrl),
     resourceName: env.MCP_RESOURCE_NAME,
     resourceDocumentation: env.MCP_RESOURCE_DOCUMENTATION ?? `${origin}/`,
     scopes,
-    issuer: devIssuer
-      ? { kind: "development", issuer: origin, dir: env.MCP_DEV_ISSUER_DIR }
-      : { kind: "external", issuer: env.MCP_AUTH_ISSUER as string, jwksUrl: env.MCP_AUTH_JWKS_URL },
+    issuer: builtin ? { kind: "builtin", issuer: origin } : { kind: "external", issuer: env.MCP_AUTH_ISSUER as string, jwksUrl: env.MCP_AUTH_JWKS_URL },
+    problems,
     audience: env.MCP_AUTH_AUDIENCE ?? resourceUrl,
     algorithms: env.MCP_AUTH_ALGORITHMS,
     hs256Secret: env.MCP_AUTH_HS256_SECRET,

@@ -15,7 +15,12 @@ export interface VerifierOptions {
   audience: string;
   /** Asymmetric algorithms accepted from the JWKS. */
   algorithms: readonly string[];
-  keys: { kind: "remote"; jwksUrl: () => Promise<URL> | URL; cooldownMs: number; cacheMaxAgeMs: number; timeoutMs: number } | { kind: "local"; jwks: () => Promise<JSONWebKeySet> };
+  /**
+   * remote: a JWKS URL, fetched and cached by jose. local: keys this process can read itself (the
+   * built-in authorization server's), reloaded when a token names a key not yet seen, at most
+   * once per cooldown, so a rotated-in key is picked up and a flood of made-up kids is not.
+   */
+  keys: { kind: "remote"; jwksUrl: () => Promise<URL> | URL; cooldownMs: number; cacheMaxAgeMs: number; timeoutMs: number } | { kind: "local"; jwks: () => Promise<JSONWebKeySet>; cooldownMs: number };
   /** Supabase-style shared secret: HS256 tokens are verified with it (and need no kid). */
   hs256Secret?: string;
   clockToleranceSeconds: number;
@@ -100,6 +105,30 @@ function classifyFetchFailures(remote: JWTVerifyGetKey): JWTVerifyGetKey {
   };
 }
 
+/** A local key set that is read again when a token names an unknown key (see VerifierOptions.keys). */
+function reloadingLocalKeySet(load: () => Promise<JSONWebKeySet>, cooldownMs: number): JWTVerifyGetKey {
+  let current: { getKey: JWTVerifyGetKey; loadedAt: number } | undefined;
+  let loading: Promise<{ getKey: JWTVerifyGetKey; loadedAt: number }> | undefined;
+  const reload = () =>
+    (loading ??= load()
+      .then((jwks) => (current = { getKey: createLocalJWKSet(jwks), loadedAt: Date.now() }))
+      .catch((thrown: unknown) => {
+        throw new VerifierUnavailable(`the signing keys could not be read (${thrown instanceof Error ? thrown.message : String(thrown)})`);
+      })
+      .finally(() => {
+        loading = undefined;
+      }));
+  return async (header, token) => {
+    const set = current ?? (await reload());
+    try {
+      return await set.getKey(header, token);
+    } catch (thrown) {
+      if (!(thrown instanceof errors.JWKSNoMatchingKey) || Date.now() - set.loadedAt < cooldownMs) throw thrown;
+      return (await reload()).getKey(header, token);
+    }
+  };
+}
+
 export function createJwtVerifier(options: VerifierOptions): JwtVerifier {
   const asymmetric = options.algorithms.filter((a) => !a.startsWith("HS") && a !== "none");
   let keySet: JWTVerifyGetKey | undefined;
@@ -112,8 +141,8 @@ export function createJwtVerifier(options: VerifierOptions): JwtVerifier {
     if (keySet) return keySet;
     const source = options.keys;
     if (source.kind === "local") {
-      keySetLoading ??= source.jwks().then((jwks) => (keySet = createLocalJWKSet(jwks)));
-      return keySetLoading;
+      keySet = reloadingLocalKeySet(source.jwks, source.cooldownMs);
+      return keySet;
     }
     keySetLoading ??= Promise.resolve(source.jwksUrl()).then(
       (url) => (keySet = classifyFetchFailures(createRemoteJWKSet(url, {

@@ -1,3 +1,4 @@
+import type { JSONWebKeySet } from "jose";
 import { ErrorCode, McpError } from "../jsonrpc";
 import { unauthorized, type AccessControl } from "../mcp/access";
 import type { AuthInfo } from "./auth-info";
@@ -5,15 +6,14 @@ import type { AuthSettings } from "./auth-settings";
 import { createMetadataSource, type MetadataSource } from "./authorization-server-metadata";
 import { readBearer } from "./bearer-token";
 import { bearerChallenge } from "./challenge";
-import { devJwks, loadDevKey, type DevKey } from "./dev-issuer";
 import { TokenRejected, VerifierUnavailable, createJwtVerifier, type JwtVerifier } from "./jwt-verifier";
 import { expandScopes } from "./scope-catalog";
 
 /**
  * This server as an OAuth 2.1 protected resource: it checks bearer tokens for the MCP core
  * (AccessControl) and publishes what clients need to get one — the protected resource metadata
- * (RFC 9728), the authorization server's metadata mirrored on our origin, and, with the
- * development issuer, its JWKS. One per process: the JWKS cache and the metadata cache live here.
+ * (RFC 9728), and the authorization server's metadata and JWKS on our origin. One per process:
+ * the key cache and the metadata cache live here.
  */
 export interface ResourceServer {
   settings: AuthSettings;
@@ -21,22 +21,28 @@ export interface ResourceServer {
   protectedResourceMetadata(): Record<string, unknown>;
   /** The authorization server's metadata; `undefined` when it cannot be had (→ 502). */
   authorizationServerMetadata(flavor: "oauth" | "openid"): Promise<Record<string, unknown> | undefined>;
-  /** The development issuer's JWKS; `undefined` with an external authorization server. */
+  /** The built-in authorization server's JWKS; `undefined` with an external one. */
   jwks(): Promise<Record<string, unknown> | undefined>;
+}
+
+/**
+ * The built-in authorization server as the resource server sees it: its published keys and
+ * metadata. lib/authorization-server provides it; lib/auth does not depend on better-auth.
+ */
+export interface BuiltinIssuer {
+  jwks(): Promise<JSONWebKeySet>;
+  metadata(): Promise<Record<string, unknown>>;
 }
 
 const METADATA_TTL_MS = 60 * 60 * 1000;
 /** A verified token is reused for at most this long, so a revoked key stops working soon. */
 const VERIFIED_CACHE_MS = 60_000;
 
-export function createResourceServer(settings: AuthSettings): ResourceServer {
-  const dev = settings.issuer.kind === "development" ? settings.issuer : undefined;
+export function createResourceServer(settings: AuthSettings, builtinIssuer?: BuiltinIssuer): ResourceServer {
   const external = settings.issuer.kind === "external" ? settings.issuer : undefined;
-  let devKey: Promise<DevKey> | undefined;
-  const loadKey = (dir: string) => (devKey ??= loadDevKey(dir).catch((thrown: unknown) => {
-    devKey = undefined;
-    throw thrown;
-  }));
+  const builtin = settings.issuer.kind === "builtin" ? builtinIssuer : undefined;
+  if (settings.issuer.kind === "builtin" && !builtin) throw new Error("the built-in authorization server was not provided");
+  const notice = settings.problems.length > 0 ? `Sign-in is not available: ${settings.problems.join("; ")}` : undefined;
   const metadata: MetadataSource | undefined = external
     ? createMetadataSource(external.issuer, { ttlMs: METADATA_TTL_MS, timeoutMs: settings.jwks.timeoutMs })
     : undefined;
@@ -45,8 +51,10 @@ export function createResourceServer(settings: AuthSettings): ResourceServer {
     issuer: settings.issuer.issuer,
     audience: settings.audience,
     algorithms: settings.algorithms,
-    keys: dev
-      ? { kind: "local", jwks: async () => devJwks(await loadKey(dev.dir)) }
+    // The built-in server's keys are read in process (no HTTP round trip to ourselves, which a
+    // serverless deployment's protection could refuse); every check below is the same.
+    keys: builtin
+      ? { kind: "local", jwks: () => builtin.jwks(), cooldownMs: settings.jwks.cooldownMs }
       : {
           kind: "remote",
           // Configured, else the issuer's published jwks_uri. Never a guess: a wrong URL would
@@ -74,9 +82,11 @@ export function createResourceServer(settings: AuthSettings): ResourceServer {
     mode: settings.mode,
     defaultScopes: allScopes,
     challenge: (details) => bearerChallenge(settings.resourceMetadataUrl, details),
+    ...(notice ? { notice } : {}),
     authenticate(request): AuthInfo | undefined | Promise<AuthInfo | undefined> {
       const credentials = readBearer(request);
       if (credentials.kind === "none") return undefined;
+      if (notice) throw new McpError(ErrorCode.InternalError, `Service unavailable: ${notice}`, undefined, 503, { "Retry-After": "60" });
       // RFC 6750 §3.1: a malformed request is a 400 invalid_request, still with the challenge.
       if (credentials.kind === "malformed") throw unauthorized(access, { error: "invalid_request", description: credentials.reason }, 400);
       return verifier.verify(credentials.token).catch((thrown: unknown) => {
@@ -101,21 +111,11 @@ export function createResourceServer(settings: AuthSettings): ResourceServer {
       resource_documentation: settings.resourceDocumentation,
     }),
     async authorizationServerMetadata(flavor) {
-      if (dev) {
-        // The development issuer hands out tokens only through `npm run token`: no endpoints.
-        return {
-          issuer: dev.issuer,
-          jwks_uri: `${dev.issuer}/.well-known/jwks.json`,
-          scopes_supported: allScopes,
-          response_types_supported: [],
-          grant_types_supported: [],
-          service_documentation: settings.resourceDocumentation,
-        };
-      }
+      if (builtin) return builtin.metadata().catch(() => undefined);
       return (flavor === "oauth" ? metadata?.oauth() : metadata?.openid())?.catch(() => undefined);
     },
     async jwks() {
-      return dev ? devJwks(await loadKey(dev.dir)) : undefined;
+      return builtin ? { ...(await builtin.jwks()) } : undefined;
     },
   };
 }

@@ -56,7 +56,7 @@ const EnvSchema = z.object({
   MCP_RESOURCE_URL: url.optional(),
   MCP_RESOURCE_NAME: z.string().min(1).max(200).default("WorldCrafter"),
   MCP_RESOURCE_DOCUMENTATION: url.optional(),
-  /** The authorization server's issuer identifier. Unset: the development issuer. */
+  /** The authorization server's issuer identifier. Unset: the built-in authorization server (lib/authorization-server). */
   MCP_AUTH_ISSUER: url.optional(),
   /** Its JWKS; default: jwks_uri from its metadata. */
   MCP_AUTH_JWKS_URL: url.optional(),
@@ -72,10 +72,32 @@ const EnvSchema = z.object({
   MCP_AUTH_JWKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Scopes granted to a valid token that carries no scope claim at all (providers without scopes). */
   MCP_AUTH_IMPLICIT_SCOPES: list.default([]),
-  /** Allow the development issuer under NODE_ENV=production (tests, demos — never a real deployment). */
-  MCP_ALLOW_DEV_ISSUER: bool.default(false),
-  /** Where the development issuer keeps its signing key. */
-  MCP_DEV_ISSUER_DIR: z.string().default(".data/dev-issuer"),
+  // ── The built-in authorization server (lib/authorization-server), the issuer when MCP_AUTH_ISSUER is unset
+  /** Signs sessions, OAuth query strings and encrypts the signing keys kept in the database. Required in production. */
+  BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
+  /**
+   * A folder for the signing keys instead of the database (development default `.data/auth-keys`;
+   * `npm run token` signs with the same file). Unset in production: keys live in the database.
+   */
+  MCP_AUTH_KEYS_DIR: z.string().optional(),
+  /** open: anyone may create an account; closed: only existing accounts sign in. */
+  MCP_AUTH_SIGNUP: z.enum(["open", "closed"]).default("open"),
+  /** When set, only e-mail addresses of these domains may sign up (`example.com,example.org`). */
+  MCP_AUTH_SIGNUP_DOMAINS: list.pipe(z.array(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, "each entry must be a domain"))).default([]),
+  MCP_AUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).max(24 * 3600).default(900),
+  MCP_AUTH_REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(365 * 24 * 3600).default(30 * 24 * 3600),
+  /** Failed sign-ins per account (and, separately, per address) in MCP_AUTH_SIGN_IN_WINDOW_SECONDS. */
+  MCP_AUTH_SIGN_IN_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(10),
+  MCP_AUTH_SIGN_IN_WINDOW_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
+  GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Any OpenID Connect provider for sign-in: its issuer (discovery at /.well-known/openid-configuration). */
+  MCP_AUTH_OIDC_ISSUER: url.optional(),
+  MCP_AUTH_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  MCP_AUTH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  MCP_AUTH_OIDC_NAME: z.string().min(1).max(60).default("single sign-on"),
   // ── Rate limits and input limits (lib/ratelimit, lib/http; see .env.example) ─────────────────
   MCP_RATE_LIMITS: bool.default(true),
   MCP_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
@@ -108,6 +130,8 @@ const EnvSchema = z.object({
 
   /** Set by the platform: which build this is, and Vercel's production host. */
   NODE_ENV: z.string().optional(),
+  /** "1" on Vercel (its file system is read-only: the embedded database cannot live there). */
+  VERCEL: z.string().optional(),
   VERCEL_PROJECT_PRODUCTION_URL: z.string().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).optional(),
 });
@@ -119,6 +143,12 @@ function crossCheck(env: Env): string[] {
   const problems: string[] = [];
   if ((env.UPSTASH_REDIS_REST_URL === undefined) !== (env.UPSTASH_REDIS_REST_TOKEN === undefined)) {
     problems.push("  UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together");
+  }
+  for (const [id, secret] of [["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET"], ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"], ["MCP_AUTH_OIDC_CLIENT_ID", "MCP_AUTH_OIDC_CLIENT_SECRET"]] as const) {
+    if ((env[id] === undefined) !== (env[secret] === undefined)) problems.push(`  ${id} and ${secret} must be set together`);
+  }
+  if ((env.MCP_AUTH_OIDC_ISSUER === undefined) !== (env.MCP_AUTH_OIDC_CLIENT_ID === undefined)) {
+    problems.push("  MCP_AUTH_OIDC_ISSUER and MCP_AUTH_OIDC_CLIENT_ID must be set together");
   }
   return problems;
 }

@@ -36,6 +36,11 @@ export interface AccessControl {
   authenticate(request: Request): AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /** The WWW-Authenticate value (RFC 6750 §3) for a refusal. */
   challenge(details: ChallengeDetails): string;
+  /**
+   * Why signing in cannot work right now (a missing secret, naming its variable): every refusal
+   * carries it, so whoever reads a 401 learns what the deployment lacks.
+   */
+  readonly notice?: string;
 }
 
 /** The `_meta` key ChatGPT reads on an isError tool result to start account linking. */
@@ -44,7 +49,7 @@ export const WWW_AUTHENTICATE_META_KEY = "mcp/www_authenticate";
 /** 401 with the challenge (basic/authorization §error handling); seed 001's -32001 body. */
 export function unauthorized(access: AccessControl, details: ChallengeDetails = {}, status = 401): McpError {
   const what = details.error === "invalid_token" ? "invalid or expired token" : details.error === "invalid_request" ? "malformed credentials" : "a bearer token is required";
-  const message = `Unauthorized: ${what}${details.description ? ` (${details.description})` : ""}`;
+  const message = `Unauthorized: ${what}${details.description ? ` (${details.description})` : ""}${access.notice ? `. ${access.notice}` : ""}`;
   return new McpError(ErrorCode.Unauthorized, message, details.scopes ? { requiredScopes: details.scopes } : undefined, status, {
     "WWW-Authenticate": access.challenge({ ...details, scopes: details.scopes ?? access.defaultScopes }),
   });
@@ -80,7 +85,7 @@ export function decideAccess(schemes: readonly SecurityScheme[], auth: AuthInfo 
 /** The isError result an anonymous call of an oauth2 tool gets in mixed mode (ChatGPT links accounts on it). */
 export function signInResult(access: AccessControl, tool: string, scopes: readonly string[]): { content: { type: "text"; text: string }[]; isError: true; _meta: Meta } {
   return {
-    content: [{ type: "text", text: `Sign in to use ${tool}: it needs access to your account (${scopes.join(" ") || "a bearer token"}).` }],
+    content: [{ type: "text", text: `Sign in to use ${tool}: it needs access to your account (${scopes.join(" ") || "a bearer token"}).${access.notice ? ` ${access.notice}` : ""}` }],
     isError: true,
     // The Apps SDK's account-linking trigger: an insufficient_scope challenge in the result's _meta.
     _meta: { [WWW_AUTHENTICATE_META_KEY]: [access.challenge({ error: "insufficient_scope", scopes, description: "You need to sign in to continue" })] },

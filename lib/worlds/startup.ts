@@ -2,7 +2,7 @@ import { worldcrafterResourceServer } from "./authorization";
 
 /**
  * The authorization configuration is checked when the server starts, so a server that may not
- * run — the development issuer in production, a missing resource URL — exits with a message
+ * run — an external issuer without a resource URL, bad algorithms — exits with a message
  * naming the variable. (Next only logs an error thrown from register() and keeps serving, which
  * would answer every request with a 500.)
  */

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { closePrisma, getPrisma } from "../../lib/db/prisma";
-import { DEV_SUBJECT } from "../../lib/auth/dev-issuer";
+import { DEV_SUBJECT } from "../../lib/authorization-server/key-file";
 
 const { values } = parseArgs({ options: { sub: { type: "string", default: DEV_SUBJECT } } });
 const SUBJECT = values.sub;

@@ -58,7 +58,7 @@ async function main() {
   mkdirSync(RESULTS, { recursive: true });
   // The fixture route is unauthenticated by design; the product route beside it still needs an
   // issuer to start in production mode, and the development issuer is fine for that here.
-  const base = { MCP_CONFORMANCE_FIXTURES: "1", MCP_ALLOW_DEV_ISSUER: "1" };
+  const base = { MCP_CONFORMANCE_FIXTURES: "1", BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef" };
   const runs = [];
   // One server process serves every run: both eras side by side, as in production.
   const server = await startNextServer({ env: base });

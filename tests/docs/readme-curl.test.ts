@@ -15,7 +15,7 @@ function runBlock(block: string): string {
   const server = inject("statefulUrl");
   const script = block.replaceAll("http://localhost:3000", server);
   // `npm run token` signs with the key the test server trusts, for that server's audience.
-  const env = { ...process.env, MCP_DEV_ISSUER_DIR: inject("devIssuerDir"), MCP_RESOURCE_URL: `${server}/api/mcp` };
+  const env = { ...process.env, MCP_AUTH_KEYS_DIR: inject("devIssuerDir"), MCP_RESOURCE_URL: `${server}/api/mcp` };
   return execFileSync("bash", ["-euo", "pipefail", "-c", script], { encoding: "utf8", timeout: 30_000, env });
 }
 

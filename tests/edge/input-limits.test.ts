@@ -35,7 +35,7 @@ beforeAll(async () => {
       ...LIMITS,
       DATABASE_URL: database.url,
       MCP_AUTH_MODE: "mixed",
-      MCP_ALLOW_DEV_ISSUER: "1",
+      BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
       MCP_RESOURCE_URL: `http://127.0.0.1:${port}/api/mcp`,
       MCP_RATE_LIMITS: "0",
     },

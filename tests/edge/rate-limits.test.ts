@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDevKey, signDevToken, type DevKey } from "../../lib/auth/dev-issuer";
+import { currentKeyRow, signAccessToken } from "../../lib/authorization-server/key-file";
 import { Scope } from "../../lib/worlds/scopes";
 import { JSON_AND_SSE, sseMessages } from "../support/mcp-http";
 import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
@@ -83,7 +83,6 @@ function address(n: number): string {
 // ── Processes ────────────────────────────────────────────────────────────────────────────────
 
 let devIssuerDir = "";
-let devKey: DevKey;
 let database: TestSchema | undefined;
 let spare: RedisProcess | undefined;
 let front: UpstashRestFront | undefined;
@@ -104,8 +103,8 @@ function commonEnv(): Record<string, string> {
   return {
     DATABASE_URL: database?.url ?? "",
     MCP_AUTH_MODE: "mixed",
-    MCP_ALLOW_DEV_ISSUER: "1",
-    MCP_DEV_ISSUER_DIR: devIssuerDir,
+    BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
+    MCP_AUTH_KEYS_DIR: devIssuerDir,
     MCP_REQUEST_STATE_SECRET: "rate-limit-test-request-state-secret-0123456789",
     MCP_RATE_LIMITS: "1",
     MCP_RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_MS / 1000),
@@ -142,7 +141,7 @@ async function settleAll<T>(starts: readonly Promise<T>[]): Promise<T[]> {
 beforeAll(async () => {
   devIssuerDir = mkdtempSync(join(tmpdir(), "wc-rl-issuer-"));
   // Made before the servers start, so all five trust the same key.
-  devKey = await loadDevKey(devIssuerDir);
+  await currentKeyRow(devIssuerDir);
   inspect = new Redis(SHARED_REDIS_URL, { maxRetriesPerRequest: 1 });
   // Each handle is kept as soon as it exists, so afterAll cleans up whatever did start.
   await settleAll<unknown>([
@@ -201,7 +200,7 @@ function tokenFor(server: RunningNextServer, sub: string): Promise<string> {
   const key = `${server.url} ${sub}`;
   let token = tokens.get(key);
   if (!token) {
-    token = signDevToken(devKey, { issuer: server.url, audience: `${server.url}/api/mcp`, subject: sub, scopes: [Scope.Read, Scope.Write] });
+    token = signAccessToken(devIssuerDir, { issuer: server.url, audience: `${server.url}/api/mcp`, subject: sub, scopes: [Scope.Read, Scope.Write] });
     tokens.set(key, token);
   }
   return token;

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadDevKey, signDevToken } from "../../lib/auth/dev-issuer";
+import { currentKeyRow, signAccessToken } from "../../lib/authorization-server/key-file";
 import { Scope } from "../../lib/worlds/scopes";
 import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 import { startRedisProcess, type RedisProcess } from "../support/redis-process";
@@ -47,7 +47,7 @@ beforeAll(async () => {
   viaProxy.port = String(pg.port);
   redis = await startRedisProcess();
   keyDir = mkdtempSync(join(tmpdir(), "wc-faults-issuer-"));
-  const key = await loadDevKey(keyDir);
+  await currentKeyRow(keyDir);
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/api/mcp`;
   server = await startNextServer({
@@ -58,8 +58,8 @@ beforeAll(async () => {
       UPSTASH_REDIS_REST_URL: "",
       UPSTASH_REDIS_REST_TOKEN: "",
       MCP_RESOURCE_URL: resource,
-      MCP_ALLOW_DEV_ISSUER: "1",
-      MCP_DEV_ISSUER_DIR: keyDir,
+      BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
+      MCP_AUTH_KEYS_DIR: keyDir,
       MCP_AUTH_MODE: "mixed",
       MCP_CONFORMANCE_FIXTURES: "1",
       MCP_RATE_LIMITS: "1",
@@ -73,7 +73,7 @@ beforeAll(async () => {
   });
   URL_ = `${server.url}/api/mcp`;
   FIXTURES = `${server.url}/api/conformance/mcp`;
-  token = await signDevToken(key, { issuer: new URL(resource).origin, audience: resource, subject: "faults-user", scopes: [Scope.Read, Scope.Write] });
+  token = await signAccessToken(keyDir, { issuer: new URL(resource).origin, audience: resource, subject: "faults-user", scopes: [Scope.Read, Scope.Write] });
 }, 120_000);
 
 afterAll(async () => {

@@ -45,7 +45,7 @@ beforeAll(async () => {
       MCP_RESOURCE_URL: `http://127.0.0.1:${port}/api/mcp`,
       MCP_CONFORMANCE_FIXTURES: "1",
       MCP_AUTH_MODE: "mixed",
-      MCP_ALLOW_DEV_ISSUER: "1",
+      BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
       MCP_RATE_LIMITS: "0",
       MCP_MAX_BODY_BYTES: String(MAX_BODY),
       // Everything that waits ends quickly, so a request that outlives HANG_MS is a hang.

@@ -31,7 +31,7 @@ async function freshPglite(): Promise<{ dir: string; drop: () => Promise<void> }
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const [database, pglite] = await Promise.all([freshDatabase(), freshPglite()]);
-  // The servers trust the development issuer's key in this folder; tests sign tokens with it.
+  // The built-in authorization server's keys live in this folder; tests sign tokens with them.
   const devIssuerDir = mkdtempSync(join(tmpdir(), "wc-e2e-issuer-"));
   // Both servers share one requestState key and one database, as the instances of one deployment must.
   const common = {
@@ -42,8 +42,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     DATABASE_URL: database.url,
     // Anonymous callers reach the open tools (most protocol tests); data tools need tokens.
     MCP_AUTH_MODE: "mixed",
-    MCP_ALLOW_DEV_ISSUER: "1",
-    MCP_DEV_ISSUER_DIR: devIssuerDir,
+    BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
+    MCP_AUTH_KEYS_DIR: devIssuerDir,
     // The limiter runs (in memory) on every test request, with budgets no suite reaches: the
     // suites share one client address. tests/edge proves the limits themselves.
     MCP_RATE_LIMIT_TOOLS_LIST: "1000000",

@@ -51,17 +51,17 @@ export async function mountWorldcrafter(kind: DatabaseKind): Promise<InProcessAp
     import("../../lib/auth/auth-settings"),
     import("../../lib/auth/resource-server"),
     import("../../lib/worlds/scopes"),
-    import("../../lib/auth/dev-issuer"),
+    import("../../lib/authorization-server/key-file"),
   ]);
-  const env = loadEnv({ ...process.env, MCP_LOG_REQUESTS: "0", MCP_AUTH_MODE: "required", MCP_RESOURCE_URL: RESOURCE, MCP_DEV_ISSUER_DIR: issuerDir, MCP_ALLOW_DEV_ISSUER: "1" });
+  const env = loadEnv({ ...process.env, MCP_LOG_REQUESTS: "0", MCP_AUTH_MODE: "required", MCP_RESOURCE_URL: RESOURCE, MCP_AUTH_KEYS_DIR: issuerDir, BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef" });
   const resourceServer = createResourceServer(resolveAuthSettings(env, WORLD_SCOPES));
   const endpoint = createMcpEndpoint(worldcrafterServer, env, { access: resourceServer.access });
-  const key = await devIssuer.loadDevKey(issuerDir);
+  await devIssuer.currentKeyRow(issuerDir);
   const tokens = new Map<string, string>();
   const tokenOf = async (subject: string) => {
     let token = tokens.get(subject);
     if (!token) {
-      token = await devIssuer.signDevToken(key, { issuer: new URL(RESOURCE).origin, audience: RESOURCE, subject, scopes: [Scope.Read, Scope.Write] });
+      token = await devIssuer.signAccessToken(issuerDir, { issuer: new URL(RESOURCE).origin, audience: RESOURCE, subject, scopes: [Scope.Read, Scope.Write] });
       tokens.set(subject, token);
     }
     return token;

@@ -8,7 +8,7 @@ declare module "vitest" {
     statelessUrl: string;
     /** `next start` (stateful) on an embedded PGlite database of its own, as `npm run dev` runs. */
     pgliteUrl: string;
-    /** The development issuer's key folder the servers trust (tests/support/auth.ts signs with it). */
+    /** The built-in authorization server's keys folder the servers sign with (tests/support/auth.ts signs with it). */
     devIssuerDir: string;
     /** The servers' PostgreSQL database (a fresh, migrated schema of `test`), for row counts. */
     databaseUrl: string;

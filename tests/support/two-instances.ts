@@ -1,14 +1,14 @@
 /**
  * Two instances of one deployment: two `next start` processes on one PostgreSQL schema and one
  * Redis, behind a round-robin proxy that is the deployment's public URL. Both instances are
- * configured with that URL as MCP_RESOURCE_URL, so a token signed by the development issuer for
+ * configured with that URL as MCP_RESOURCE_URL, so a token signed with the built-in authorization server's keys for
  * it (issuer = the proxy's origin, audience = its /api/mcp) is valid on either of them, whether a
  * request goes through the proxy or straight to one instance.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadDevKey, signDevToken, type DevKey } from "../../lib/auth/dev-issuer";
+import { currentKeyRow, signAccessToken } from "../../lib/authorization-server/key-file";
 import { Scope } from "../../lib/worlds/scopes";
 import { freePort, startNextServer, type RunningNextServer } from "./next-server.mjs";
 import { startRoundRobinProxy, type RoundRobinProxy } from "./round-robin-proxy.mjs";
@@ -64,7 +64,7 @@ export async function startTwoInstances(options: TwoInstancesOptions): Promise<T
     const devIssuerDir = mkdtempSync(join(tmpdir(), "wc-scale-issuer-"));
     cleanups.push(async () => rmSync(devIssuerDir, { recursive: true, force: true }));
     // Made before the servers start, so both trust the same key (they would race to make one).
-    const devKey: DevKey = await loadDevKey(devIssuerDir);
+    await currentKeyRow(devIssuerDir);
     const database: TestSchema = await migratedTestSchema(options.prefix);
     cleanups.push(() => database.drop());
 
@@ -75,8 +75,8 @@ export async function startTwoInstances(options: TwoInstancesOptions): Promise<T
       UPSTASH_REDIS_REST_URL: "",
       UPSTASH_REDIS_REST_TOKEN: "",
       MCP_REQUEST_STATE_SECRET: "scale-out-test-request-state-secret-0123456789",
-      MCP_ALLOW_DEV_ISSUER: "1",
-      MCP_DEV_ISSUER_DIR: devIssuerDir,
+      BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
+      MCP_AUTH_KEYS_DIR: devIssuerDir,
       MCP_RESOURCE_URL: resourceUrl,
       MCP_AUTH_MODE: "mixed",
       MCP_SSE_PING_MS: "1000",
@@ -105,7 +105,7 @@ export async function startTwoInstances(options: TwoInstancesOptions): Promise<T
       const key = `${subject} ${scopes.join(" ")}`;
       let token = tokens.get(key);
       if (!token) {
-        token = signDevToken(devKey, { issuer, audience: resourceUrl, subject, scopes });
+        token = signAccessToken(devIssuerDir, { issuer, audience: resourceUrl, subject, scopes });
         tokens.set(key, token);
       }
       return token;

@@ -1,4 +1,4 @@
-// The development issuer's public key; with a real authorization server, its own JWKS applies (404).
+// The built-in authorization server's public keys; with an external one, its own JWKS applies (404).
 import { jwksRoute } from "@/lib/worlds/metadata-routes";
 
 export const runtime = "nodejs";

@@ -1,0 +1,53 @@
+import type { Metadata } from "next";
+import { AuthFormAction } from "@/lib/authorization-server/paths";
+import { askingClient, describeScopes, firstParam, flowQuery } from "@/lib/authorization-server/page-context";
+import { builtinAuthServer } from "@/lib/worlds/authorization";
+import { AuthFrame, styles } from "../auth-frame";
+
+export const metadata: Metadata = { title: "Allow access · WorldCrafter" };
+export const dynamic = "force-dynamic";
+
+type Params = Record<string, string | string[] | undefined>;
+
+export default async function Consent({ searchParams }: { searchParams: Promise<Params> }) {
+  const params = await searchParams;
+  const state = builtinAuthServer();
+  if (state.kind !== "ready") {
+    return <AuthFrame title="Sign-in is not available" error={state.kind === "unavailable" ? state.problems.join("; ") : "This deployment signs in with an external authorization server."} />;
+  }
+  const client = await askingClient(firstParam(params, "client_id"));
+  if (!client) return <AuthFrame title="Unknown application" error="The application asking for access is not registered here. Start again from the app." />;
+  const scopes = describeScopes(state.server.settings.scopes, firstParam(params, "scope"));
+  const query = flowQuery(params);
+  return (
+    <AuthFrame title={`Allow ${client.name} to use WorldCrafter?`} error={firstParam(params, "error")}>
+      <p>
+        <strong>{client.name}</strong>
+        {client.uri ? (
+          <>
+            {" "}
+            (<a href={client.uri} rel="noopener noreferrer">{new URL(client.uri).host}</a>)
+          </>
+        ) : null}{" "}
+        is asking to:
+      </p>
+      <ul className={styles.scopes} aria-label="Requested access">
+        {scopes.map((s) => (
+          <li key={s.name}>
+            {s.description} <code>{s.name}</code>
+          </li>
+        ))}
+      </ul>
+      <p className={styles.lead}>You can revoke this access at any time by signing out of the app.</p>
+      <form method="post" action={AuthFormAction.Consent} className={styles.actions}>
+        <input type="hidden" name="oauth_query" value={query} />
+        <button type="submit" name="decision" value="allow" className={styles.button}>
+          Allow
+        </button>
+        <button type="submit" name="decision" value="deny" className={`${styles.button} ${styles.secondary}`}>
+          Deny
+        </button>
+      </form>
+    </AuthFrame>
+  );
+}

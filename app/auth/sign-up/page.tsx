@@ -1,0 +1,61 @@
+import type { Metadata } from "next";
+import { AuthFormAction, AuthPage } from "@/lib/authorization-server/paths";
+import { askingClient, firstParam, flowQuery } from "@/lib/authorization-server/page-context";
+import { builtinAuthServer } from "@/lib/worlds/authorization";
+import { AuthFrame, styles } from "../auth-frame";
+
+export const metadata: Metadata = { title: "Create an account · WorldCrafter" };
+export const dynamic = "force-dynamic";
+
+type Params = Record<string, string | string[] | undefined>;
+
+export default async function SignUp({ searchParams }: { searchParams: Promise<Params> }) {
+  const params = await searchParams;
+  const state = builtinAuthServer();
+  if (state.kind !== "ready") {
+    return <AuthFrame title="Sign-up is not available" error={state.kind === "unavailable" ? state.problems.join("; ") : "This deployment signs in with an external authorization server."} />;
+  }
+  const query = flowQuery(params);
+  const signIn = `${AuthPage.SignIn}${query ? `?${query}` : ""}`;
+  const { signUp } = state.server.settings;
+  if (!signUp.open) {
+    return (
+      <AuthFrame title="New accounts are closed" lead="This server does not take new accounts.">
+        <p>
+          <a href={signIn}>Sign in with an existing account</a>
+        </p>
+      </AuthFrame>
+    );
+  }
+  const client = await askingClient(firstParam(params, "client_id"));
+  return (
+    <AuthFrame
+      title="Create an account"
+      lead={client ? <>Create a WorldCrafter account to connect <strong>{client.name}</strong>.</> : "Create a WorldCrafter account."}
+      error={firstParam(params, "error")}
+    >
+      {signUp.domains.length > 0 ? <p>Accounts can be created for addresses at {signUp.domains.join(", ")}.</p> : null}
+      <form method="post" action={AuthFormAction.SignUp} className={styles.form}>
+        <input type="hidden" name="oauth_query" value={query} />
+        <div className={styles.field}>
+          <label htmlFor="name">Name</label>
+          <input id="name" name="name" type="text" autoComplete="name" maxLength={100} />
+        </div>
+        <div className={styles.field}>
+          <label htmlFor="email">E-mail</label>
+          <input id="email" name="email" type="email" autoComplete="email" required defaultValue={firstParam(params, "email")} />
+        </div>
+        <div className={styles.field}>
+          <label htmlFor="password">Password (at least 8 characters)</label>
+          <input id="password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} />
+        </div>
+        <button type="submit" className={styles.button}>
+          Create account
+        </button>
+      </form>
+      <p>
+        Already have an account? <a href={signIn}>Sign in</a>
+      </p>
+    </AuthFrame>
+  );
+}

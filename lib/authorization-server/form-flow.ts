@@ -1,0 +1,130 @@
+import { AUTH_BASE_PATH, AuthPage } from "./paths";
+import type { AuthServer } from "./auth-server";
+
+/**
+ * The pages' forms, posted to app/auth/submit/[action], become better-auth API calls here: the
+ * browser's own cookies and Origin go along (better-auth checks the Origin of every cookie-bearing
+ * POST), and the JSON answer becomes a 303 to where the flow continues (the consent page, the
+ * client's redirect URI with its code, a provider's sign-in) or back to the form with the reason.
+ * The pages thus work without JavaScript, and no URL a form carries is ever redirected to: only
+ * what better-auth answers, which is a registered redirect URI or one of our pages.
+ */
+
+export type FormAction = "sign-in" | "sign-up" | "social" | "consent" | "sign-out";
+
+const FORM_ACTIONS: ReadonlySet<string> = new Set<FormAction>(["sign-in", "sign-up", "social", "consent", "sign-out"]);
+
+export function isFormAction(value: string): value is FormAction {
+  return FORM_ACTIONS.has(value);
+}
+
+/** The page a failed form goes back to, and the endpoint each form calls. */
+const ROUTES: Record<FormAction, { endpoint: string; page: string }> = {
+  "sign-in": { endpoint: "/sign-in/email", page: AuthPage.SignIn },
+  "sign-up": { endpoint: "/sign-up/email", page: AuthPage.SignUp },
+  social: { endpoint: "/sign-in/social", page: AuthPage.SignIn },
+  consent: { endpoint: "/oauth2/consent", page: AuthPage.Consent },
+  "sign-out": { endpoint: "/sign-out", page: AuthPage.SignedOut },
+};
+
+const MAX_FIELD = 4096;
+
+function field(form: FormData, name: string): string | undefined {
+  const value = form.get(name);
+  return typeof value === "string" && value.length <= MAX_FIELD ? value : undefined;
+}
+
+/** The signed authorization query the page received, given back unchanged (better-auth checks its signature). */
+function oauthQuery(form: FormData): string | undefined {
+  const query = field(form, "oauth_query");
+  return query ? query.replace(/^\?/, "") : undefined;
+}
+
+function bodyFor(action: FormAction, form: FormData): Record<string, unknown> {
+  const query = oauthQuery(form);
+  const withQuery = query ? { oauth_query: query } : {};
+  switch (action) {
+    case "sign-in":
+      return { email: field(form, "email") ?? "", password: field(form, "password") ?? "", ...withQuery };
+    case "sign-up": {
+      const email = field(form, "email") ?? "";
+      return { name: field(form, "name") || email.split("@")[0] || "WorldCrafter user", email, password: field(form, "password") ?? "", ...withQuery };
+    }
+    case "social":
+      return { provider: field(form, "provider") ?? "", callbackURL: "/", errorCallbackURL: AuthPage.Error, ...withQuery };
+    case "consent":
+      return { accept: field(form, "decision") === "allow", ...withQuery };
+    case "sign-out":
+      return {};
+  }
+}
+
+function seeOther(location: string, setCookies: readonly string[] = []): Response {
+  const headers = new Headers({ location, "cache-control": "no-store" });
+  for (const cookie of setCookies) headers.append("set-cookie", cookie);
+  return new Response(null, { status: 303, headers });
+}
+
+/** Back to the form's page with the reason and the flow's query kept (minus our own parameters). */
+function backToForm(origin: string, action: FormAction, form: FormData, reason: string): Response {
+  const target = new URL(ROUTES[action].page, origin);
+  const query = oauthQuery(form);
+  if (query) for (const [k, v] of new URLSearchParams(query)) target.searchParams.append(k, v);
+  target.searchParams.set("error", reason.slice(0, 300));
+  const email = field(form, "email");
+  if (email && action !== "consent") target.searchParams.set("email", email.slice(0, 254));
+  return seeOther(target.toString());
+}
+
+/** Where a better-auth answer says to go next, only ever on our origin or what it chose (a registered redirect URI, a provider). */
+function nextLocation(origin: string, answer: unknown): string | undefined {
+  if (typeof answer !== "object" || answer === null) return undefined;
+  const url = (answer as { url?: unknown }).url;
+  return typeof url === "string" && url.length > 0 ? new URL(url, origin).toString() : undefined;
+}
+
+function reasonOf(answer: unknown, status: number): string {
+  const message = typeof answer === "object" && answer !== null ? (answer as { message?: unknown; error_description?: unknown }).message ?? (answer as { error_description?: unknown }).error_description : undefined;
+  if (typeof message === "string" && message.length > 0) return message;
+  return status === 429 ? "Too many attempts: wait a few minutes and try again." : "That did not work: check what you entered and try again.";
+}
+
+export interface FormRequest {
+  action: FormAction;
+  request: Request;
+  /** The issuer's origin: forms are accepted from it only (CSRF), and relative answers resolve on it. */
+  origin: string;
+}
+
+/** Handles one posted form; the answer is always a 303 (never JSON, never a 500 for bad input). */
+export async function submitForm(auth: AuthServer, { action, request, origin }: FormRequest): Promise<Response> {
+  // CSRF: a form is accepted only from our own pages. Browsers send Origin on every POST.
+  if (request.headers.get("origin") !== origin) {
+    return seeOther(`${origin}${AuthPage.Error}?error=invalid_request&error_description=${encodeURIComponent("This form was sent from another site.")}`);
+  }
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return seeOther(`${origin}${AuthPage.Error}?error=invalid_request`);
+  }
+  const headers = new Headers({ "content-type": "application/json", accept: "application/json", origin });
+  for (const name of ["cookie", "user-agent", "x-forwarded-for", "x-real-ip"]) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  const inner = new Request(`${origin}${AUTH_BASE_PATH}${ROUTES[action].endpoint}`, { method: "POST", headers, body: JSON.stringify(bodyFor(action, form)) });
+  const answer = await auth.handler(inner);
+  const setCookies = answer.headers.getSetCookie();
+  const text = await answer.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (!answer.ok) return backToForm(origin, action, form, reasonOf(json, answer.status));
+  if (action === "sign-out") return seeOther(`${origin}${AuthPage.SignedOut}`, setCookies);
+  // Signed in outside an authorization flow (someone opened the page directly): the home page.
+  return seeOther(nextLocation(origin, json) ?? `${origin}/`, setCookies);
+}

@@ -1,0 +1,94 @@
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import { sql } from "../db/prisma";
+import { OFFLINE_ACCESS } from "./paths";
+import { signUpRefusal, type AuthServerSettings } from "./settings";
+
+/**
+ * What the built-in server adds in front of better-auth's endpoints, each for a client that
+ * exists today:
+ * - registration: clients whose redirect URIs are all loopback or private-use schemes are native
+ *   apps (RFC 8252 §7); MCP Inspector and the SDKs register `http://localhost:…` without saying
+ *   so, and better-auth would treat them as web clients that need https;
+ * - authorization: the token's audience is this server's one resource (RFC 8707) even when a
+ *   client sends no `resource`, and `offline_access` is asked for so a linked account stays
+ *   linked (ChatGPT and Claude refresh; the consent page says so);
+ * - sign-up: the policy of MCP_AUTH_SIGNUP and MCP_AUTH_SIGNUP_DOMAINS;
+ * - sign-in: attempts per account, counted in the database so every instance counts together
+ *   (per address, better-auth's own limiter does the same).
+ */
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+function isNativeRedirect(uri: unknown): boolean {
+  if (typeof uri !== "string") return false;
+  try {
+    const url = new URL(uri);
+    if (url.protocol === "http:") return LOOPBACK_HOSTS.has(url.hostname);
+    // A private-use scheme (com.example.app:/cb); better-auth itself refuses javascript:, data:…
+    return url.protocol !== "https:";
+  } catch {
+    return false;
+  }
+}
+
+function withOfflineAccess(scope: unknown): string | undefined {
+  if (typeof scope !== "string") return undefined;
+  const scopes = scope.split(" ").filter(Boolean);
+  return scopes.includes(OFFLINE_ACCESS) ? scope : [...scopes, OFFLINE_ACCESS].join(" ");
+}
+
+/** One more sign-in attempt for `account`; the number in the current window (one atomic statement). */
+async function countAttempt(account: string, windowSeconds: number): Promise<number> {
+  const now = Date.now();
+  const rows = await sql<{ count: number }>(
+    `INSERT INTO rate_limit (id, key, count, "lastRequest") VALUES ($1, $1, 1, $2)
+     ON CONFLICT (key) DO UPDATE SET
+       count = CASE WHEN rate_limit."lastRequest" < $3 THEN 1 ELSE rate_limit.count + 1 END,
+       "lastRequest" = CASE WHEN rate_limit."lastRequest" < $3 THEN $2 ELSE rate_limit."lastRequest" END
+     RETURNING count`,
+    [`sign-in-account:${account}`, now, now - windowSeconds * 1000],
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
+export function requestHooks(settings: AuthServerSettings) {
+  return createAuthMiddleware(async (ctx) => {
+    const body = (ctx.body ?? {}) as Record<string, unknown>;
+    switch (ctx.path) {
+      case "/oauth2/register": {
+        const uris = body.redirect_uris;
+        if (body.application_type === undefined && Array.isArray(uris) && uris.length > 0 && uris.every(isNativeRedirect)) {
+          return { context: { body: { ...body, application_type: "native" } } };
+        }
+        return;
+      }
+      case "/oauth2/authorize": {
+        const query = (ctx.query ?? {}) as Record<string, unknown>;
+        const scope = withOfflineAccess(query.scope);
+        return {
+          context: {
+            query: {
+              ...query,
+              ...(query.resource === undefined ? { resource: settings.resourceUrl } : {}),
+              ...(scope !== undefined ? { scope } : {}),
+            },
+          },
+        };
+      }
+      case "/sign-up/email": {
+        const refusal = signUpRefusal(settings, typeof body.email === "string" ? body.email : "");
+        if (refusal) throw new APIError("FORBIDDEN", { message: refusal, code: "SIGN_UP_CLOSED" });
+        return;
+      }
+      case "/sign-in/email": {
+        const email = typeof body.email === "string" ? body.email.trim().toLowerCase() : "";
+        if (email && (await countAttempt(email, settings.signIn.windowSeconds)) > settings.signIn.attemptsPerAccount) {
+          throw new APIError("TOO_MANY_REQUESTS", { message: "Too many sign-in attempts for this account: wait a few minutes and try again.", code: "TOO_MANY_ATTEMPTS" });
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  });
+}

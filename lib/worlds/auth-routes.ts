@@ -1,0 +1,51 @@
+import { loadEnv } from "../config/env";
+import { applyCors, preflightResponse } from "../http/cors";
+import { originPolicyOf } from "../http/origin-guard";
+import { AUTH_BASE_PATH } from "../authorization-server/paths";
+import { isFormAction, submitForm } from "../authorization-server/form-flow";
+import { builtinAuthServer } from "./authorization";
+
+/**
+ * The route handlers of the built-in authorization server: better-auth's endpoints
+ * (app/api/auth/[...all]) and the pages' forms (app/auth/submit/[action]). With an external
+ * issuer both answer 404; when the deployment lacks what the server needs, 503 naming it.
+ */
+
+/** Endpoints a browser-based client (MCP Inspector) calls cross-origin, without cookies. */
+const PUBLIC_ENDPOINTS = new Set(["/oauth2/token", "/oauth2/register", "/oauth2/revoke", "/jwks"].map((p) => `${AUTH_BASE_PATH}${p}`));
+
+function json(status: number, body: Record<string, unknown>): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+}
+
+function unavailable(): Response | undefined {
+  const state = builtinAuthServer();
+  if (state.kind === "external") return json(404, { error: "not_found", error_description: "this deployment uses an external authorization server (MCP_AUTH_ISSUER)" });
+  if (state.kind === "unavailable") return json(503, { error: "temporarily_unavailable", error_description: `Sign-in is not available: ${state.problems.join("; ")}` });
+  return undefined;
+}
+
+async function handleApi(request: Request): Promise<Response> {
+  const refused = unavailable();
+  const state = builtinAuthServer();
+  const answer = refused ?? (state.kind === "ready" ? await (await state.server.auth()).handler(request) : json(404, { error: "not_found" }));
+  const path = new URL(request.url).pathname;
+  return PUBLIC_ENDPOINTS.has(path) ? applyCors(answer, request, originPolicyOf(loadEnv())) : answer;
+}
+
+export const authApiRoute = {
+  GET: handleApi,
+  POST: handleApi,
+  OPTIONS(request: Request): Response {
+    const path = new URL(request.url).pathname;
+    if (!PUBLIC_ENDPOINTS.has(path)) return new Response(null, { status: 204, headers: { allow: "GET, POST, OPTIONS" } });
+    return preflightResponse(request, { ...originPolicyOf(loadEnv()), methods: "GET, POST, OPTIONS" }, { allow: "GET, POST, OPTIONS" });
+  },
+};
+
+export async function authFormRoute(request: Request, action: string): Promise<Response> {
+  const state = builtinAuthServer();
+  if (state.kind !== "ready") return unavailable() ?? json(404, { error: "not_found" });
+  if (!isFormAction(action)) return json(404, { error: "not_found" });
+  return submitForm(await state.server.auth(), { action, request, origin: state.server.settings.issuer });
+}

@@ -1,0 +1,107 @@
+import { randomUUID } from "node:crypto";
+import type { Browser } from "playwright-core";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authorizeInBrowser, launchChromium, MemoryOAuthProvider } from "../support/oauth-client";
+import { ACCESS_TOKEN_TTL_SECONDS, callTool2026, postForm, startAuthServer, type AuthServerUnderTest } from "../support/oauth-server";
+import { sleep } from "../support/sdk-client";
+
+/**
+ * What this file proves: with nothing but the deployment's own secret and database, an MCP client
+ * links an account end to end — the official SDK 1.x client's OAuth support (`auth()` through
+ * StreamableHTTPClientTransport's authProvider) starting with no token: 401 → protected resource
+ * metadata → authorization server metadata → dynamic registration → authorize, where a real
+ * Chromium creates the account, signs in and consents → code exchange with PKCE and `resource` →
+ * create_world in both protocol eras → refresh after the access token expired → revocation →
+ * the refresh token is dead and the expired access token gets 401.
+ */
+
+let auth: AuthServerUnderTest;
+let browser: Browser;
+const REDIRECT = "http://127.0.0.1:1/oauth/callback";
+
+beforeAll(async () => {
+  [auth, browser] = await Promise.all([startAuthServer(), launchChromium()]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await auth?.stop();
+});
+
+async function connect(provider: MemoryOAuthProvider): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(auth.mcpUrl), { authProvider: provider });
+  const client = new Client({ name: "oauth-flow-test", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+describe("account linking with the built-in authorization server (SDK 1.x client)", () => {
+  it("signs up, consents, calls a data tool in both eras, refreshes, and is cut off after revocation", async () => {
+    const provider = new MemoryOAuthProvider(REDIRECT, "Flow test client");
+    const person = { email: `flow-${randomUUID().slice(0, 8)}@example.com`, password: "correct horse battery", name: "Flow Tester" };
+
+    // 1. No token: the SDK meets the 401, discovers, registers and asks us to send the person to authorize.
+    await expect(connect(provider)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.client?.client_id).toBeTruthy();
+    const authorizationUrl = provider.authorizationUrl!;
+    expect(authorizationUrl.origin).toBe(auth.origin);
+    expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(authorizationUrl.searchParams.get("resource")).toBe(auth.mcpUrl);
+
+    // 2. The person: sign up, consent; the browser lands on the redirect URI with a code.
+    const landed = await authorizeInBrowser(browser, authorizationUrl, REDIRECT, person, { signUp: true });
+    const code = landed.searchParams.get("code");
+    expect(landed.searchParams.get("error")).toBeNull();
+    expect(code).toBeTruthy();
+    expect(landed.searchParams.get("iss")).toBe(auth.origin);
+
+    // 3. The code for tokens (PKCE verifier, resource): a JWT for this resource and a refresh token.
+    const first = new StreamableHTTPClientTransport(new URL(auth.mcpUrl), { authProvider: provider });
+    await first.finishAuth(code!);
+    const tokens = provider.tokens()!;
+    expect(tokens.refresh_token).toBeTruthy();
+    const claims = JSON.parse(Buffer.from(tokens.access_token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+    expect(claims.aud).toBe(auth.mcpUrl);
+    expect(claims.iss).toBe(auth.origin);
+    expect(String(claims.scope)).toContain("worlds:write");
+
+    // 4. create_world in the 2025-11-25 era (the SDK's session) and in 2026-07-28 (stateless).
+    const { client } = await connect(provider);
+    const made = await client.callTool({ name: "create_world", arguments: { name: "Linked World", theme: "fantasy" } });
+    expect(made.isError).toBeFalsy();
+    const modern = await callTool2026(auth.mcpUrl, tokens.access_token, "create_world", { name: "Stateless World", theme: "sci-fi" });
+    expect(modern.status).toBe(200);
+    expect((modern.body?.result as { isError?: boolean } | undefined)?.isError).toBeFalsy();
+    const listed = await callTool2026(auth.mcpUrl, tokens.access_token, "list_worlds", {});
+    expect(JSON.stringify(listed.body)).toContain("Linked World");
+    expect(JSON.stringify(listed.body)).toContain("Stateless World");
+    await client.close();
+
+    // 5. The access token expires; the SDK refreshes with the rotating refresh token on the 401.
+    await sleep((ACCESS_TOKEN_TTL_SECONDS + 1) * 1000);
+    expect((await callTool2026(auth.mcpUrl, tokens.access_token, "list_worlds", {})).status).toBe(401);
+    const again = await connect(provider);
+    const after = await again.client.callTool({ name: "list_worlds", arguments: {} });
+    expect(after.isError).toBeFalsy();
+    const refreshed = provider.tokens()!;
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
+    expect(refreshed.refresh_token).toBeTruthy();
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    await again.client.close();
+
+    // 6. Revocation (RFC 7009): the refresh token stops working at once; the access token is a
+    // self-contained JWT that lives until its short expiry, then the client is asked to sign in again.
+    const revoke = await postForm(`${auth.origin}/api/auth/oauth2/revoke`, { token: refreshed.refresh_token!, token_type_hint: "refresh_token", client_id: provider.client!.client_id });
+    expect(revoke.status).toBe(200);
+    const refreshAfterRevoke = await postForm(`${auth.origin}/api/auth/oauth2/token`, { grant_type: "refresh_token", refresh_token: refreshed.refresh_token!, client_id: provider.client!.client_id, resource: auth.mcpUrl });
+    expect(refreshAfterRevoke.status).toBe(400);
+    expect(refreshAfterRevoke.body.error).toBe("invalid_grant");
+    await sleep((ACCESS_TOKEN_TTL_SECONDS + 1) * 1000);
+    const cutOff = await callTool2026(auth.mcpUrl, refreshed.access_token, "list_worlds", {});
+    expect(cutOff.status).toBe(401);
+    expect(cutOff.headers.get("www-authenticate")).toContain("resource_metadata=");
+  }, 120_000);
+});
