@@ -46,7 +46,7 @@ async function build(settings: AuthServerSettings) {
       ...(settings.google ? { google: { ...settings.google, disableSignUp: !settings.signUp.open } } : {}),
     },
     rateLimit: {
-      enabled: true,
+      enabled: settings.addressLimits,
       storage: "database",
       customRules: {
         "/sign-in/email": { window: settings.signIn.windowSeconds, max: settings.signIn.attemptsPerAddress },

@@ -141,3 +141,8 @@ export async function signAccessToken(dir: string, claims: AccessTokenClaims): P
     .setExpirationTime(`${claims.ttlSeconds ?? 3600}s`)
     .sign(privateKey);
 }
+
+/** The folder's public keys as a JWKS (what the server publishes when its keys live here). */
+export async function publicJwks(dir: string): Promise<{ keys: JWK[] }> {
+  return { keys: (await readKeyRows(dir)).map((row) => ({ ...(JSON.parse(row.publicKey) as JWK), kid: row.id, alg: row.alg ?? SIGNING_ALG, use: "sig" })) };
+}

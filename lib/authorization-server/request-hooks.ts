@@ -14,8 +14,22 @@ import { signUpRefusal, type AuthServerSettings } from "./settings";
  *   linked (ChatGPT and Claude refresh; the consent page says so);
  * - sign-up: the policy of MCP_AUTH_SIGNUP and MCP_AUTH_SIGNUP_DOMAINS;
  * - sign-in: attempts per account, counted in the database so every instance counts together
- *   (per address, better-auth's own limiter does the same).
+ *   (per address, better-auth's own limiter does the same);
+ * - every endpoint: a callback URL that leaves this site is refused (no open redirect).
  */
+
+const CALLBACK_FIELDS = ["callbackURL", "redirectTo", "errorCallbackURL", "newUserCallbackURL"] as const;
+
+/** A callback a request may name: a path on this site ("/x", not "//host"), or a URL of its origin. */
+function isOwnCallback(value: unknown, origin: string): boolean {
+  if (typeof value !== "string") return true;
+  if (value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\")) return true;
+  try {
+    return new URL(value).origin === origin;
+  } catch {
+    return false;
+  }
+}
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -54,6 +68,12 @@ async function countAttempt(account: string, windowSeconds: number): Promise<num
 export function requestHooks(settings: AuthServerSettings) {
   return createAuthMiddleware(async (ctx) => {
     const body = (ctx.body ?? {}) as Record<string, unknown>;
+    const query = (ctx.query ?? {}) as Record<string, unknown>;
+    for (const name of CALLBACK_FIELDS) {
+      if (!isOwnCallback(body[name], settings.issuer) || !isOwnCallback(query[name], settings.issuer)) {
+        throw new APIError("BAD_REQUEST", { message: `${name} must be a page of this site`, code: "INVALID_CALLBACK_URL" });
+      }
+    }
     switch (ctx.path) {
       case "/oauth2/register": {
         const uris = body.redirect_uris;
@@ -63,7 +83,6 @@ export function requestHooks(settings: AuthServerSettings) {
         return;
       }
       case "/oauth2/authorize": {
-        const query = (ctx.query ?? {}) as Record<string, unknown>;
         const scope = withOfflineAccess(query.scope);
         return {
           context: {

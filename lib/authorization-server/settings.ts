@@ -21,6 +21,8 @@ export interface AuthServerSettings {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   signIn: { attemptsPerAccount: number; attemptsPerAddress: number; windowSeconds: number };
+  /** better-auth's per-address endpoint limits (off only for tests that make many clients from one address). */
+  addressLimits: boolean;
   github?: { clientId: string; clientSecret: string };
   google?: { clientId: string; clientSecret: string };
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
@@ -50,6 +52,7 @@ export function resolveAuthServerSettings(env: Env, auth: AuthSettings): AuthSer
       attemptsPerAddress: env.MCP_AUTH_SIGN_IN_ATTEMPTS * ADDRESS_TO_ACCOUNT_RATIO,
       windowSeconds: env.MCP_AUTH_SIGN_IN_WINDOW_SECONDS,
     },
+    addressLimits: env.MCP_AUTH_RATE_LIMITS,
     ...(github ? { github } : {}),
     ...(google ? { google } : {}),
     ...(env.MCP_AUTH_OIDC_ISSUER && oidcClient ? { oidc: { issuer: env.MCP_AUTH_OIDC_ISSUER, name: env.MCP_AUTH_OIDC_NAME, ...oidcClient } } : {}),

@@ -89,6 +89,8 @@ const EnvSchema = z.object({
   /** Failed sign-ins per account (and, separately, per address) in MCP_AUTH_SIGN_IN_WINDOW_SECONDS. */
   MCP_AUTH_SIGN_IN_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(10),
   MCP_AUTH_SIGN_IN_WINDOW_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
+  /** better-auth's per-address limits on its endpoints (register 5/min, token 20/min, sign-in…); the per-account sign-in limit always applies. */
+  MCP_AUTH_RATE_LIMITS: bool.default(true),
   GITHUB_CLIENT_ID: z.string().min(1).optional(),
   GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),

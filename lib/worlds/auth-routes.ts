@@ -25,9 +25,23 @@ function unavailable(): Response | undefined {
   return undefined;
 }
 
+/**
+ * Login CSRF: our pages never post to these endpoints from the browser (their forms go through
+ * app/auth/submit), so a browser POST from another site — an Origin that is not ours, or Fetch
+ * Metadata saying cross-site — is refused whether or not it carries cookies. The cookie-less
+ * OAuth endpoints clients call from anywhere are exempt.
+ */
+function crossSiteRefusal(request: Request, path: string, issuer: string): Response | undefined {
+  if (request.method !== "POST" || PUBLIC_ENDPOINTS.has(path)) return undefined;
+  const origin = request.headers.get("origin");
+  const crossSite = request.headers.get("sec-fetch-site") === "cross-site";
+  if ((origin !== null && origin !== issuer) || crossSite) return json(403, { error: "invalid_request", error_description: "cross-site requests are not accepted here" });
+  return undefined;
+}
+
 async function handleApi(request: Request): Promise<Response> {
-  const refused = unavailable();
   const state = builtinAuthServer();
+  const refused = unavailable() ?? (state.kind === "ready" ? crossSiteRefusal(request, new URL(request.url).pathname, state.server.settings.issuer) : undefined);
   const answer = refused ?? (state.kind === "ready" ? await (await state.server.auth()).handler(request) : json(404, { error: "not_found" }));
   const path = new URL(request.url).pathname;
   return PUBLIC_ENDPOINTS.has(path) ? applyCors(answer, request, originPolicyOf(loadEnv())) : answer;

@@ -54,7 +54,8 @@ export async function mountWorldcrafter(kind: DatabaseKind): Promise<InProcessAp
     import("../../lib/authorization-server/key-file"),
   ]);
   const env = loadEnv({ ...process.env, MCP_LOG_REQUESTS: "0", MCP_AUTH_MODE: "required", MCP_RESOURCE_URL: RESOURCE, MCP_AUTH_KEYS_DIR: issuerDir, BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef" });
-  const resourceServer = createResourceServer(resolveAuthSettings(env, WORLD_SCOPES));
+  // The built-in server's keys, straight from the folder: no better-auth in this process.
+  const resourceServer = createResourceServer(resolveAuthSettings(env, WORLD_SCOPES), { jwks: () => devIssuer.publicJwks(issuerDir), metadata: async () => ({}) });
   const endpoint = createMcpEndpoint(worldcrafterServer, env, { access: resourceServer.access });
   await devIssuer.currentKeyRow(issuerDir);
   const tokens = new Map<string, string>();

@@ -1,0 +1,337 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { SignJWT, exportJWK, generateKeyPair } from "jose";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { callTool2026, postForm, startAuthServer, type AuthServerUnderTest } from "../support/oauth-server";
+import { queryServersDatabase } from "../support/servers";
+
+/**
+ * What this file proves: the built-in authorization server refuses each attack in the matrix
+ * below, every row a real HTTP request to the production server: redirect URI games, PKCE
+ * missing/plain/wrong, code replay (which also kills what the first use issued) and codes of
+ * other clients, resources of other servers, scopes beyond the grant, open redirects, CSRF on
+ * consent and sign-in, forged/expired/revoked/reused refresh tokens, hostile registrations, URL
+ * client ids (no metadata document is ever fetched), brute-force sign-in, and its tokens
+ * presented to a server of another audience.
+ */
+
+let as: AuthServerUnderTest;
+const REDIRECT = "http://127.0.0.1:1/cb";
+
+beforeAll(async () => {
+  // Dozens of clients from one address: the per-address endpoint limits would stop the matrix
+  // itself; the per-account sign-in limit (row 25) stays on.
+  as = await startAuthServer({ MCP_AUTH_SIGN_IN_ATTEMPTS: "5", MCP_AUTH_RATE_LIMITS: "0" });
+}, 120_000);
+
+afterAll(async () => {
+  await as?.stop();
+});
+
+const api = (path: string) => `${as.origin}/api/auth${path}`;
+
+async function register(metadata: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(api("/oauth2/register"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(metadata) });
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+}
+
+async function publicClient(redirects: string[] = [REDIRECT]): Promise<string> {
+  const { status, body } = await register({ client_name: "attack matrix", redirect_uris: redirects, token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] });
+  expect(status).toBe(201);
+  return body.client_id as string;
+}
+
+function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+/** A person with an account and a session cookie, made through the sign-up endpoint as the page's form does. */
+async function signedInPerson(): Promise<{ cookie: string; email: string; password: string }> {
+  const email = `attack-${randomUUID().slice(0, 8)}@example.com`;
+  const password = "correct horse battery";
+  const res = await fetch(api("/sign-up/email"), { method: "POST", headers: { "content-type": "application/json", origin: as.origin }, body: JSON.stringify({ email, password, name: "Attacker's victim" }) });
+  expect(res.status).toBe(200);
+  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return { cookie, email, password };
+}
+
+function authorizeUrl(params: Record<string, string | undefined>): string {
+  const url = new URL(api("/oauth2/authorize"));
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+/** GET authorize as a browser navigates to it, without following: where it sends the browser. */
+async function authorize(params: Record<string, string | undefined>, cookie?: string): Promise<URL> {
+  const res = await fetch(authorizeUrl(params), { redirect: "manual", headers: { accept: "text/html", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document", ...(cookie ? { cookie } : {}) } });
+  const location = res.headers.get("location");
+  if (location) return new URL(location, as.origin);
+  // better-auth answers `{ redirect: true, url }` where it decides the caller is a script.
+  const text = await res.text();
+  const url = (JSON.parse(text || "{}") as { url?: string }).url;
+  return new URL(url ?? `/no-redirect?status=${res.status}&body=${encodeURIComponent(text.slice(0, 200))}`, as.origin);
+}
+
+interface Grant {
+  clientId: string;
+  verifier: string;
+  code: string;
+  cookie: string;
+}
+
+/** Authorize → consent → code, the whole way, for a fresh client and person (or the ones given). */
+async function grantCode(options: { clientId?: string; cookie?: string; scope?: string } = {}): Promise<Grant> {
+  const clientId = options.clientId ?? (await publicClient());
+  const cookie = options.cookie ?? (await signedInPerson()).cookie;
+  const { verifier, challenge } = pkce();
+  const params = { response_type: "code", client_id: clientId, redirect_uri: REDIRECT, scope: options.scope ?? "worlds:read worlds:write", state: "s1", code_challenge: challenge, code_challenge_method: "S256" };
+  let next = await authorize(params, cookie);
+  if (next.pathname === "/auth/consent") {
+    const res = await fetch(api("/oauth2/consent"), { method: "POST", headers: { "content-type": "application/json", origin: as.origin, cookie }, body: JSON.stringify({ accept: true, oauth_query: next.search.slice(1) }) });
+    const body = (await res.json()) as { url?: string };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    next = new URL(body.url!);
+  }
+  const code = next.searchParams.get("code");
+  expect(code, next.toString()).toBeTruthy();
+  return { clientId, verifier, code: code!, cookie };
+}
+
+function exchange(grant: Grant, extra: Record<string, string> = {}) {
+  return postForm(api("/oauth2/token"), { grant_type: "authorization_code", code: grant.code, redirect_uri: REDIRECT, client_id: grant.clientId, code_verifier: grant.verifier, resource: as.mcpUrl, ...extra });
+}
+
+function refresh(clientId: string, token: string, extra: Record<string, string> = {}) {
+  return postForm(api("/oauth2/token"), { grant_type: "refresh_token", refresh_token: token, client_id: clientId, resource: as.mcpUrl, ...extra });
+}
+
+describe("authorization server attack matrix", () => {
+  describe("redirect URIs", () => {
+    it("1. an unregistered redirect URI is never redirected to", async () => {
+      const clientId = await publicClient();
+      const next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: "https://evil.example/cb", state: "x", code_challenge: pkce().challenge, code_challenge_method: "S256" });
+      expect(next.origin).not.toBe("https://evil.example");
+    });
+    it("2. a registered URI with an extra path or query is not the registered one", async () => {
+      const clientId = await publicClient();
+      for (const uri of [`${REDIRECT}/extra`, `${REDIRECT}?next=https://evil.example`, "http://127.0.0.1:1/cb#frag"]) {
+        const next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: uri, state: "x", code_challenge: pkce().challenge, code_challenge_method: "S256" });
+        expect(next.toString().startsWith(uri)).toBe(false);
+      }
+    });
+    it("3. registration refuses javascript:, data:, fragment and plain-http non-loopback redirect URIs", async () => {
+      for (const uri of ["javascript:alert(1)", "data:text/html,hi", "https://app.example/cb#x", "http://app.example/cb"]) {
+        const { status } = await register({ redirect_uris: [uri], token_endpoint_auth_method: "none" });
+        expect(status, uri).toBe(400);
+      }
+    });
+    it("4. loopback redirect URIs match on any port (RFC 8252), nothing else", async () => {
+      const clientId = await publicClient(["http://127.0.0.1:6274/oauth/callback"]);
+      const person = await signedInPerson();
+      const next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: "http://127.0.0.1:9999/oauth/callback", state: "x", code_challenge: pkce().challenge, code_challenge_method: "S256", scope: "worlds:read" }, person.cookie);
+      expect(next.pathname).toBe("/auth/consent");
+    });
+  });
+
+  describe("PKCE", () => {
+    it("5. an authorization request without a code challenge is refused", async () => {
+      const clientId = await publicClient();
+      const next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, state: "x" });
+      expect(next.searchParams.get("error")).toBe("invalid_request");
+      expect(next.searchParams.get("code")).toBeNull();
+    });
+    it("6. the plain method is refused", async () => {
+      const clientId = await publicClient();
+      const next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, state: "x", code_challenge: "a".repeat(43), code_challenge_method: "plain" });
+      expect(next.searchParams.get("error")).toBe("invalid_request");
+    });
+    it("7. a wrong or missing verifier does not redeem the code", async () => {
+      const grant = await grantCode();
+      const wrong = await exchange(grant, { code_verifier: pkce().verifier });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.access_token).toBeUndefined();
+      const missing = await postForm(api("/oauth2/token"), { grant_type: "authorization_code", code: grant.code, redirect_uri: REDIRECT, client_id: grant.clientId });
+      // A public client without a verifier has nothing to authenticate it with: 401 invalid_client.
+      expect([400, 401]).toContain(missing.status);
+      expect(missing.body.access_token).toBeUndefined();
+    });
+  });
+
+  describe("codes", () => {
+    it("8. a replayed code is refused and what its first use issued is revoked", async () => {
+      const grant = await grantCode();
+      const first = await exchange(grant);
+      expect(first.status).toBe(200);
+      const replay = await exchange(grant);
+      expect(replay.body.error).toBe("invalid_grant");
+      expect((await refresh(grant.clientId, first.body.refresh_token as string)).body.error).toBe("invalid_grant");
+    });
+    it("9. a code is redeemed only by the client it was issued to", async () => {
+      const grant = await grantCode();
+      const other = await publicClient();
+      const stolen = await exchange({ ...grant, clientId: other });
+      expect(stolen.status).toBe(400);
+      expect(stolen.body.access_token).toBeUndefined();
+    });
+    it("10. a code is redeemed only with the redirect URI it was issued for", async () => {
+      const grant = await grantCode();
+      const res = await exchange(grant, { redirect_uri: "http://127.0.0.1:1/other" });
+      expect(res.status).toBe(400);
+    });
+  });
+
+  describe("audience and scope", () => {
+    it("11. a resource of another server is refused at authorize and at the token endpoint", async () => {
+      const clientId = await publicClient();
+      const person = await signedInPerson();
+      const next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, state: "x", code_challenge: pkce().challenge, code_challenge_method: "S256", resource: "https://other.example/api/mcp" }, person.cookie);
+      expect(next.searchParams.get("error")).toBe("invalid_target");
+      const grant = await grantCode();
+      const res = await exchange(grant, { resource: "https://other.example/api/mcp" });
+      expect(res.body.error).toBe("invalid_target");
+    });
+    it("12. a refresh cannot widen the scope beyond the grant", async () => {
+      const grant = await grantCode({ scope: "worlds:read" });
+      const tokens = await exchange(grant);
+      expect(tokens.status).toBe(200);
+      const wider = await refresh(grant.clientId, tokens.body.refresh_token as string, { scope: "worlds:read worlds:write offline_access" });
+      expect(wider.body.error).toBe("invalid_scope");
+    });
+    it("13. a scope this server does not know is refused", async () => {
+      const clientId = await publicClient();
+      const next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, state: "x", code_challenge: pkce().challenge, code_challenge_method: "S256", scope: "worlds:read admin:all" });
+      expect(next.searchParams.get("error")).toBe("invalid_scope");
+    });
+    it("14. a read-only token cannot write (403 insufficient_scope)", async () => {
+      const grant = await grantCode({ scope: "worlds:read" });
+      const tokens = await exchange(grant);
+      const res = await callTool2026(as.mcpUrl, tokens.body.access_token as string, "create_world", { name: "Nope", theme: "x" });
+      expect(res.status).toBe(403);
+      expect(res.headers.get("www-authenticate")).toContain("insufficient_scope");
+    });
+    it("15. a token of the built-in server is refused by a server of another audience", async () => {
+      const grant = await grantCode();
+      const tokens = await exchange(grant);
+      const res = await callTool2026(`${inject("statefulUrl")}/api/mcp`, tokens.body.access_token as string, "list_worlds", {});
+      expect(res.status).toBe(401);
+    });
+    it("16. a token signed with a key this server never published is refused", async () => {
+      const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+      const forged = await new SignJWT({ scope: "worlds:read worlds:write" })
+        .setProtectedHeader({ alg: "ES256", kid: (await exportJWK(publicKey)).x ?? "k", typ: "at+jwt" })
+        .setIssuer(as.origin)
+        .setAudience(as.mcpUrl)
+        .setSubject("someone-else")
+        .setIssuedAt()
+        .setExpirationTime("5m")
+        .sign(privateKey);
+      expect((await callTool2026(as.mcpUrl, forged, "list_worlds", {})).status).toBe(401);
+    });
+  });
+
+  describe("refresh tokens", () => {
+    it("17. a forged refresh token is refused", async () => {
+      const clientId = await publicClient();
+      expect((await refresh(clientId, randomBytes(32).toString("base64url"))).body.error).toBe("invalid_grant");
+    });
+    it("18. a reused (rotated) refresh token is refused and revokes the whole family", async () => {
+      const grant = await grantCode();
+      const first = await exchange(grant);
+      const second = await refresh(grant.clientId, first.body.refresh_token as string);
+      expect(second.status).toBe(200);
+      expect((await refresh(grant.clientId, first.body.refresh_token as string)).body.error).toBe("invalid_grant");
+      expect((await refresh(grant.clientId, second.body.refresh_token as string)).body.error).toBe("invalid_grant");
+    });
+    it("19. a revoked refresh token is refused", async () => {
+      const grant = await grantCode();
+      const tokens = await exchange(grant);
+      expect((await postForm(api("/oauth2/revoke"), { token: tokens.body.refresh_token as string, client_id: grant.clientId })).status).toBe(200);
+      expect((await refresh(grant.clientId, tokens.body.refresh_token as string)).body.error).toBe("invalid_grant");
+    });
+    it("20. an expired refresh token is refused", async () => {
+      const grant = await grantCode();
+      const tokens = await exchange(grant);
+      const schema = new URL(as.database.url).searchParams.get("schema");
+      await queryServersDatabaseAt(schema!, `UPDATE oauth_refresh_token SET "expiresAt" = now() - interval '1 minute' WHERE "clientId" = $1`, [grant.clientId]);
+      expect((await refresh(grant.clientId, tokens.body.refresh_token as string)).body.error).toBe("invalid_grant");
+    });
+    it("21. a refresh token works only for the client it was issued to", async () => {
+      const grant = await grantCode();
+      const tokens = await exchange(grant);
+      const other = await publicClient();
+      expect((await refresh(other, tokens.body.refresh_token as string)).status).toBe(400);
+    });
+  });
+
+  describe("browser-facing endpoints", () => {
+    it("22. consent posted from another site is refused (CSRF), through the form and the API", async () => {
+      const clientId = await publicClient();
+      const person = await signedInPerson();
+      const next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, state: "x", code_challenge: pkce().challenge, code_challenge_method: "S256", scope: "worlds:read" }, person.cookie);
+      expect(next.pathname).toBe("/auth/consent");
+      const form = await fetch(`${as.origin}/auth/submit/consent`, { method: "POST", redirect: "manual", headers: { origin: "https://evil.example", cookie: person.cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ decision: "allow", oauth_query: next.search.slice(1) }) });
+      expect(form.status).toBe(303);
+      expect(form.headers.get("location")).toContain("/auth/error");
+      const direct = await fetch(api("/oauth2/consent"), { method: "POST", headers: { origin: "https://evil.example", cookie: person.cookie, "content-type": "application/json" }, body: JSON.stringify({ accept: true, oauth_query: next.search.slice(1) }) });
+      expect(direct.status).toBe(403);
+    });
+    it("23. a tampered authorization query is refused at consent", async () => {
+      const clientId = await publicClient();
+      const person = await signedInPerson();
+      const next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, state: "x", code_challenge: pkce().challenge, code_challenge_method: "S256", scope: "worlds:read" }, person.cookie);
+      const tampered = next.search.slice(1).replace("worlds%3Aread", "worlds%3Awrite");
+      const res = await fetch(api("/oauth2/consent"), { method: "POST", headers: { origin: as.origin, cookie: person.cookie, "content-type": "application/json" }, body: JSON.stringify({ accept: true, oauth_query: tampered }) });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+    });
+    it("24. sign-in does not redirect to another site through callbackURL (no open redirect)", async () => {
+      const person = await signedInPerson();
+      const res = await fetch(api("/sign-in/email"), { method: "POST", redirect: "manual", headers: { origin: as.origin, "content-type": "application/json" }, body: JSON.stringify({ email: person.email, password: person.password, callbackURL: "https://evil.example/phish" }) });
+      expect(res.status).toBe(400);
+      expect(res.headers.get("location") ?? "").not.toContain("evil.example");
+      expect(JSON.stringify(await res.json().catch(() => ({})))).not.toContain("https://evil.example");
+      const form = await fetch(`${as.origin}/auth/submit/sign-in`, { method: "POST", redirect: "manual", headers: { origin: as.origin, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: person.email, password: person.password, callbackURL: "https://evil.example/phish", redirect: "https://evil.example" }) });
+      expect(form.status).toBe(303);
+      expect(new URL(form.headers.get("location")!).origin).toBe(as.origin);
+    });
+    it("25. sign-in attempts are limited per account", async () => {
+      const person = await signedInPerson();
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        const res = await fetch(api("/sign-in/email"), { method: "POST", headers: { origin: as.origin, "content-type": "application/json" }, body: JSON.stringify({ email: person.email, password: `wrong-${i}-password` }) });
+        statuses.push(res.status);
+      }
+      expect(statuses.slice(0, 5).every((s) => s === 401)).toBe(true);
+      expect(statuses.at(-1)).toBe(429);
+      // Even the right password waits out the window: the account is what is limited.
+      const right = await fetch(api("/sign-in/email"), { method: "POST", headers: { origin: as.origin, "content-type": "application/json" }, body: JSON.stringify({ email: person.email, password: person.password }) });
+      expect(right.status).toBe(429);
+    });
+    it("26. sign-up and sign-in posted from another site are refused (login CSRF)", async () => {
+      const signIn = await fetch(api("/sign-in/email"), { method: "POST", headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: "victim@example.com", password: "correct horse battery" }) });
+      expect(signIn.status).toBe(403);
+      const res = await fetch(api("/sign-up/email"), { method: "POST", headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: `x-${randomUUID().slice(0, 6)}@example.com`, password: "correct horse battery", name: "x" }) });
+      expect(res.status).toBe(403);
+    });
+  });
+
+  describe("clients", () => {
+    it("27. a URL as client_id is not a metadata document this server fetches (private targets never reached)", async () => {
+      for (const target of ["http://169.254.169.254/latest/meta-data", "http://127.0.0.1:22/client.json", "http://10.0.0.1/client.json"]) {
+        const next = await authorize({ response_type: "code", client_id: target, redirect_uri: REDIRECT, state: "x", code_challenge: pkce().challenge, code_challenge_method: "S256" });
+        expect(next.toString().startsWith(REDIRECT)).toBe(false);
+        expect(next.searchParams.get("code")).toBeNull();
+      }
+    });
+    it("28. registration may not ask for client_credentials or skip consent", async () => {
+      const cc = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", grant_types: ["client_credentials"] });
+      expect(cc.status).toBe(400);
+      const skip = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", skip_consent: true });
+      expect(skip.body.skip_consent).toBeFalsy();
+    });
+  });
+});
+
+/** SQL on the auth server's own schema (its PostgreSQL schema is not the shared servers'). */
+async function queryServersDatabaseAt(schema: string, sql: string, params: unknown[]): Promise<void> {
+  await queryServersDatabase(sql.replaceAll("oauth_refresh_token", `"${schema}".oauth_refresh_token`), params);
+}
