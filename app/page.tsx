@@ -6,6 +6,8 @@ import { resourceUrlForRequest } from "@/lib/auth/auth-settings";
 import { LATEST_SESSION_ERA_VERSION } from "@/lib/mcp/protocol-versions";
 import type { SecurityScheme } from "@/lib/mcp";
 import { serverCatalog, type CatalogTool, type ServerCatalog } from "@/lib/worlds/catalog";
+import { builtinAuthServer } from "@/lib/worlds/authorization";
+import { AuthPage } from "@/lib/authorization-server/paths";
 import styles from "./page.module.css";
 
 export const metadata: Metadata = {
@@ -93,6 +95,34 @@ function ToolItem({ tool }: { tool: CatalogTool }) {
   );
 }
 
+/** Who signs people in, from the live configuration, and what the deployment still lacks. */
+function SignInStatus() {
+  const state = builtinAuthServer();
+  if (state.kind === "unavailable") {
+    return (
+      <div className={styles.problem} role="alert" data-testid="auth-problems">
+        <p>
+          <strong>Signing in does not work yet.</strong> Set what is missing and redeploy; the open tools work meanwhile:
+        </p>
+        <ul>
+          {state.problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+  if (state.kind === "external") return <p data-testid="auth-status">Accounts come from this deployment&apos;s authorization server (<code>MCP_AUTH_ISSUER</code>).</p>;
+  const { github, google, oidc, signUp } = state.server.settings;
+  const ways = ["e-mail and password", github ? "GitHub" : undefined, google ? "Google" : undefined, oidc ? oidc.name : undefined].filter(Boolean).join(", ");
+  return (
+    <p data-testid="auth-status">
+      This server is its own OAuth authorization server: when an app asks, you <a href={AuthPage.SignIn}>sign in</a>
+      {signUp.open ? " or create an account" : " (new accounts are closed)"} with {ways}, and allow it access to your worlds.
+    </p>
+  );
+}
+
 function curlInitialize(url: string): string {
   const body = JSON.stringify({
     jsonrpc: "2.0",
@@ -161,6 +191,7 @@ export default async function Home() {
 
       <section aria-labelledby="connect">
         <h2 id="connect">Connect</h2>
+        <SignInStatus />
 
         <h3 id="connect-chatgpt">ChatGPT</h3>
         <ol>
@@ -195,8 +226,8 @@ export default async function Home() {
           <code>npx @modelcontextprotocol/inspector</code>
         </pre>
         <p>
-          In the Inspector choose transport <strong>Streamable HTTP</strong>, URL <code>{endpoint}</code>, and connect. Tools that need an
-          account take a bearer token (the Inspector&apos;s authentication settings).
+          In the Inspector choose transport <strong>Streamable HTTP</strong>, URL <code>{endpoint}</code>, and connect. For the tools
+          that need an account, open <strong>Authentication → OAuth</strong> and connect again: you sign in here and the Inspector gets a token.
         </p>
 
         <h3 id="connect-curl">curl</h3>
