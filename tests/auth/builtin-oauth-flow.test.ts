@@ -3,6 +3,7 @@ import type { Browser } from "playwright-core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport, UnauthorizedError as ModernUnauthorized } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizeInBrowser, launchChromium, MemoryOAuthProvider } from "../support/oauth-client";
 import { ACCESS_TOKEN_TTL_SECONDS, callTool2026, postForm, startAuthServer, type AuthServerUnderTest } from "../support/oauth-server";
@@ -15,7 +16,9 @@ import { sleep } from "../support/sdk-client";
  * metadata → authorization server metadata → dynamic registration → authorize, where a real
  * Chromium creates the account, signs in and consents → code exchange with PKCE and `resource` →
  * create_world in both protocol eras → refresh after the access token expired → revocation →
- * the refresh token is dead and the expired access token gets 401.
+ * the refresh token is dead and the expired access token gets 401. Then the same with the v2
+ * client (@modelcontextprotocol/client) in the 2026-07-28 era, which also checks the `iss` of the
+ * authorization response (RFC 9207).
  */
 
 let auth: AuthServerUnderTest;
@@ -103,5 +106,34 @@ describe("account linking with the built-in authorization server (SDK 1.x client
     const cutOff = await callTool2026(auth.mcpUrl, refreshed.access_token, "list_worlds", {});
     expect(cutOff.status).toBe(401);
     expect(cutOff.headers.get("www-authenticate")).toContain("resource_metadata=");
+  }, 120_000);
+});
+
+describe("account linking with the built-in authorization server (SDK v2 client, 2026-07-28)", () => {
+  it("registers, signs in with an existing account, consents, and calls data tools statelessly", async () => {
+    // The account exists already (made by the page's sign-up form in an earlier flow of this person).
+    const person = { email: `v2-${randomUUID().slice(0, 8)}@example.com`, password: "correct horse battery" };
+    const setup = new MemoryOAuthProvider(REDIRECT, "v2 setup client");
+    await expect(connect(setup)).rejects.toBeInstanceOf(UnauthorizedError);
+    await authorizeInBrowser(browser, setup.authorizationUrl!, REDIRECT, person, { signUp: true });
+
+    const provider = new MemoryOAuthProvider(REDIRECT, "v2 test client");
+    const modern = () => {
+      const client = new ModernClient({ name: "oauth-v2-test", version: "2.0.0" }, { capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" }, probe: { timeoutMs: 10_000 } } });
+      return { client, transport: new ModernTransport(new URL(auth.mcpUrl), { authProvider: provider }) };
+    };
+    const first = modern();
+    await expect(first.client.connect(first.transport)).rejects.toBeInstanceOf(ModernUnauthorized);
+    const landed = await authorizeInBrowser(browser, provider.authorizationUrl!, REDIRECT, person, { signUp: false });
+    expect(landed.searchParams.get("code")).toBeTruthy();
+    await first.transport.finishAuth(landed.searchParams);
+
+    const second = modern();
+    await second.client.connect(second.transport);
+    const made = await second.client.callTool({ name: "create_world", arguments: { name: "Modern World", theme: "steampunk" } });
+    expect(made.isError).toBeFalsy();
+    const listed = await second.client.callTool({ name: "list_worlds", arguments: {} });
+    expect(JSON.stringify(listed)).toContain("Modern World");
+    await second.client.close();
   }, 120_000);
 });
