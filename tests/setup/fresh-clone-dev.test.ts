@@ -5,6 +5,10 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { JSON_AND_SSE, LATEST, sseMessages } from "../support/mcp-http";
 import { freePort, ROOT } from "../support/next-server.mjs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { authorizeInBrowser, launchChromium, MemoryOAuthProvider } from "../support/oauth-client";
 
 /**
  * A fresh clone's `npm run dev` creates and migrates the embedded database unaided: clone the
@@ -12,6 +16,8 @@ import { freePort, ROOT } from "../support/next-server.mjs";
  * over real MCP HTTP. It clones rather than using this checkout because the working tree already
  * has a generated client, a build and maybe a `.data` folder, which would hide anything the
  * quick start silently depends on (an ignored file, an uncommitted migration, a manual step).
+ * Then an MCP client links an account against it as MCP Inspector would: the SDK's OAuth support
+ * and a real Chromium on the built-in authorization server, with nothing configured.
  */
 
 type Json = Record<string, unknown>;
@@ -228,5 +234,35 @@ describe("fresh clone", () => {
     }
     expect(after, `the widget was not rebuilt:\n${tail(output())}`).not.toBe(before);
     expect(after).toMatch(/^ui:\/\/widget\/world-card-[0-9a-f]{12}\.html$/);
-  }, 420_000);
+
+    // Account linking with no set-up: on the dev server's own origin (http://localhost:PORT, its
+    // default resource URL), register, sign up in Chromium, consent, and create a world.
+    const linked = new URL(`http://localhost:${port}/api/mcp`);
+    const redirect = "http://127.0.0.1:1/callback";
+    const provider = new MemoryOAuthProvider(redirect, "Fresh clone Inspector stand-in");
+    const connect = async () => {
+      const client = new Client({ name: "fresh-clone-oauth", version: "1" });
+      await client.connect(new StreamableHTTPClientTransport(linked, { authProvider: provider }));
+      return client;
+    };
+    // Under mixed mode connecting works anonymously; the data tool's sign-in result starts linking.
+    const anonymous = await connect();
+    const refused = await anonymous.callTool({ name: "list_worlds", arguments: {} });
+    expect(refused.isError).toBe(true);
+    await anonymous.close();
+    expect(await auth(provider, { serverUrl: linked })).toBe("REDIRECT");
+    const browser = await launchChromium();
+    try {
+      const landed = await authorizeInBrowser(browser, provider.authorizationUrl!, redirect, { email: "newcomer@example.com", password: "correct horse battery" }, { signUp: true });
+      const code = landed.searchParams.get("code");
+      expect(code, landed.toString()).toBeTruthy();
+      expect(await auth(provider, { serverUrl: linked, authorizationCode: code! })).toBe("AUTHORIZED");
+    } finally {
+      await browser.close();
+    }
+    const signedIn = await connect();
+    const made = await signedIn.callTool({ name: "create_world", arguments: { name: "Linked in dev", theme: "fantasy" } });
+    expect(made.isError, JSON.stringify(made)).toBeFalsy();
+    await signedIn.close();
+  }, 540_000);
 });

@@ -81,13 +81,15 @@ export async function authorizeInBrowser(browser: Browser, authorizationUrl: URL
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
+    // A dev server compiles each page on its first visit.
+    page.setDefaultTimeout(90_000);
     let landed: string | undefined;
     await page.route(`${redirectUri}**`, async (route) => {
       landed = route.request().url();
       await route.fulfill({ status: 200, contentType: "text/plain", body: "back at the client" });
     });
     await page.goto(authorizationUrl.toString());
-    await page.waitForURL(/\/auth\/sign-in/);
+    await page.waitForURL(/\/auth\/sign-in/, { timeout: 60_000 });
     if (options.signUp) {
       await page.getByRole("link", { name: "Create an account" }).click();
       await page.waitForURL(/\/auth\/sign-up/);
@@ -100,12 +102,12 @@ export async function authorizeInBrowser(browser: Browser, authorizationUrl: URL
       await page.getByLabel("Password").fill(person.password);
       await page.getByRole("button", { name: "Sign in" }).click();
     }
-    await page.waitForURL((url) => url.pathname.startsWith("/auth/consent") || url.toString().startsWith(redirectUri), { timeout: 15_000 });
+    await page.waitForURL((url) => url.pathname.startsWith("/auth/consent") || url.toString().startsWith(redirectUri), { timeout: 60_000 });
     if (!landed) {
       const alert = await page.getByRole("alert").textContent().catch(() => null);
       if (alert) throw new Error(`the consent page shows an error: ${alert}`);
       await page.getByRole("button", { name: options.decision ?? "Allow" }).click();
-      await page.waitForURL((url) => url.toString().startsWith(redirectUri), { timeout: 15_000 });
+      await page.waitForURL((url) => url.toString().startsWith(redirectUri), { timeout: 60_000 });
     }
     if (!landed) throw new Error(`the browser never reached ${redirectUri}`);
     return new URL(landed);
