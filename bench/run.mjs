@@ -290,7 +290,8 @@ function spawnServer(key, { runtime, env, port, context, profile = true }) {
  */
 function serverEnv(key, port, { databases, redis }) {
   const { db, limiter, runtime = "next" } = SERVERS[key];
-  const base = { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
+  // MCP_BENCH_ROUTES: our build serves /api/ceiling(/read-body) only when asked (404 in production).
+  const base = { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", MCP_BENCH_ROUTES: "1" };
   if (!RUNTIMES[runtime].mcp) {
     const { NEXT_DIST_DIR: _dist, ...inherited } = databaseEnv({});
     return { ...inherited, ...(runtime === "next" ? { NEXT_DIST_DIR: CONFIG.distDir } : {}), ...base };

@@ -42,6 +42,8 @@ const EnvSchema = z.object({
   MCP_LISTEN_MAX_LIFETIME_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(280_000),
   MCP_CONFORMANCE_FIXTURES: bool.default(false),
   /** PostgreSQL (postgresql://user:password@host:port/db[?schema=name]); unset: embedded PGlite. */
+  /** Mount the benchmark's bare routes (/api/ceiling, /api/ceiling/read-body); off: they 404. */
+  MCP_BENCH_ROUTES: bool.default(false),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
