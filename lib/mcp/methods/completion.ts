@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { McpError } from "../../jsonrpc";
-import { parseOrInvalidParams } from "../validate";
+import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../validate";
 import type { Completer } from "../registry";
 import type { MethodHandler } from "./method-env";
 import { createHandlerContext } from "../handler-context";
@@ -20,6 +20,8 @@ const CompleteParams = z.looseObject({
 export const complete: MethodHandler = async (env, { params, scope }) => {
   const { ref, argument, context } = parseOrInvalidParams(CompleteParams, params);
   let completers: Record<string, Completer> | undefined;
+  // The value typed so far and the other arguments reach the app's queries like any argument.
+  parseArgumentsOrInvalidParams(z.unknown(), { value: argument.value, arguments: context?.arguments ?? {} }, "completion argument");
   if (ref.type === "ref/prompt") {
     const prompt = env.registry.getPrompt(ref.name);
     if (!prompt) throw McpError.invalidParams(`Unknown prompt: ${ref.name}`, { name: ref.name });
