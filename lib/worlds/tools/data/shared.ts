@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CallToolResult, HandlerContext, Meta, ToolAnnotations } from "../../../mcp";
+import { ToolError, type CallToolResult, type HandlerContext, type Meta, type ToolAnnotations } from "../../../mcp";
 import { narrate } from "../../i18n/narration";
 import { encodeCursor, type CursorKey } from "../../data/cursor";
 
@@ -49,7 +49,7 @@ export function jsonBytes(value: unknown): number {
 }
 
 export function result(text: string, structuredContent: Record<string, unknown>, meta?: Meta): CallToolResult {
-  if (jsonBytes(structuredContent) > STRUCTURED_BUDGET) throw new Error("Result too large; narrow the request");
+  if (jsonBytes(structuredContent) > STRUCTURED_BUDGET) throw new ToolError("Result too large; narrow the request");
   return { content: [{ type: "text", text }], structuredContent, ...(meta ? { _meta: meta } : {}) };
 }
 
