@@ -4,6 +4,7 @@ import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../validate
 import type { Completer } from "../registry";
 import type { MethodHandler } from "./method-env";
 import { createHandlerContext } from "../handler-context";
+import { ownEntry } from "../own-property";
 
 /** server/utilities/completion: at most 100 values per response. */
 const MAX_VALUES = 100;
@@ -35,7 +36,7 @@ export const complete: MethodHandler = async (env, { params, scope }) => {
     }
     completers = template.definition.complete;
   }
-  const completer = completers?.[argument.name];
+  const completer = ownEntry(completers, argument.name);
   if (!completer) return { completion: { values: [], hasMore: false } };
   const all = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: createHandlerContext(scope, env.locales) });
   return {

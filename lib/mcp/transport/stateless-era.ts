@@ -32,6 +32,7 @@ import { listenResponse } from "./stateless/listen";
 import type { ModernResults } from "./stateless/modern-results";
 import { checkModernRequest, type ModernRequestMeta } from "./stateless/request-checks";
 import type { RequestBinding, RequestStateCodec } from "./stateless/request-state";
+import { ownEntry } from "../own-property";
 
 export interface StatelessEraOptions {
   env: MethodEnv;
@@ -90,7 +91,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
     message: JsonRpcRequest,
     auth: AuthInfo | undefined,
   ): Prepared | undefined | Promise<Prepared | undefined> {
-    const source = MAY_ASK[message.method];
+    const source = ownEntry(MAY_ASK, message.method);
     if (!source) return undefined;
     const params = message.params ?? {};
     const binding: RequestBinding = {
