@@ -25,7 +25,7 @@ const EnvSchema = z.object({
   MCP_MAX_TOOL_BATCH: z.coerce.number().int().min(1).max(100).default(10),
   MCP_MAX_JSON_DEPTH: z.coerce.number().int().min(8).max(1000).default(64),
   MCP_SSE_KEEPALIVE_MS: z.coerce.number().int().min(0).default(15_000),
-  /** GET streams: a named `ping` event this often (seed 001), instead of keep-alive comments. */
+  /** GET streams: a keep-alive comment this often; with ?events=named a named `ping` event (seed 001). */
   MCP_SSE_PING_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
   MCP_SSE_RETRY_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   MCP_RESUME_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),

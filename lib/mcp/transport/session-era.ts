@@ -16,7 +16,7 @@ import { dispatch, initialize, type SessionControl } from "../methods";
 import { authorizeRequest } from "../authorize";
 import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams, type RequestLimiter, type StreamSlot } from "../rate-limit";
 import type { CallScope } from "../handler-context";
-import { Header, MediaType, ResponseHeader } from "../http-headers";
+import { Header, MediaType, NamedEvents, ResponseHeader } from "../http-headers";
 import { DEFAULT_ASSUMED_VERSION, SUPPORTED_VERSIONS, allowsBatching, isSupportedVersion, primesStreams } from "../protocol-versions";
 import type { LoggingLevel } from "../types";
 import { logUnexpected, requestLogEntry, silentRequestLogger } from "../request-log";
@@ -37,6 +37,11 @@ import type { StreamableHttpOptions } from "./streamable-http";
 
 /** The GET stream's first named event (seed 001). */
 const CONNECTED = JSON.stringify({ status: "ready" });
+
+/** GET /api/mcp?events=named (http-headers.ts): the caller asked for seed 001's named events. */
+function wantsNamedEvents(request: Request): boolean {
+  return request.url.includes("?") && new URL(request.url).searchParams.get(NamedEvents.param) === NamedEvents.value;
+}
 
 /** One message of a POST that needs an answer: a request to run, or its refusal. */
 type Slot = { kind: "request"; message: JsonRpcRequest } | { kind: "invalid"; response: JsonRpcResponse };
@@ -449,16 +454,19 @@ export function createSessionEra(
       }
 
       const stream = streams.open(session.id);
-      standalone.set(session.id, stream, audienceOf(session.subject, session.id));
+      const named = wantsNamedEvents(request);
+      // Only a stream that asked hears of tool runs (tool-events.ts delivers by audience).
+      standalone.set(session.id, stream, named ? audienceOf(session.subject, session.id) : undefined);
       const prime = primesStreams(protocolVersion) ? { retryMs: options.retryMs } : undefined;
       const body = sseBody(
         (sink) => {
           stream.attach(sink, 0, prime);
-          // Seed 001's named events: ready at once, then a ping every 30 s (MCP clients ignore both).
-          stream.write(CONNECTED, "connected");
+          // Seed 001's named events, on request: ready at once, then a named ping every 30 s.
+          if (named) stream.write(CONNECTED, "connected");
         },
         (sink) => stream.detach(sink),
-        { ...connection, keepAliveMs: 0, pingMs: options.pingMs },
+        // Everyone else gets the ping as a comment, which every SSE client ignores.
+        named ? { ...connection, keepAliveMs: 0, pingMs: options.pingMs } : { ...connection, keepAliveMs: options.pingMs },
       );
       // A standalone stream has no work to abandon; once the grace period passes it is simply over.
       stream.onAbandoned(() => standalone.remove(session.id, stream));
