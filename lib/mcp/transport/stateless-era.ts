@@ -1,7 +1,7 @@
 import { authorizeRequest } from "../authorize";
 import { audienceOf, type ToolEvents } from "./tool-events";
 import { admitter } from "./admit";
-import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams, type RequestLimiter } from "../rate-limit";
+import { callerKey, rateLimitExceeded, rateLimitHeaders, spendOne, tooManyStreams, type RequestLimiter } from "../rate-limit";
 import {
   McpError,
   classifyMessage,
@@ -116,7 +116,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
   }
 
   function run(
-    request: Request,
+    caller: string,
     message: JsonRpcRequest,
     meta: ModernRequestMeta,
     auth: AuthInfo | undefined,
@@ -164,7 +164,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
         channel: exchange.channelFor(abort, prepared?.round ?? CANNOT_ASK),
         ...(events ? { onProgress: (progress: number, total: number | undefined) => options.toolEvents.progress(events.audience, events.tool, progress, total) } : {}),
       };
-      const admit = message.method === "tools/batch" ? admitter(env, options.limiter, request, auth, message.params) : undefined;
+      const admit = message.method === "tools/batch" ? admitter(env, options.limiter, caller, auth) : undefined;
       return dispatch(env, message.method, { params: message.params ?? {}, scope, session: undefined, ...(admit ? { admit } : {}) }, STATELESS_ERA_METHODS);
     }, done, fail);
   }
@@ -174,7 +174,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
     const listen = message.method === "subscriptions/listen";
     if (!listen && !Object.hasOwn(STATELESS_ERA_METHODS, message.method)) throw McpError.methodNotFound(message.method);
     authorizeRequest(env, message.method, message.params, auth);
-    const caller = options.limiter ? callerKey(request, auth, message.params) : "";
+    const caller = options.limiter ? callerKey(host.clientAddress, auth) : "";
     const headers = new Headers();
     if (options.limiter) {
       // Every request spends its budget, listen included (opening streams in a loop is a request loop).
@@ -217,7 +217,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
       abortAll: () => abort.abort(new Error("the client closed the stream")),
       wholeBodies: host.wholeBodies,
     });
-    run(request, message, meta, auth, prepared, exchange, abort);
+    run(caller, message, meta, auth, prepared, exchange, abort);
     if (exchange.ready) return exchange.ready;
     // A closed connection is the cancellation of this request (2026-07-28 basic/transports).
     const onGone = () => abort.abort(new Error("the client closed the connection"));
@@ -237,8 +237,12 @@ export function createStatelessEra(options: StatelessEraOptions) {
     if (classified.kind === "response") {
       throw McpError.invalidRequest("Invalid Request: a 2026-07-28 server sends no requests, so there is nothing to answer");
     }
-    // Notifications: accepted, never answered (none is defined client → server over HTTP).
-    if (classified.kind === "notification") return new Response(null, { status: 202 });
+    // Notifications: accepted, never answered (none is defined client → server over HTTP) — but
+    // counted like any request, or a loop of them would cost the server and nothing to the caller.
+    if (classified.kind === "notification") {
+      if (options.limiter) await spendOne(options.limiter, { method: classified.message.method, caller: callerKey(host.clientAddress, auth) });
+      return new Response(null, { status: 202 });
+    }
     const message = classified.message;
     try {
       return await serve(request, message, accept, auth, host);
