@@ -2,9 +2,10 @@ import { clientAddressOf, peerAddressOf, type ClientAddressPolicy } from "./clie
 
 /**
  * What a host may hand over with a Request besides the Request itself (lib/http/node-adapter.ts
- * gives all three). Each one lets the host skip a web-stream or signal step that, on Node 20,
- * costs more than the core's own work for a small call. Next hands over nothing: its requests
- * carry their body, their signal, and it reads answers as web Responses.
+ * gives all four). The first three let the host skip a web-stream or signal step that, on Node 20,
+ * costs more than the core's own work for a small call; the fourth is a fact no Request carries.
+ * Next hands over nothing: its requests carry their body, their signal, and it reads answers as
+ * web Responses (under npm start the client address arrives through lib/http/trusted-host.mjs).
  */
 export interface HandleInit {
   /**
