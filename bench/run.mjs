@@ -289,7 +289,8 @@ function spawnServer(key, { runtime, env, port, context, profile = true }) {
  */
 function serverEnv(key, port, { databases, redis }) {
   const { db, limiter, runtime = "next" } = SERVERS[key];
-  const base = { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
+  // MCP_BENCH_ROUTES: our build serves /api/ceiling(/read-body) only when asked (404 in production).
+  const base = { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", MCP_BENCH_ROUTES: "1" };
   if (!RUNTIMES[runtime].mcp) {
     const { NEXT_DIST_DIR: _dist, ...inherited } = databaseEnv({});
     return { ...inherited, ...(runtime === "next" ? { NEXT_DIST_DIR: CONFIG.distDir } : {}), ...base };
@@ -575,7 +576,7 @@ const LIMITERS = ["memory", "redis"];
  * is ever refused: every request pays for being counted and for nothing else.
  */
 const LIMIT_WINDOW_SECONDS = 60;
-const LIMIT_BUDGETS = { "tools/list": 1_000_000, "tools/call": 1_000_000, other: 1_000_000 };
+const LIMIT_BUDGETS = { "tools/list": 1_000_000, "tools/call": 1_000_000, initialize: 1_000_000, other: 1_000_000 };
 
 /** The server a system's requests go to: its own if it names one, PGlite rows theirs, everything else the main one. */
 const serverKeyOf = (system) => system.server ?? (system.db === "pglite" ? "pglite" : "main");
@@ -604,6 +605,7 @@ function limiterEnv(env, limiter, redis) {
     MCP_RATE_LIMIT_TOOLS_LIST: String(LIMIT_BUDGETS["tools/list"]),
     MCP_RATE_LIMIT_TOOLS_CALL: String(LIMIT_BUDGETS["tools/call"]),
     MCP_RATE_LIMIT_OTHER: String(LIMIT_BUDGETS.other),
+    MCP_RATE_LIMIT_INITIALIZE: String(LIMIT_BUDGETS.initialize),
     // Fail closed: a Redis that stops answering turns into 503s (errors), not unlimited passes.
     MCP_RATE_LIMIT_FAILURE: "closed",
     ...(limiter === "redis" ? { REDIS_URL: redis.url } : {}),

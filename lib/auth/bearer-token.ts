@@ -25,8 +25,10 @@ export function readBearer(request: Request): BearerCredentials {
   const header = request.headers.get("authorization");
   if (header === null) return { kind: "none" };
   // Another scheme (Basic, Digest, DPoP…) is not a credential this server reads: the request is
-  // anonymous, and a refusal says only how to authenticate (RFC 6750 §3.1: no error code).
-  if (!/^bearer(\s|$)/i.test(header.trimStart())) return { kind: "none" };
+  // anonymous, and a refusal says only how to authenticate (RFC 6750 §3.1: no error code). Two
+  // headers reach us joined with ", " (Fetch Headers; lib/http/trusted-host.mjs under npm start):
+  // a Bearer anywhere in the list makes the whole value one malformed credential, never a part.
+  if (!/(^|,)\s*bearer(\s|$)/i.test(header)) return { kind: "none" };
   const match = BEARER.exec(header.trim());
   if (!match) return { kind: "malformed", reason: "the Authorization header must be exactly `Bearer <token>`" };
   const token = match[1] as string;

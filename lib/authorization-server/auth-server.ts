@@ -5,7 +5,7 @@ import { oauthProvider } from "@better-auth/oauth-provider";
 import type { JSONWebKeySet } from "jose";
 import { getPrisma } from "../db/prisma";
 import { addKeyRow, developmentSecret, readKeyRows, SIGNING_ALG } from "./key-file";
-import { AUTH_BASE_PATH, AuthPage, OFFLINE_ACCESS } from "./paths";
+import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER, OFFLINE_ACCESS } from "./paths";
 import { requestHooks } from "./request-hooks";
 import type { AuthServerSettings } from "./settings";
 
@@ -54,6 +54,7 @@ async function build(settings: AuthServerSettings) {
       },
     },
     onAPIError: { errorURL: AuthPage.Error },
+    advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     telemetry: { enabled: false },
     hooks: { before: requestHooks(settings) },
     plugins: [

@@ -1,4 +1,4 @@
-import { AUTH_BASE_PATH, AuthPage } from "./paths";
+import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER } from "./paths";
 import type { AuthServer } from "./auth-server";
 
 /**
@@ -92,12 +92,14 @@ function reasonOf(answer: unknown, status: number): string {
 export interface FormRequest {
   action: FormAction;
   request: Request;
+  /** The client's address from a trusted source (the routes' business), for better-auth's limits. */
+  clientAddress: string;
   /** The issuer's origin: forms are accepted from it only (CSRF), and relative answers resolve on it. */
   origin: string;
 }
 
 /** Handles one posted form; the answer is always a 303 (never JSON, never a 500 for bad input). */
-export async function submitForm(auth: AuthServer, { action, request, origin }: FormRequest): Promise<Response> {
+export async function submitForm(auth: AuthServer, { action, request, origin, clientAddress }: FormRequest): Promise<Response> {
   // CSRF: a form is accepted only from our own pages. Browsers send Origin on every POST.
   if (request.headers.get("origin") !== origin) {
     return seeOther(`${origin}${AuthPage.Error}?error=invalid_request&error_description=${encodeURIComponent("This form was sent from another site.")}`);
@@ -108,8 +110,8 @@ export async function submitForm(auth: AuthServer, { action, request, origin }: 
   } catch {
     return seeOther(`${origin}${AuthPage.Error}?error=invalid_request`);
   }
-  const headers = new Headers({ "content-type": "application/json", accept: "application/json", origin });
-  for (const name of ["cookie", "user-agent", "x-forwarded-for", "x-real-ip"]) {
+  const headers = new Headers({ "content-type": "application/json", accept: "application/json", origin, [CLIENT_ADDRESS_HEADER]: clientAddress });
+  for (const name of ["cookie", "user-agent"]) {
     const value = request.headers.get(name);
     if (value) headers.set(name, value);
   }

@@ -21,5 +21,12 @@ export const AuthFormAction = {
   SignOut: "/auth/submit/sign-out",
 } as const;
 
+/**
+ * The header better-auth reads the client's address from (its per-address limits). The routes set
+ * it on every request from the trusted source (lib/http/client-address.ts) and overwrite any a
+ * client sent, so a made-up X-Forwarded-For never picks a fresh budget.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-worldcrafter-client-address";
+
 /** Asked for on every authorization: without it no refresh token is issued (OAuth 2.1 §4.3). */
 export const OFFLINE_ACCESS = "offline_access";

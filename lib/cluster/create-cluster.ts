@@ -12,13 +12,13 @@ import { ioredisPort, upstashPort } from "./redis-port";
  */
 export function clusterOf(env: Env, namespace: string): Cluster {
   const keys = `${env.MCP_CLUSTER_PREFIX}:${namespace}:`;
-  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) return redisCluster(upstashPort(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN), keys);
-  if (env.REDIS_URL) return redisCluster(ioredisPort(env.REDIS_URL, env.MCP_CLUSTER_TIMEOUT_MS), keys);
+  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) return redisCluster(upstashPort(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN), keys, env.MCP_MAX_SESSIONS_PER_CALLER);
+  if (env.REDIS_URL) return redisCluster(ioredisPort(env.REDIS_URL, env.MCP_CLUSTER_TIMEOUT_MS), keys, env.MCP_MAX_SESSIONS_PER_CALLER);
   if (!saidSolo) {
     saidSolo = true;
     process.stderr.write("Sessions and streams are kept in this process (no UPSTASH_REDIS_REST_URL or REDIS_URL): run one instance, or configure Redis.\n");
   }
-  return { sessions: new MemorySessionStore(), spentStates: new MemorySpentStateStore(), bus: SOLO_BUS };
+  return { sessions: new MemorySessionStore(env.MCP_MAX_SESSIONS, env.MCP_MAX_SESSIONS_PER_CALLER), spentStates: new MemorySpentStateStore(), bus: SOLO_BUS };
 }
 
 let saidSolo = false;

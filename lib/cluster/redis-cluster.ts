@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { INSTANCE_ID, storeUnavailable, type Cluster, type ClusterBus, type ClusterMessage, type LoggedStreamEvent, type StreamLog, type ToolSwitches } from "../mcp/cluster";
 import { logUnexpected } from "../mcp/request-log";
 import type { SessionRecord, SessionStore } from "../mcp/transport/session-store";
@@ -18,8 +19,10 @@ import type { RedisPort } from "./redis-port";
 
 const MAX_STREAM_EVENTS = 1_000;
 
-function sessionStore(redis: RedisPort, ns: string): SessionStore {
+function sessionStore(redis: RedisPort, ns: string, maxPerCaller: number): SessionStore {
   const key = (id: string) => `${ns}session:${id}`;
+  // A caller's session ids, oldest first, trimmed to the cap; lives as long as its newest session.
+  const callerKey = (caller: string) => `${ns}caller-sessions:${createHash("sha256").update(caller).digest("base64url")}`;
   const ttl = (record: SessionRecord) => record.expiresAt - Date.now();
   async function read(id: string): Promise<SessionRecord | undefined> {
     const text = await redis.get(key(id));
@@ -29,7 +32,13 @@ function sessionStore(redis: RedisPort, ns: string): SessionStore {
   }
   return {
     async create(record) {
+      // The cap counts this caller's sessions only: its oldest make room, nobody else's.
+      const list = callerKey(record.caller);
+      const held = await redis.range(list);
+      const evicted = held.slice(0, Math.max(0, held.length - maxPerCaller + 1));
+      await Promise.all(evicted.map((id) => redis.del(key(id))));
       await redis.set(key(record.id), JSON.stringify(record), ttl(record));
+      await redis.append(list, record.id, maxPerCaller, ttl(record));
     },
     get: read,
     async update(id, patch) {
@@ -172,10 +181,10 @@ function answering(redis: RedisPort): RedisPort {
 }
 
 /** `ns`: the prefix of every key and channel, e.g. `mcp:worldcrafter:` (see clusterOf). */
-export function redisCluster(port: RedisPort, ns: string): Cluster {
+export function redisCluster(port: RedisPort, ns: string, maxSessionsPerCaller: number): Cluster {
   const redis = answering(port);
   return {
-    sessions: sessionStore(redis, ns),
+    sessions: sessionStore(redis, ns, maxSessionsPerCaller),
     spentStates: spentStates(redis, ns),
     bus: bus(redis, `${ns}cluster`),
     streamLog: streamLog(redis, ns),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isAddressOrRange } from "../http/client-address";
 
 /**
  * The one place that reads the environment. Validated once; everything else receives typed
@@ -25,7 +26,7 @@ const EnvSchema = z.object({
   MCP_MAX_TOOL_BATCH: z.coerce.number().int().min(1).max(100).default(10),
   MCP_MAX_JSON_DEPTH: z.coerce.number().int().min(8).max(1000).default(64),
   MCP_SSE_KEEPALIVE_MS: z.coerce.number().int().min(0).default(15_000),
-  /** GET streams: a named `ping` event this often (seed 001), instead of keep-alive comments. */
+  /** GET streams: a keep-alive comment this often; with ?events=named a named `ping` event (seed 001). */
   MCP_SSE_PING_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
   MCP_SSE_RETRY_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   MCP_RESUME_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
@@ -41,6 +42,8 @@ const EnvSchema = z.object({
   MCP_LIST_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   MCP_LISTEN_MAX_LIFETIME_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(280_000),
   MCP_CONFORMANCE_FIXTURES: bool.default(false),
+  /** Mount the benchmark's bare routes (/api/ceiling, /api/ceiling/read-body); off: they 404. */
+  MCP_BENCH_ROUTES: bool.default(false),
   /** PostgreSQL (postgresql://user:password@host:port/db[?schema=name]); unset: embedded PGlite. */
   DATABASE_URL: z
     .string()
@@ -109,6 +112,17 @@ const EnvSchema = z.object({
   /** Per-tool budgets on top of tools/call's: `export_world=10,create_world=30`. */
   MCP_RATE_LIMIT_TOOLS: list.pipe(z.array(z.string().regex(/^[A-Za-z0-9_.-]{1,128}=\d{1,6}$/, "each entry must be tool=limit"))).default([]),
   MCP_MAX_STREAMS_PER_CALLER: z.coerce.number().int().min(1).max(1000).default(5),
+  /** initialize per caller per window: each may create a session. */
+  MCP_RATE_LIMIT_INITIALIZE: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  /** Sessions one caller may hold; its next initialize ends its own oldest (never anyone else's). */
+  MCP_MAX_SESSIONS_PER_CALLER: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** Sessions one process keeps in memory (without Redis); past it, initialize answers 503. */
+  MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /**
+   * Proxies in front of the server whose X-Forwarded-For names the client (addresses or CIDR
+   * ranges). Anyone else's forwarding headers are ignored: anonymous budgets use the socket address.
+   */
+  MCP_TRUSTED_PROXIES: list.pipe(z.array(z.string().refine(isAddressOrRange, "each entry must be an IP address or a CIDR range"))).default([]),
   /** What happens when the rate-limit store cannot answer: open lets requests through, closed answers 503. */
   MCP_RATE_LIMIT_FAILURE: z.enum(["open", "closed"]).default("open"),
   MCP_RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1_000),
@@ -132,9 +146,12 @@ const EnvSchema = z.object({
 
   /** Set by the platform: which build this is, and Vercel's production host. */
   NODE_ENV: z.string().optional(),
-  /** "1" on Vercel (its file system is read-only: the embedded database cannot live there). */
-  VERCEL: z.string().optional(),
   VERCEL_PROJECT_PRODUCTION_URL: z.string().optional(),
+  /**
+   * Set to 1 by Vercel: its edge sets x-vercel-forwarded-for / x-forwarded-for, so they name the
+   * client; and its file system is read-only, so the embedded database cannot live there.
+   */
+  VERCEL: z.string().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).optional(),
 });
 

@@ -1,8 +1,11 @@
+import { clientAddressOf, peerAddressOf, type ClientAddressPolicy } from "./client-address";
+
 /**
  * What a host may hand over with a Request besides the Request itself (lib/http/node-adapter.ts
- * gives all three). Each one lets the host skip a web-stream or signal step that, on Node 20,
- * costs more than the core's own work for a small call. Next hands over nothing: its requests
- * carry their body, their signal, and it reads answers as web Responses.
+ * gives all four). The first three let the host skip a web-stream or signal step that, on Node 20,
+ * costs more than the core's own work for a small call; the fourth is a fact no Request carries.
+ * Next hands over nothing: its requests carry their body, their signal, and it reads answers as
+ * web Responses (under npm start the client address arrives through lib/http/trusted-host.mjs).
  */
 export interface HandleInit {
   /**
@@ -20,6 +23,8 @@ export interface HandleInit {
    * those Responses are built without a body stream of their own (`response.body` is null).
    */
   wholeBodies?: boolean;
+  /** The socket's remote address, which a Request does not carry (lib/http/client-address.ts). */
+  clientAddress?: string;
 }
 
 /**
@@ -33,17 +38,25 @@ export interface RequestHost {
   readonly clientGone: AbortSignal;
   /** JSON answers are built without a body stream (the host writes `wholeBodyOf()`). */
   readonly wholeBodies: boolean;
+  /** The client's address from trusted sources only (lib/http/client-address.ts), read on first use. */
+  readonly clientAddress: string;
 }
 
 /**
  * The init a host really gave, checked field by field: frameworks also call a route's exports
  * with arguments of their own (Next passes `{ params }`), and those must mean nothing here.
  */
-export function requestHostOf(request: Request, init: unknown): RequestHost {
+export function requestHostOf(request: Request, init: unknown, addresses: ClientAddressPolicy): RequestHost {
   const given: Record<string, unknown> = typeof init === "object" && init !== null ? (init as Record<string, unknown>) : {};
+  let clientAddress: string | undefined;
   return {
     body: typeof given.body === "string" ? given.body : undefined,
     clientGone: given.signal instanceof AbortSignal ? given.signal : request.signal,
     wholeBodies: given.wholeBodies === true,
+    // Only rate limits need it: most requests of a deployment without limits never pay for it.
+    get clientAddress() {
+      clientAddress ??= clientAddressOf(request, peerAddressOf(request, typeof given.clientAddress === "string" ? given.clientAddress : undefined), addresses);
+      return clientAddress;
+    },
   };
 }

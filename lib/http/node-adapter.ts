@@ -99,7 +99,7 @@ export function nodeListener(endpoint: WebHandler, options: NodeListenerOptions)
     // The signal goes beside the Request, not into it (HandleInit): a Request that follows a
     // signal costs about twice as much to build. JSON answers are written from wholeBodyOf().
     const init: RequestInit = { method, headers: headersOf(req) };
-    const host: HandleInit = { signal: abort.signal, wholeBodies: true };
+    const host: HandleInit = { signal: abort.signal, wholeBodies: true, ...(req.socket.remoteAddress ? { clientAddress: req.socket.remoteAddress } : {}) };
     const served = NO_BODY.has(method)
       ? endpoint.handle(new Request(url, init), host)
       : declaredWithin(req, options.maxBodyBytes)

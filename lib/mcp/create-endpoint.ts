@@ -12,6 +12,7 @@ import { Registry, type RegistryContents } from "./registry";
 import type { ServerIdentity } from "./server-info";
 import { silentRequestLogger, stdoutRequestLogger } from "./request-log";
 import { MemorySessionStore } from "./transport/session-store";
+import { trustedProxiesOf } from "../http/client-address";
 import { createStreamableHttpHandler, type StreamableHttpHandler } from "./transport/streamable-http";
 
 let warnedAboutSecret = false;
@@ -62,7 +63,7 @@ export function createMcpEndpoint(
   adapters: EndpointAdapters = {},
 ): McpEndpoint {
   const registry = new Registry(definition.contents, env.MCP_PAGE_SIZE);
-  const cluster = adapters.cluster ?? { sessions: new MemorySessionStore(), spentStates: new MemorySpentStateStore(), bus: SOLO_BUS };
+  const cluster = adapters.cluster ?? { sessions: new MemorySessionStore(env.MCP_MAX_SESSIONS, env.MCP_MAX_SESSIONS_PER_CALLER), spentStates: new MemorySpentStateStore(), bus: SOLO_BUS };
   const hub = new ClusterHub(cluster.bus);
   // Each instance announces its own registry's changes (they change on every instance alike).
   registry.onChange((list) => hub.publishLocal({ kind: "list_changed", list }));
@@ -87,6 +88,7 @@ export function createMcpEndpoint(
     sessionTtlMs: env.MCP_SESSION_TTL_SECONDS * 1000,
     origin: { allowedOrigins: env.MCP_ALLOWED_ORIGINS, allowLoopback: env.MCP_ALLOW_LOOPBACK_ORIGINS },
     maxBodyBytes: env.MCP_MAX_BODY_BYTES,
+    clientAddresses: { trustedProxies: trustedProxiesOf(env.MCP_TRUSTED_PROXIES), vercel: env.VERCEL === "1" },
     maxBatch: env.MCP_MAX_BATCH,
     maxJsonDepth: env.MCP_MAX_JSON_DEPTH,
     keepAliveMs: env.MCP_SSE_KEEPALIVE_MS,

@@ -27,3 +27,11 @@ export const MediaType = {
   Json: "application/json",
   EventStream: "text/event-stream",
 } as const;
+
+/**
+ * GET /api/mcp?events=named: the GET stream also carries seed 001's named events (`connected`,
+ * a named `ping`, `tool-progress`/`tool-complete`/`tool-error`) for dashboards that ask for them.
+ * MCP clients must see JSON-RPC messages only (basic/transports §listening for messages): the
+ * official Python SDK logs every unknown event, so without the parameter none is sent.
+ */
+export const NamedEvents = { param: "events", value: "named" } as const;

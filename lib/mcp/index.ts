@@ -15,3 +15,4 @@ export { McpError, ErrorCode } from "../jsonrpc";
 export { NO_AUTH, WWW_AUTHENTICATE_META_KEY, decideAccess, hasScopes, insufficientScope, unauthorized, type AccessControl, type ChallengeDetails, type SecurityScheme } from "./access";
 export type { AuthInfo } from "../auth/auth-info";
 export { ToolError } from "./tool-error";
+export { ownEntry } from "./own-property";

@@ -35,24 +35,26 @@ export interface RequestLimiter {
   openStream(caller: string): Promise<StreamSlot | undefined>;
 }
 
-/** The key requests are counted under: the subject; anonymous: the host's user hint, then the client IP. */
-export function callerKey(request: Request, auth: AuthInfo | undefined, params: Record<string, unknown> | undefined): string {
-  if (auth) return `sub:${auth.subject}`;
-  const meta = params?._meta;
-  const hint = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>)["openai/subject"] : undefined;
-  if (typeof hint === "string" && hint.length > 0 && hint.length <= 256) return `hint:${hint}`;
-  return `ip:${clientIp(request)}`;
+/**
+ * The key requests are counted under: the token's subject; anonymous callers by the client's
+ * address as a trusted source reports it (lib/http/client-address.ts). Client hints such as
+ * `_meta["openai/subject"]` never choose a budget: a fresh value per request would be a fresh one.
+ */
+export function callerKey(clientAddress: string, auth: AuthInfo | undefined): string {
+  return auth ? `sub:${auth.subject}` : `ip:${clientAddress}`;
 }
 
 /**
- * The client's address as the platform reports it: Vercel and Next's own server set
- * X-Forwarded-For (the first entry is the client); X-Real-IP is the other common spelling.
+ * One request kind that has no answer of its own to carry a refusal (initialize before a session,
+ * notifications, client responses, GET, DELETE): its budget is spent, and a spent budget is the
+ * HTTP answer (429). Returns the RateLimit-* headers of the decision.
  */
-export function clientIp(request: Request): string {
-  const forwarded = request.headers.get("x-forwarded-for");
-  const first = forwarded?.split(",", 1)[0]?.trim();
-  if (first) return first.slice(0, 64);
-  return request.headers.get("x-real-ip")?.trim().slice(0, 64) || "unknown";
+export async function spendOne(limiter: RequestLimiter, call: RateLimitCall): Promise<Record<string, string>> {
+  const checking = limiter.check(call);
+  const decision = checking instanceof Promise ? await checking : checking;
+  if (!decision) return {};
+  if (!decision.allowed) throw rateLimitExceeded(decision);
+  return rateLimitHeaders(decision);
 }
 
 const secondsUntil = (at: number) => Math.max(1, Math.ceil((at - Date.now()) / 1000));

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 /**
  * One structured line per JSON-RPC request: method, tool, session, duration, outcome. Never a
  * token, argument value or claim — those may be secrets or personal data.
@@ -42,6 +43,16 @@ export const stdoutRequestLogger: RequestLogger = (entry) => {
 export const silentRequestLogger: RequestLogger = () => undefined;
 
 /** Unexpected failures: logged with their stack for the operator, never sent to the client. */
+/** A short id that ties an unexpected failure's generic answer to its line in the server log. */
+export function errorReference(): string {
+  return randomUUID().slice(0, 8);
+}
+
+/** What a client reads about an unexpected failure: nothing of the error itself. */
+export function unexpectedFailureText(reference: string): string {
+  return `Internal error (reference ${reference}); the server log has the details.`;
+}
+
 export function logUnexpected(where: string, thrown: unknown): void {
   const detail = thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown);
   process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), level: "error", where, detail })}\n`);

@@ -19,3 +19,38 @@ export function parseOrInvalidParams<T>(schema: ZodType<T>, value: unknown, what
   }));
   throw McpError.invalidParams(`Invalid ${what}`, issues);
 }
+
+/**
+ * C0 control characters other than tab, line feed and carriage return. Text never needs them,
+ * and PostgreSQL refuses a NUL in text (22021): they are refused at the edge instead (-32602).
+ */
+const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+/** Whether `text` is free of control characters that no text field allows. */
+export function isPlainText(text: string): boolean {
+  return !FORBIDDEN_CONTROL.test(text);
+}
+
+/** The path of the first string (or object key) inside `value` that carries a forbidden control character. */
+function controlCharacterPath(value: unknown, path: (string | number)[] = [], depth = 0): (string | number)[] | undefined {
+  if (typeof value === "string") return isPlainText(value) ? undefined : path;
+  if (depth > 64 || typeof value !== "object" || value === null) return undefined;
+  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  for (const [key, item] of entries) {
+    if (typeof key === "string" && !isPlainText(key)) return [...path, key];
+    const found = controlCharacterPath(item, [...path, key], depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Validate client-chosen arguments (tools, prompts): every string in them — whatever its
+ * schema — free of forbidden control characters, then the schema itself. Schemas of single-line
+ * fields refuse tab and newlines too (lib/worlds/tools/data/shared.ts).
+ */
+export function parseArgumentsOrInvalidParams<T>(schema: ZodType<T>, value: unknown, what: string): T {
+  const path = controlCharacterPath(value);
+  if (path) throw McpError.invalidParams(`Invalid ${what}`, [{ path, message: "Control characters are not allowed" }] satisfies IssueReport[]);
+  return parseOrInvalidParams(schema, value, what);
+}

@@ -1,9 +1,10 @@
 import type { RateLimitCall } from "../mcp/rate-limit";
 
 /**
- * Which budgets a request spends (seed 001 §rate limiting): tools/list and tools/call have their
- * own, every other method shares one, and a tool may have a budget of its own on top of
- * tools/call's. Budgets count per caller over a sliding window.
+ * Which budgets a request spends (seed 001 §rate limiting): tools/list, tools/call and initialize
+ * have their own, everything else shares one — every other method, notifications, client
+ * responses, GET and DELETE — and a tool may have a budget of its own on top of tools/call's.
+ * Budgets count per caller over a sliding window.
  */
 export interface Budget {
   /** Also the counter's key prefix: stable across instances and deployments. */
@@ -16,6 +17,7 @@ export interface BudgetConfig {
   windowMs: number;
   toolsList: number;
   toolsCall: number;
+  initialize: number;
   other: number;
   /** Per tool, on top of tools/call. */
   perTool: Readonly<Record<string, number>>;
@@ -26,9 +28,11 @@ export function budgetsOf(config: BudgetConfig): (call: RateLimitCall) => Budget
   const list = make("tools-list", config.toolsList);
   const call = make("tools-call", config.toolsCall);
   const other = make("other", config.other);
+  const initialize = make("initialize", config.initialize);
   const perTool = new Map(Object.entries(config.perTool).map(([tool, limit]) => [tool, make(`tool:${tool}`, limit)]));
   return ({ method, tool }) => {
     if (method === "tools/list") return [list];
+    if (method === "initialize") return [initialize];
     // Each call of a batch spends tools/call's budget as if it came alone (the transport admits them).
     if (method === "tools/batch") return [];
     if (method === "tools/call") {

@@ -9,6 +9,7 @@ export function limiterSettingsOf(env: Env): LimiterSettings {
       windowMs: env.MCP_RATE_LIMIT_WINDOW_SECONDS * 1000,
       toolsList: env.MCP_RATE_LIMIT_TOOLS_LIST,
       toolsCall: env.MCP_RATE_LIMIT_TOOLS_CALL,
+      initialize: env.MCP_RATE_LIMIT_INITIALIZE,
       other: env.MCP_RATE_LIMIT_OTHER,
       perTool: parseToolBudgets(env.MCP_RATE_LIMIT_TOOLS),
     },

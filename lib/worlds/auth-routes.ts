@@ -1,7 +1,8 @@
 import { loadEnv } from "../config/env";
 import { applyCors, preflightResponse } from "../http/cors";
 import { originPolicyOf } from "../http/origin-guard";
-import { AUTH_BASE_PATH } from "../authorization-server/paths";
+import { clientAddressOf, peerAddressOf, trustedProxiesOf, type ClientAddressPolicy } from "../http/client-address";
+import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER } from "../authorization-server/paths";
 import { isFormAction, submitForm } from "../authorization-server/form-flow";
 import { builtinAuthServer } from "./authorization";
 
@@ -13,6 +14,22 @@ import { builtinAuthServer } from "./authorization";
 
 /** Endpoints a browser-based client (MCP Inspector) calls cross-origin, without cookies. */
 const PUBLIC_ENDPOINTS = new Set(["/oauth2/token", "/oauth2/register", "/oauth2/revoke", "/jwks"].map((p) => `${AUTH_BASE_PATH}${p}`));
+
+let addressPolicy: ClientAddressPolicy | undefined;
+
+/** The caller's address as the MCP endpoint's limits see it: the socket, or a trusted proxy's word. */
+function clientAddress(request: Request): string {
+  const env = loadEnv();
+  addressPolicy ??= { trustedProxies: trustedProxiesOf(env.MCP_TRUSTED_PROXIES), vercel: env.VERCEL === "1" };
+  return clientAddressOf(request, peerAddressOf(request, undefined), addressPolicy);
+}
+
+/** `request` with the trusted address in the one header better-auth reads (any client copy replaced). */
+function withClientAddress(request: Request): Request {
+  const headers = new Headers(request.headers);
+  headers.set(CLIENT_ADDRESS_HEADER, clientAddress(request));
+  return new Request(request, { headers });
+}
 
 function json(status: number, body: Record<string, unknown>): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
@@ -42,7 +59,7 @@ function crossSiteRefusal(request: Request, path: string, issuer: string): Respo
 async function handleApi(request: Request): Promise<Response> {
   const state = builtinAuthServer();
   const refused = unavailable() ?? (state.kind === "ready" ? crossSiteRefusal(request, new URL(request.url).pathname, state.server.settings.issuer) : undefined);
-  const answer = refused ?? (state.kind === "ready" ? await (await state.server.auth()).handler(request) : json(404, { error: "not_found" }));
+  const answer = refused ?? (state.kind === "ready" ? await (await state.server.auth()).handler(withClientAddress(request)) : json(404, { error: "not_found" }));
   const path = new URL(request.url).pathname;
   return PUBLIC_ENDPOINTS.has(path) ? applyCors(answer, request, originPolicyOf(loadEnv())) : answer;
 }
@@ -61,5 +78,5 @@ export async function authFormRoute(request: Request, action: string): Promise<R
   const state = builtinAuthServer();
   if (state.kind !== "ready") return unavailable() ?? json(404, { error: "not_found" });
   if (!isFormAction(action)) return json(404, { error: "not_found" });
-  return submitForm(await state.server.auth(), { action, request, origin: state.server.settings.issuer });
+  return submitForm(await state.server.auth(), { action, request, origin: state.server.settings.issuer, clientAddress: clientAddress(request) });
 }

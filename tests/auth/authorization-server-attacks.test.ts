@@ -314,6 +314,14 @@ describe("authorization server attack matrix", () => {
     });
   });
 
+  describe("logs", () => {
+    it("29. no password, code or token the matrix sent appears in the server's output", () => {
+      const output = as.server.stderr();
+      expect(output).not.toContain("correct horse battery");
+      expect(output).not.toMatch(/eyJ[\w-]{20,}\.[\w-]{20,}\./);
+    });
+  });
+
   describe("clients", () => {
     it("27. a URL as client_id is not a metadata document this server fetches (private targets never reached)", async () => {
       for (const target of ["http://169.254.169.254/latest/meta-data", "http://127.0.0.1:22/client.json", "http://10.0.0.1/client.json"]) {

@@ -137,3 +137,22 @@ describe("account linking with the built-in authorization server (SDK v2 client,
     await second.client.close();
   }, 120_000);
 });
+
+describe("the authorization server's per-address limits", () => {
+  // Last in this file: it spends the address's sign-in budget.
+  it("count the socket's address, not an X-Forwarded-For the client makes up", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 55; i++) {
+      const res = await fetch(`${auth.origin}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: auth.origin, "x-forwarded-for": `198.51.100.${i}`, "x-real-ip": `203.0.113.${i}` },
+        body: JSON.stringify({ email: `nobody-${i}-${randomUUID().slice(0, 6)}@example.com`, password: "wrong password here" }),
+      });
+      statuses.push(res.status);
+      await res.body?.cancel();
+    }
+    // Ten attempts per account by default, five accounts' worth per address: 50, then 429.
+    expect(statuses.slice(0, 50).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(50).every((s) => s === 429)).toBe(true);
+  }, 60_000);
+});

@@ -22,7 +22,7 @@ import { startUpstashRestFront, type UpstashRestFront } from "../support/upstash
  *    at once), the rest are 429 with Retry-After, RateLimit-* and a -32000 body with
  *    data.retryAfter; successful answers count RateLimit-Remaining down. tools/list has a budget of
  *    its own, a per-tool budget (MCP_RATE_LIMIT_TOOLS) stops that tool earlier, anonymous callers
- *    are keyed by the `openai/subject` hint, else by the first X-Forwarded-For entry, and in a
+ *    are keyed by the client address a trusted proxy forwards (never by a hint), and in a
  *    2025-03-26 JSON-RPC batch the budget running out refuses single messages inside an HTTP 200.
  * 2. The cap on open streams (MCP_MAX_STREAMS_PER_CALLER=5) holds across both servers for
  *    2026-07-28 subscriptions/listen streams, and closing a stream frees its slot.
@@ -115,6 +115,8 @@ function commonEnv(): Record<string, string> {
     MCP_MAX_STREAMS_PER_CALLER: String(MAX_STREAMS),
     MCP_RATE_LIMIT_FAILURE: "open",
     MCP_RATE_LIMIT_TIMEOUT_MS: "1000",
+    // The test clients stand behind a "proxy" at the loopback: their X-Forwarded-For is believed.
+    MCP_TRUSTED_PROXIES: "127.0.0.1,::1",
     // Empty is unset (lib/config/env.ts): nothing from the outer environment picks the store.
     REDIS_URL: "",
     UPSTASH_REDIS_REST_URL: "",
@@ -480,30 +482,22 @@ describe("budgets shared by two instances through REDIS_URL", () => {
     expect(headerInt(other, "ratelimit-remaining")).toBe(TOOLS_CALL_LIMIT - SUGGEST_NAMES_LIMIT - 1);
   });
 
-  it("keys anonymous callers by the openai/subject hint, else by the first X-Forwarded-For entry", async () => {
-    // Everyone below comes through the same proxy address unless said otherwise.
-    const proxy = address(1);
-    const first = hint("hint-1");
-    const second = hint("hint-2");
-    const replies: Reply[] = [];
-    for (let i = 0; i <= TOOLS_LIST_LIMIT; i++) replies.push(await listTools(i % 2 === 0 ? serverA : serverB, { hint: first, forwardedFor: proxy }));
-    replies.slice(0, TOOLS_LIST_LIMIT).forEach((reply, i) => expectServed(reply, TOOLS_LIST_LIMIT, TOOLS_LIST_LIMIT - 1 - i));
-    expectLimited(replies[TOOLS_LIST_LIMIT] as Reply, TOOLS_LIST_LIMIT);
-    // Another hint from the same address is another caller, with a full budget.
-    expectServed(await listTools(serverB, { hint: second, forwardedFor: proxy }), TOOLS_LIST_LIMIT, TOOLS_LIST_LIMIT - 1);
-    // Without a hint the address is the key: the proxy address has spent nothing yet.
+  it("keys anonymous callers by the address a trusted proxy forwards; client hints never choose a budget", async () => {
+    // The servers trust the loopback (MCP_TRUSTED_PROXIES): X-Forwarded-For is read from the right,
+    // past trusted hops, and the first address that is not a trusted proxy is the client.
     const client = address(2);
     const other = address(3);
-    const byAddress: Reply[] = [];
-    for (let i = 0; i <= TOOLS_LIST_LIMIT; i++) byAddress.push(await listTools(i % 2 === 0 ? serverA : serverB, { forwardedFor: `${client}, ${proxy}` }));
-    byAddress.slice(0, TOOLS_LIST_LIMIT).forEach((reply, i) => expectServed(reply, TOOLS_LIST_LIMIT, TOOLS_LIST_LIMIT - 1 - i));
-    expectLimited(byAddress[TOOLS_LIST_LIMIT] as Reply, TOOLS_LIST_LIMIT);
-    // The first entry is the client; the proxies after it do not matter.
-    expectLimited(await listTools(serverB, { forwardedFor: client }), TOOLS_LIST_LIMIT);
-    expectServed(await listTools(serverA, { forwardedFor: `${other}, ${client}` }), TOOLS_LIST_LIMIT, TOOLS_LIST_LIMIT - 1);
-    expectServed(await listTools(serverA, { forwardedFor: proxy }), TOOLS_LIST_LIMIT, TOOLS_LIST_LIMIT - 1);
-    // A hint takes precedence over the (exhausted) address.
-    expectServed(await listTools(serverB, { hint: hint("hint-3"), forwardedFor: client }), TOOLS_LIST_LIMIT, TOOLS_LIST_LIMIT - 1);
+    const replies: Reply[] = [];
+    // A fresh openai/subject hint per request changes nothing: one address, one budget.
+    for (let i = 0; i <= TOOLS_LIST_LIMIT; i++) replies.push(await listTools(i % 2 === 0 ? serverA : serverB, { hint: hint(`fresh-${i}`), forwardedFor: client }));
+    replies.slice(0, TOOLS_LIST_LIMIT).forEach((reply, i) => expectServed(reply, TOOLS_LIST_LIMIT, TOOLS_LIST_LIMIT - 1 - i));
+    expectLimited(replies[TOOLS_LIST_LIMIT] as Reply, TOOLS_LIST_LIMIT);
+    // Entries the client wrote to the left of its own address are its claims, not its identity.
+    expectLimited(await listTools(serverB, { forwardedFor: `${other}, ${client}` }), TOOLS_LIST_LIMIT);
+    // A trusted proxy after the client does not change who the client is.
+    expectLimited(await listTools(serverA, { forwardedFor: `${client}, 127.0.0.1` }), TOOLS_LIST_LIMIT);
+    // Another client address has a budget of its own.
+    expectServed(await listTools(serverA, { forwardedFor: other }), TOOLS_LIST_LIMIT, TOOLS_LIST_LIMIT - 1);
   });
 
   it("refuses single messages of a 2025-03-26 batch once the budget runs out inside it (HTTP 200)", async () => {

@@ -11,7 +11,7 @@
  *   back: new sessions work.
  * - A client dropping mid-stream: its handler is aborted after MCP_RESUME_GRACE_MS; the server
  *   carries on.
- * - A handler that throws: an isError result with its message; the next call works.
+ * - A handler that throws: an isError result with a reference (its message only in the log); the next call works.
  * - A handler that never resolves: MCP_TOOL_TIMEOUT_MS ends it with an isError result, and its
  *   signal fires (both protocol eras).
  */
@@ -193,11 +193,12 @@ describe("faults", () => {
     expect((await callTool(FIXTURES, s.headers, "test_simple_text")).isError).toBeFalsy();
   });
 
-  it("a handler that throws: an isError result with its message; the next call works", async () => {
+  it("a handler that throws: an isError result with a reference, not its message; the next call works", async () => {
     const s = await session(FIXTURES);
     const thrown = await callTool(FIXTURES, s.headers, "test_throw", { message: "the kiln cracked" });
     expect(thrown.isError).toBe(true);
-    expect(textOf(thrown)).toContain("the kiln cracked");
+    expect(textOf(thrown)).toMatch(/^Internal error \(reference [0-9a-f]{8}\)/);
+    expect(textOf(thrown)).not.toContain("the kiln cracked");
     expect((await callTool(FIXTURES, s.headers, "test_simple_text")).isError).toBeFalsy();
   });
 

@@ -5,6 +5,10 @@
  * purpose. Afterwards: no error of any kind except that subject's 429s (and it did get some), and
  * every create_world the server acknowledged exists exactly once in the database.
  *
+ * Meanwhile a "flooder" subject sends initialize as fast as FLOOD_RATE allows (issue 19): it meets
+ * its initialize budget (429) and its per-caller session cap (its own oldest sessions end), and no
+ * other subject's session is ever evicted — a 404 on a quiet subject's session is an error.
+ *
  * Open loop: requests start on schedule whether or not earlier ones have finished (bounded by
  * MAX_IN_FLIGHT), as real traffic does; every request has a deadline, so a hang is an error.
  */
@@ -21,6 +25,9 @@ const DEADLINE_MS = 15_000;
 const QUIET_SUBJECTS = 6;
 const WINDOW_S = 10;
 const CALL_BUDGET = 60; // tools/call per subject per window; quiet subjects use about a third
+const FLOOD_RATE = 20; // initialize per second from one subject
+const INITIALIZE_BUDGET = 100; // per window: the flood goes over it
+const SESSIONS_PER_CALLER = 5;
 
 let cluster: TwoInstances;
 const RUN = randomUUID().slice(0, 8);
@@ -36,6 +43,8 @@ beforeAll(async () => {
       MCP_RATE_LIMIT_OTHER: "1000",
       MCP_RATE_LIMIT_FAILURE: "closed",
       MCP_MAX_STREAMS_PER_CALLER: "20",
+      MCP_RATE_LIMIT_INITIALIZE: String(INITIALIZE_BUDGET),
+      MCP_MAX_SESSIONS_PER_CALLER: String(SESSIONS_PER_CALLER),
     },
   });
 }, 120_000);
@@ -59,6 +68,33 @@ interface Tally {
   intended429: number;
   errors: string[];
   acknowledged: { id: string; name: string }[];
+  /** 2025 requests of a subject other than the flooder answered 404: its session was evicted. */
+  foreignEvictions: number;
+}
+
+interface FloodTally {
+  sessions: string[];
+  limited: number;
+  errors: string[];
+}
+
+/** One initialize of the flooder: a new session (200) or its budget spent (429); anything else is an error. */
+async function floodOnce(token: string, flood: FloodTally): Promise<void> {
+  try {
+    const r = await fetch(cluster.resourceUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: V2025, capabilities: {}, clientInfo: { name: "flood", version: "1" } } }),
+      signal: AbortSignal.timeout(DEADLINE_MS),
+    });
+    await r.text();
+    const id = r.headers.get("mcp-session-id");
+    if (r.status === 200 && id) flood.sessions.push(id);
+    else if (r.status === 429) flood.limited += 1;
+    else flood.errors.push(`flood initialize: HTTP ${r.status}`);
+  } catch (error) {
+    flood.errors.push(`flood initialize: ${String(error)}`);
+  }
 }
 
 const meta2026 = { "io.modelcontextprotocol/protocolVersion": V2026, "io.modelcontextprotocol/clientCapabilities": {} };
@@ -137,6 +173,7 @@ async function one(subject: Subject, n: number, tally: Tally): Promise<void> {
       tally.intended429 += 1;
       return;
     }
+    if (status === 404 && era === "2025") tally.foreignEvictions += 1;
     if (status !== 200 || !message || "error" in message) {
       tally.errors.push(`${subject.name} ${era} ${method} ${String(params.name ?? "")}: HTTP ${status} ${JSON.stringify(message).slice(0, 200)}`);
       return;
@@ -171,7 +208,11 @@ describe("soak", () => {
     const noisy = subjects[QUIET_SUBJECTS]!;
     const quiet = subjects.slice(0, QUIET_SUBJECTS);
 
-    const tally: Tally = { sent: 0, ok: 0, intended429: 0, errors: [], acknowledged: [] };
+    const tally: Tally = { sent: 0, ok: 0, intended429: 0, errors: [], acknowledged: [], foreignEvictions: 0 };
+    const flooder = await cluster.tokenFor(`soak-flooder-${RUN}`);
+    const flood: FloodTally = { sessions: [], limited: 0, errors: [] };
+    const flooding = new Set<Promise<void>>();
+    let floods = 0;
     const inFlight = new Set<Promise<void>>();
     const started = Date.now();
     let n = 0;
@@ -190,15 +231,34 @@ describe("soak", () => {
         inFlight.add(p);
         n += 1;
       }
+      // The initialize flood, on a schedule of its own beside the mix.
+      while (floods < Math.floor(((Date.now() - started) / 1000) * FLOOD_RATE)) {
+        const p = floodOnce(flooder, flood).finally(() => flooding.delete(p));
+        flooding.add(p);
+        floods += 1;
+      }
       await new Promise((r) => setTimeout(r, 5));
     }
-    await Promise.all(inFlight);
+    await Promise.all([...inFlight, ...flooding]);
     const elapsed = (Date.now() - started) / 1000;
     console.log(
       `soak: ${tally.sent} requests in ${elapsed.toFixed(0)} s (${(tally.sent / elapsed).toFixed(1)}/s), ${tally.ok} ok, ${tally.intended429} intended 429s, ${tally.errors.length} errors, ${skipped} not sent (in-flight cap), ${tally.acknowledged.length} worlds acknowledged; proxy served ${cluster.proxy.served.join(" / ")}`,
     );
-    for (const e of tally.errors.slice(0, 10)) console.log(`soak error: ${e}`);
+    console.log(`soak: flood of ${floods} initialize: ${flood.sessions.length} sessions, ${flood.limited} refused (429), ${tally.foreignEvictions} foreign evictions`);
+    for (const e of [...tally.errors, ...flood.errors].slice(0, 10)) console.log(`soak error: ${e}`);
+    expect(tally.foreignEvictions).toBe(0);
     expect(tally.errors).toEqual([]);
+    expect(flood.errors).toEqual([]);
+    expect(flood.limited).toBeGreaterThan(0);
+    // The flooder's own oldest sessions made room; its newest are alive.
+    const pingAs = (sessionId: string) =>
+      fetch(cluster.resourceUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${flooder}`, "mcp-session-id": sessionId, "mcp-protocol-version": V2025 },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      }).then(async (r) => (await r.text(), r.status));
+    expect(await pingAs(flood.sessions[0]!)).toBe(404);
+    expect(await pingAs(flood.sessions.at(-1)!)).toBe(200);
     expect(skipped).toBe(0);
     expect(tally.intended429).toBeGreaterThan(0);
     expect(tally.acknowledged.length).toBeGreaterThan(0);

@@ -30,6 +30,13 @@ export async function freePort() {
 }
 
 /**
+ * Every test client connects from 127.0.0.1, so every anonymous one is the same caller to the
+ * server (its address is the socket's): the per-caller session cap and initialize budget would
+ * make independent suites evict each other. Suites that test those limits set their own values.
+ */
+const LOOPBACK_CLIENTS = { MCP_MAX_SESSIONS_PER_CALLER: "100000", MCP_RATE_LIMIT_INITIALIZE: "1000000" };
+
+/**
  * Spawns `node scripts/start.mjs` (what `npm start` runs: `next start` in that process) directly,
  * not via npm or npx, so the child pid is the server itself: the benchmark reads its CPU time from
  * /proc.
@@ -39,7 +46,7 @@ export async function startNextServer({ env = {}, port, readyPath = "/api/mcp", 
   port ??= await freePort();
   const child = spawn(process.execPath, [START_SCRIPT, "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", MCP_LOG_REQUESTS: "0", ...env },
+    env: { ...process.env, NODE_ENV: "production", MCP_LOG_REQUESTS: "0", ...LOOPBACK_CLIENTS, ...env },
     stdio: ["ignore", quiet ? "ignore" : "inherit", "pipe"],
   });
   let stderr = "";

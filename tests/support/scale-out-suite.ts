@@ -166,7 +166,7 @@ export function describeScaleOut(title: string, options: ScaleOutOptions): void 
       const token = await cluster.tokenFor(newSubject("events"));
       const s = await session(A, A, { token });
       const opened = Date.now();
-      const get = await openStream(A, { method: "GET", headers: s.headers });
+      const get = await openStream(`${A}?events=named`, { method: "GET", headers: s.headers });
 
       // Before the first named event only the 2025-11-25 priming event (an id, empty data) may come.
       const before: SseEvent[] = [];
@@ -337,7 +337,7 @@ export function describeScaleOut(title: string, options: ScaleOutOptions): void 
 
     it("5. DELETE on B ends the session on A: its GET stream and running call end, the handler is aborted, A answers 404", async () => {
       const s = await session(FA, FA);
-      const get = await openStream(FA, { method: "GET", headers: s.headers });
+      const get = await openStream(`${FA}?events=named`, { method: "GET", headers: s.headers });
       await get.reader.until((e) => e.event === "connected", 5_000);
       const callId = uniqueId("doomed");
       const progressToken = uniqueId("progress");
@@ -429,7 +429,7 @@ export function describeScaleOut(title: string, options: ScaleOutOptions): void 
     it("7. npm run tools switches a tool on both instances: list_changed on A's GET stream and B's listen stream", async () => {
       const token = await cluster.tokenFor(newSubject("switch"));
       const s = await session(A, A, { token });
-      const get = await openStream(A, { method: "GET", headers: s.headers });
+      const get = await openStream(`${A}?events=named`, { method: "GET", headers: s.headers });
       await get.reader.until((e) => e.event === "connected", 5_000);
 
       const listenId = uniqueId("listen");

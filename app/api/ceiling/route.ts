@@ -1,9 +1,8 @@
-// The framework's ceiling for benchmarks: a bare route returning a fixed JSON body.
+// The framework's ceiling for benchmarks: a bare route returning a fixed JSON body. Only with
+// MCP_BENCH_ROUTES=1 (lib/http/bench-ceiling.ts); otherwise 404.
+import { ceiling } from "@/lib/http/bench-ceiling";
+
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-const BODY = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { ok: true } });
-
-export function POST(): Response {
-  return new Response(BODY, { headers: { "content-type": "application/json" } });
-}
+export { ceiling as POST };

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { McpError } from "../../jsonrpc";
-import { parseOrInvalidParams } from "../validate";
+import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../validate";
 import type { Completer } from "../registry";
 import type { MethodHandler } from "./method-env";
 import { createHandlerContext } from "../handler-context";
+import { ownEntry } from "../own-property";
 
 /** server/utilities/completion: at most 100 values per response. */
 const MAX_VALUES = 100;
@@ -20,6 +21,8 @@ const CompleteParams = z.looseObject({
 export const complete: MethodHandler = async (env, { params, scope }) => {
   const { ref, argument, context } = parseOrInvalidParams(CompleteParams, params);
   let completers: Record<string, Completer> | undefined;
+  // The value typed so far and the other arguments reach the app's queries like any argument.
+  parseArgumentsOrInvalidParams(z.unknown(), { value: argument.value, arguments: context?.arguments ?? {} }, "completion argument");
   if (ref.type === "ref/prompt") {
     const prompt = env.registry.getPrompt(ref.name);
     if (!prompt) throw McpError.invalidParams(`Unknown prompt: ${ref.name}`, { name: ref.name });
@@ -33,7 +36,7 @@ export const complete: MethodHandler = async (env, { params, scope }) => {
     }
     completers = template.definition.complete;
   }
-  const completer = completers?.[argument.name];
+  const completer = ownEntry(completers, argument.name);
   if (!completer) return { completion: { values: [], hasMore: false } };
   const all = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: createHandlerContext(scope, env.locales) });
   return {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { McpError } from "../../jsonrpc";
 import { createHandlerContext } from "../handler-context";
-import { parseOrInvalidParams } from "../validate";
+import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../validate";
 import type { MethodHandler } from "./method-env";
 import { CursorParams } from "./list-params";
 
@@ -21,7 +21,7 @@ export const getPrompt: MethodHandler = async (env, { params, scope }) => {
   const prompt = env.registry.getPrompt(name);
   // server/prompts §error handling: invalid prompt name → -32602.
   if (!prompt) throw McpError.invalidParams(`Unknown prompt: ${name}`, { name });
-  const args = prompt.arguments ? parseOrInvalidParams(prompt.arguments, rawArgs ?? {}, `arguments for prompt ${name}`) : {};
+  const args = prompt.arguments ? parseArgumentsOrInvalidParams(prompt.arguments, rawArgs ?? {}, `arguments for prompt ${name}`) : {};
   const result = await prompt.get(args, createHandlerContext(scope, env.locales));
   return { ...result };
 };

@@ -6,7 +6,7 @@ import { withCacheHint, type CacheHint } from "../cache-hint";
 /** Resource reads may be per-user: unless a definition says otherwise, nobody may reuse them. */
 const PRIVATE_UNCACHED: CacheHint = { scope: "private", ttlMs: 0 };
 import { createHandlerContext } from "../handler-context";
-import { parseOrInvalidParams } from "../validate";
+import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../validate";
 import type { MethodEnv, MethodHandler } from "./method-env";
 import { CursorParams } from "./list-params";
 
@@ -15,6 +15,8 @@ const UriParams = z.looseObject({ uri: z.string().min(1).max(2048) });
 function requireResource(env: MethodEnv, uri: string) {
   const match = env.registry.findResource(uri);
   if (!match) throw resourceNotFound(uri);
+  // A template variable is client text like any argument: %00 and its kin decode to control characters.
+  if (match.kind === "template") parseArgumentsOrInvalidParams(z.record(z.string(), z.string()), match.variables, `variables of ${uri.slice(0, 128)}`);
   return match;
 }
 

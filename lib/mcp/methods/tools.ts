@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { McpError } from "../../jsonrpc";
 import { createHandlerContext } from "../handler-context";
-import { parseOrInvalidParams } from "../validate";
+import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../validate";
 import type { CallToolResult } from "../types";
 import type { MethodHandler } from "./method-env";
 import type { CompiledTool } from "../registry";
@@ -9,7 +9,7 @@ import { InputRequired, ProtocolError } from "../protocol-error";
 import { CursorParams } from "./list-params";
 import type { CallScope } from "../handler-context";
 import type { ToolCallObserver, ToolCallOutcome } from "../tool-call-observer";
-import { logUnexpected } from "../request-log";
+import { errorReference, logUnexpected, unexpectedFailureText } from "../request-log";
 import { decideAccess, signInResult } from "../access";
 import { ToolError } from "../tool-error";
 import { withTimeLimit } from "../tool-timeout";
@@ -24,9 +24,9 @@ export const listTools: MethodHandler = (env, { params }) => {
   return env.registry.listToolsResult(cursor);
 };
 
-/** The first line of an error's message, bounded: enough for a model to correct itself, no stack. */
-function describeFailure(thrown: unknown): string {
-  const line = thrown instanceof Error ? thrown.message.split("\n").find((l) => l.trim().length > 0)?.trim() : undefined;
+/** The first line of a message the server wrote for the model (ToolError, McpError), bounded, no stack. */
+function describeKnownFailure(thrown: ToolError | McpError): string {
+  const line = thrown.message.split("\n").find((l) => l.trim().length > 0)?.trim();
   if (!line) return "Tool execution failed";
   return line.length > 500 ? `${line.slice(0, 500)}…` : line;
 }
@@ -37,9 +37,15 @@ function failedResult(thrown: unknown, scope: CallScope): Record<string, unknown
   if (thrown instanceof ProtocolError || thrown instanceof InputRequired) throw thrown;
   if (thrown instanceof McpError && thrown.code === -32042) throw thrown;
   // server/tools §error handling: execution failures go back as isError results the model can read.
+  // A ToolError is written for the model; an McpError is the server's own (a client that did not
+  // declare a capability, declined or timed out): both are read and acted on.
+  if (thrown instanceof ToolError || thrown instanceof McpError) return { content: [{ type: "text", text: describeKnownFailure(thrown) }], isError: true };
+  // Anything else is unexpected: its text may name tables, queries or hosts (a Prisma message
+  // quotes the whole invocation), so the client gets a reference and the log gets the detail.
   // A cancelled call's handler stops by throwing: expected, not worth a log line.
-  if (!(thrown instanceof ToolError) && !scope.aborted) logUnexpected("tool", thrown);
-  return { content: [{ type: "text", text: describeFailure(thrown) }], isError: true };
+  const reference = errorReference();
+  if (!scope.aborted) logUnexpected(`tool (reference ${reference})`, thrown);
+  return { content: [{ type: "text", text: unexpectedFailureText(reference) }], isError: true };
 }
 
 function finishedResult(tool: CompiledTool, result: CallToolResult): Record<string, unknown> {
@@ -68,7 +74,7 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
     const decision = decideAccess(tool.security, undefined);
     if (decision.kind === "sign_in") return signInResult(env.access, name, decision.scopes);
   }
-  const args = parseOrInvalidParams(tool.definition.input, rawArgs ?? {}, `arguments for tool ${name}`);
+  const args = parseArgumentsOrInvalidParams(tool.definition.input, rawArgs ?? {}, `arguments for tool ${name}`);
   const observe = env.onToolCall ? observer(env.onToolCall, name, args, scope) : undefined;
 
   let outcome: CallToolResult | Promise<CallToolResult>;

@@ -2,7 +2,7 @@ import type { AuthInfo } from "../../auth/auth-info";
 import { toMcpError, type McpError } from "../../jsonrpc";
 import { authorizeRequest } from "../authorize";
 import type { MethodEnv } from "../methods";
-import { callerKey, rateLimitExceeded, type RateLimitDecision, type RequestLimiter } from "../rate-limit";
+import { rateLimitExceeded, type RateLimitDecision, type RequestLimiter } from "../rate-limit";
 
 /**
  * The checks a request made inside another (a call of tools/batch) passes as if it had come
@@ -11,9 +11,8 @@ import { callerKey, rateLimitExceeded, type RateLimitDecision, type RequestLimit
 export function admitter(
   env: MethodEnv,
   limiter: RequestLimiter | undefined,
-  request: Request,
+  caller: string,
   auth: AuthInfo | undefined,
-  outerParams: Record<string, unknown> | undefined,
 ): (method: string, params: Record<string, unknown>) => McpError | undefined | Promise<McpError | undefined> {
   return (method, params) => {
     try {
@@ -25,7 +24,7 @@ export function admitter(
     const tool = method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
     const judge = (decision: RateLimitDecision | undefined) => (decision && !decision.allowed ? rateLimitExceeded(decision) : undefined);
     try {
-      const checking = limiter.check({ method, ...(tool ? { tool } : {}), caller: callerKey(request, auth, outerParams) });
+      const checking = limiter.check({ method, ...(tool ? { tool } : {}), caller });
       return checking instanceof Promise ? checking.then(judge, (thrown: unknown) => toMcpError(thrown)) : judge(checking);
     } catch (thrown) {
       return toMcpError(thrown);

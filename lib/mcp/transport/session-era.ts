@@ -14,9 +14,9 @@ import { errorResponse, jsonResponse } from "../../http/json-response";
 import type { AuthInfo } from "../../auth/auth-info";
 import { dispatch, initialize, type SessionControl } from "../methods";
 import { authorizeRequest } from "../authorize";
-import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams, type RequestLimiter, type StreamSlot } from "../rate-limit";
+import { callerKey, rateLimitExceeded, rateLimitHeaders, spendOne, tooManyStreams, type RequestLimiter, type StreamSlot } from "../rate-limit";
 import type { CallScope } from "../handler-context";
-import { Header, MediaType, ResponseHeader } from "../http-headers";
+import { Header, MediaType, NamedEvents, ResponseHeader } from "../http-headers";
 import { DEFAULT_ASSUMED_VERSION, SUPPORTED_VERSIONS, allowsBatching, isSupportedVersion, primesStreams } from "../protocol-versions";
 import type { LoggingLevel } from "../types";
 import { logUnexpected, requestLogEntry, silentRequestLogger } from "../request-log";
@@ -38,12 +38,18 @@ import type { StreamableHttpOptions } from "./streamable-http";
 /** The GET stream's first named event (seed 001). */
 const CONNECTED = JSON.stringify({ status: "ready" });
 
+/** GET /api/mcp?events=named (http-headers.ts): the caller asked for seed 001's named events. */
+function wantsNamedEvents(request: Request): boolean {
+  return request.url.includes("?") && new URL(request.url).searchParams.get(NamedEvents.param) === NamedEvents.value;
+}
+
 /** One message of a POST that needs an answer: a request to run, or its refusal. */
 type Slot = { kind: "request"; message: JsonRpcRequest } | { kind: "invalid"; response: JsonRpcResponse };
 
 /** Context of one POST after the transport checks: who, which session, which version. */
 interface PostContext {
   request: Request;
+  host: RequestHost;
   accept: Acceptable;
   auth: AuthInfo | undefined;
   session: SessionRecord | undefined;
@@ -217,7 +223,7 @@ export function createSessionEra(
         channel: exchange.channelFor(controller),
         ...(events ? { onProgress: (progress: number, total: number | undefined) => toolEvents.progress(events.audience, events.tool, progress, total) } : {}),
       };
-      const admit = message.method === "tools/batch" ? admitter(env, options.limiter, ctx.request, ctx.auth, message.params) : undefined;
+      const admit = message.method === "tools/batch" ? admitter(env, options.limiter, callerKey(ctx.host.clientAddress, ctx.auth), ctx.auth) : undefined;
       return dispatch(env, message.method, { params: message.params ?? {}, scope, session: sessionControl(ctx.session), ...(admit ? { admit } : {}) });
     }, (result) => finish(success(message.id, result)), fail);
   }
@@ -243,10 +249,14 @@ export function createSessionEra(
     // (JSON-RPC §4.1: notifications are never answered).
   }
 
-  async function handleInitialize(request: Request, message: JsonRpcRequest, auth: AuthInfo | undefined): Promise<Response> {
+  async function handleInitialize(request: Request, message: JsonRpcRequest, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
     if (stateful && request.headers.get(Header.SessionId)) {
       throw McpError.invalidRequest("Bad Request: initialize must not carry Mcp-Session-Id; it starts a new session");
     }
+    // initialize has a budget of its own: each one may create a session, and sessions are capped
+    // per caller (session-store.ts), so a flood only ever evicts the flooder's own sessions.
+    const caller = callerKey(host.clientAddress, auth);
+    const headers = new Headers(options.limiter ? await spendOne(options.limiter, { method: "initialize", caller }) : undefined);
     const started = performance.now();
     let negotiated;
     try {
@@ -254,12 +264,12 @@ export function createSessionEra(
     } catch (thrown) {
       return errorResponse(toMcpError(thrown), message.id);
     }
-    const headers = new Headers();
     if (stateful) {
       const now = Date.now();
       const id = mintSessionId();
       await sessions.create({
         id,
+        caller,
         protocolVersion: negotiated.protocolVersion,
         clientInfo: negotiated.clientInfo,
         clientCapabilities: negotiated.clientCapabilities,
@@ -295,8 +305,7 @@ export function createSessionEra(
    * single request's answer carries its RateLimit-* headers.
    */
   async function spendBudgets(
-    request: Request,
-    auth: AuthInfo | undefined,
+    caller: string,
     slots: Slot[],
     batch: boolean,
     headers: Headers,
@@ -307,7 +316,7 @@ export function createSessionEra(
         if (slot.kind !== "request") return;
         const { method, params } = slot.message;
         const tool = method === "tools/call" && typeof params?.name === "string" ? params.name : undefined;
-        const decision = await limiter.check({ method, ...(tool ? { tool } : {}), caller: callerKey(request, auth, params) });
+        const decision = await limiter.check({ method, ...(tool ? { tool } : {}), caller });
         if (!decision) return;
         if (!decision.allowed) {
           if (!batch) throw rateLimitExceeded(decision);
@@ -333,7 +342,7 @@ export function createSessionEra(
     if (initialize && initialize.kind === "request") {
       // lifecycle (2025-03-26): "The initialization request MUST NOT be part of a JSON-RPC batch".
       if (batch) throw McpError.invalidRequest("Invalid Request: initialize must not be part of a batch");
-      return handleInitialize(request, initialize.message, auth);
+      return handleInitialize(request, initialize.message, auth, host);
     }
 
     const found = resolveSession(request, auth);
@@ -351,7 +360,16 @@ export function createSessionEra(
 
     const headers = new Headers();
     if (session) headers.set(ResponseHeader.SessionId, session.id);
-    const ctx: PostContext = { request, accept, auth, session, protocolVersion, headers };
+    const ctx: PostContext = { request, host, accept, auth, session, protocolVersion, headers };
+    // Notifications and client responses get no answer of their own, but cost work: each spends
+    // the budget of "every other method" before any of them is handled.
+    if (options.limiter) {
+      const caller = callerKey(host.clientAddress, auth);
+      for (const m of messages) {
+        if (m.kind === "notification") await spendOne(options.limiter, { method: m.message.method, caller });
+        else if (m.kind === "response") await spendOne(options.limiter, { method: "response", caller });
+      }
+    }
 
     const slots: Slot[] = [];
     for (const m of messages) {
@@ -365,7 +383,7 @@ export function createSessionEra(
     }
     // Only notifications and responses: 202 Accepted, no body (basic/transports §sending messages).
     if (slots.length === 0) return new Response(null, { status: 202, headers });
-    if (options.limiter) await spendBudgets(request, auth, slots, batch, headers, options.limiter);
+    if (options.limiter) await spendBudgets(callerKey(host.clientAddress, auth), slots, batch, headers, options.limiter);
 
     const controllers = slots.map(() => new LazyAbort());
     const abortAll = () => {
@@ -404,7 +422,7 @@ export function createSessionEra(
     return response;
   }
 
-  async function handleGet(request: Request, auth: AuthInfo | undefined): Promise<Response> {
+  async function handleGet(request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
     if (!stateful) {
       throw McpError.invalidRequest("Method Not Allowed: this server runs stateless and offers no GET stream", undefined, 405);
     }
@@ -418,9 +436,11 @@ export function createSessionEra(
     if (!session) throw McpError.internal();
     const headers = new Headers(SSE_HEADERS);
     headers.set(ResponseHeader.SessionId, session.id);
+    const caller = callerKey(host.clientAddress, auth);
+    if (options.limiter) await spendOne(options.limiter, { method: "GET", caller });
 
     // Each open GET connection holds one of the caller's stream slots until it ends.
-    const slot = await openStreamSlot(request, auth);
+    const slot = await openStreamSlot(caller);
     const connection = { keepAliveMs: options.keepAliveMs, maxLifetimeMs: options.streamMaxLifetimeMs, onEnd: () => slot?.release() };
     try {
       const lastEventId = request.headers.get(Header.LastEventId);
@@ -449,16 +469,19 @@ export function createSessionEra(
       }
 
       const stream = streams.open(session.id);
-      standalone.set(session.id, stream, audienceOf(session.subject, session.id));
+      const named = wantsNamedEvents(request);
+      // Only a stream that asked hears of tool runs (tool-events.ts delivers by audience).
+      standalone.set(session.id, stream, named ? audienceOf(session.subject, session.id) : undefined);
       const prime = primesStreams(protocolVersion) ? { retryMs: options.retryMs } : undefined;
       const body = sseBody(
         (sink) => {
           stream.attach(sink, 0, prime);
-          // Seed 001's named events: ready at once, then a ping every 30 s (MCP clients ignore both).
-          stream.write(CONNECTED, "connected");
+          // Seed 001's named events, on request: ready at once, then a named ping every 30 s.
+          if (named) stream.write(CONNECTED, "connected");
         },
         (sink) => stream.detach(sink),
-        { ...connection, keepAliveMs: 0, pingMs: options.pingMs },
+        // Everyone else gets the ping as a comment, which every SSE client ignores.
+        named ? { ...connection, keepAliveMs: 0, pingMs: options.pingMs } : { ...connection, keepAliveMs: options.pingMs },
       );
       // A standalone stream has no work to abandon; once the grace period passes it is simply over.
       stream.onAbandoned(() => standalone.remove(session.id, stream));
@@ -470,18 +493,19 @@ export function createSessionEra(
   }
 
   /** A stream slot for the caller, or the 429 that says all of them are open. */
-  async function openStreamSlot(request: Request, auth: AuthInfo | undefined): Promise<StreamSlot | undefined> {
+  async function openStreamSlot(caller: string): Promise<StreamSlot | undefined> {
     const limiter = options.limiter;
     if (!limiter) return undefined;
-    const slot = await limiter.openStream(callerKey(request, auth, undefined));
+    const slot = await limiter.openStream(caller);
     if (!slot) throw tooManyStreams(limiter.maxStreams);
     return slot;
   }
 
-  async function handleDelete(request: Request, auth: AuthInfo | undefined): Promise<Response> {
+  async function handleDelete(request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
     if (!stateful) {
       throw McpError.invalidRequest("Method Not Allowed: this server runs stateless; there is no session to end", undefined, 405);
     }
+    if (options.limiter) await spendOne(options.limiter, { method: "DELETE", caller: callerKey(host.clientAddress, auth) });
     const found = resolveSession(request, auth);
     const session = found instanceof Promise ? await found : found;
     if (!session) throw McpError.internal();

@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { ErrorCode, McpError } from "../../jsonrpc";
 import type { LoggingLevel } from "../types";
 
 /** One 2025-era session (basic/transports §session management). */
 export interface SessionRecord {
   id: string;
+  /** Whose budget created it (rate-limit.ts callerKey): sessions are capped per caller. */
+  caller: string;
   protocolVersion: string;
   clientInfo: { name: string; version: string };
   clientCapabilities: Record<string, unknown>;
@@ -33,22 +36,44 @@ export function mintSessionId(): string {
   return randomUUID();
 }
 
-/** In-process sessions with idle expiry and a bound on how many are kept. */
+/** The process holds all the sessions it may: a new one waits until some expire or end. */
+function storeFull(): McpError {
+  return new McpError(ErrorCode.InternalError, "Too many sessions on this server; try again later", { retryAfter: 30 }, 503, { "Retry-After": "30" });
+}
+
+/**
+ * In-process sessions with idle expiry, a bound per caller and a bound on how many are kept. A
+ * caller at its bound loses its own oldest session; a full process refuses new sessions rather
+ * than end anyone's (one caller's flood must never evict another's session).
+ */
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, SessionRecord>();
+  /** Each caller's session ids, oldest first. */
+  private readonly byCaller = new Map<string, Set<string>>();
 
-  constructor(private readonly maxSessions = 10_000) {}
+  constructor(
+    private readonly maxSessions = 10_000,
+    private readonly maxPerCaller = 50,
+  ) {}
 
   async create(record: SessionRecord): Promise<void> {
-    if (this.sessions.size >= this.maxSessions) this.evict();
+    const own = this.byCaller.get(record.caller) ?? new Set<string>();
+    for (const id of own) {
+      if (own.size < this.maxPerCaller) break;
+      this.forget(id);
+    }
+    if (this.sessions.size >= this.maxSessions) this.dropExpired();
+    if (this.sessions.size >= this.maxSessions) throw storeFull();
     this.sessions.set(record.id, record);
+    own.add(record.id);
+    this.byCaller.set(record.caller, own);
   }
 
   get(id: string): SessionRecord | undefined {
     const record = this.sessions.get(id);
     if (!record) return undefined;
     if (record.expiresAt <= Date.now()) {
-      this.sessions.delete(id);
+      this.forget(id);
       return undefined;
     }
     return record;
@@ -60,16 +85,21 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<boolean> {
-    return this.sessions.delete(id);
+    return this.forget(id);
   }
 
-  /** Drop expired sessions; if none expired, drop the oldest (Map keeps insertion order). */
-  private evict(): void {
+  private forget(id: string): boolean {
+    const record = this.sessions.get(id);
+    if (!record) return false;
+    this.sessions.delete(id);
+    const own = this.byCaller.get(record.caller);
+    own?.delete(id);
+    if (own?.size === 0) this.byCaller.delete(record.caller);
+    return true;
+  }
+
+  private dropExpired(): void {
     const now = Date.now();
-    for (const [id, record] of this.sessions) if (record.expiresAt <= now) this.sessions.delete(id);
-    if (this.sessions.size >= this.maxSessions) {
-      const oldest = this.sessions.keys().next().value;
-      if (oldest !== undefined) this.sessions.delete(oldest);
-    }
+    for (const [id, record] of this.sessions) if (record.expiresAt <= now) this.forget(id);
   }
 }

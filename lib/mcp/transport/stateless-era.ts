@@ -1,7 +1,7 @@
 import { authorizeRequest } from "../authorize";
 import { audienceOf, type ToolEvents } from "./tool-events";
 import { admitter } from "./admit";
-import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams, type RequestLimiter } from "../rate-limit";
+import { callerKey, rateLimitExceeded, rateLimitHeaders, spendOne, tooManyStreams, type RequestLimiter } from "../rate-limit";
 import {
   McpError,
   classifyMessage,
@@ -32,6 +32,7 @@ import { listenResponse } from "./stateless/listen";
 import type { ModernResults } from "./stateless/modern-results";
 import { checkModernRequest, type ModernRequestMeta } from "./stateless/request-checks";
 import type { RequestBinding, RequestStateCodec } from "./stateless/request-state";
+import { ownEntry } from "../own-property";
 
 export interface StatelessEraOptions {
   env: MethodEnv;
@@ -90,7 +91,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
     message: JsonRpcRequest,
     auth: AuthInfo | undefined,
   ): Prepared | undefined | Promise<Prepared | undefined> {
-    const source = MAY_ASK[message.method];
+    const source = ownEntry(MAY_ASK, message.method);
     if (!source) return undefined;
     const params = message.params ?? {};
     const binding: RequestBinding = {
@@ -115,7 +116,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
   }
 
   function run(
-    request: Request,
+    caller: string,
     message: JsonRpcRequest,
     meta: ModernRequestMeta,
     auth: AuthInfo | undefined,
@@ -163,7 +164,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
         channel: exchange.channelFor(abort, prepared?.round ?? CANNOT_ASK),
         ...(events ? { onProgress: (progress: number, total: number | undefined) => options.toolEvents.progress(events.audience, events.tool, progress, total) } : {}),
       };
-      const admit = message.method === "tools/batch" ? admitter(env, options.limiter, request, auth, message.params) : undefined;
+      const admit = message.method === "tools/batch" ? admitter(env, options.limiter, caller, auth) : undefined;
       return dispatch(env, message.method, { params: message.params ?? {}, scope, session: undefined, ...(admit ? { admit } : {}) }, STATELESS_ERA_METHODS);
     }, done, fail);
   }
@@ -173,7 +174,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
     const listen = message.method === "subscriptions/listen";
     if (!listen && !Object.hasOwn(STATELESS_ERA_METHODS, message.method)) throw McpError.methodNotFound(message.method);
     authorizeRequest(env, message.method, message.params, auth);
-    const caller = options.limiter ? callerKey(request, auth, message.params) : "";
+    const caller = options.limiter ? callerKey(host.clientAddress, auth) : "";
     const headers = new Headers();
     if (options.limiter) {
       // Every request spends its budget, listen included (opening streams in a loop is a request loop).
@@ -216,7 +217,7 @@ export function createStatelessEra(options: StatelessEraOptions) {
       abortAll: () => abort.abort(new Error("the client closed the stream")),
       wholeBodies: host.wholeBodies,
     });
-    run(request, message, meta, auth, prepared, exchange, abort);
+    run(caller, message, meta, auth, prepared, exchange, abort);
     if (exchange.ready) return exchange.ready;
     // A closed connection is the cancellation of this request (2026-07-28 basic/transports).
     const onGone = () => abort.abort(new Error("the client closed the connection"));
@@ -236,8 +237,12 @@ export function createStatelessEra(options: StatelessEraOptions) {
     if (classified.kind === "response") {
       throw McpError.invalidRequest("Invalid Request: a 2026-07-28 server sends no requests, so there is nothing to answer");
     }
-    // Notifications: accepted, never answered (none is defined client → server over HTTP).
-    if (classified.kind === "notification") return new Response(null, { status: 202 });
+    // Notifications: accepted, never answered (none is defined client → server over HTTP) — but
+    // counted like any request, or a loop of them would cost the server and nothing to the caller.
+    if (classified.kind === "notification") {
+      if (options.limiter) await spendOne(options.limiter, { method: classified.message.method, caller: callerKey(host.clientAddress, auth) });
+      return new Response(null, { status: 202 });
+    }
     const message = classified.message;
     try {
       return await serve(request, message, accept, auth, host);

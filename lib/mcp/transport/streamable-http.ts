@@ -2,6 +2,7 @@ import { McpError, parseJsonBody, toMcpError } from "../../jsonrpc";
 import { parseAccept, isJsonContentType } from "../../http/accept";
 import { readBodyLimited } from "../../http/read-body";
 import { requestHostOf, type HandleInit, type RequestHost } from "../../http/handle-init";
+import type { ClientAddressPolicy } from "../../http/client-address";
 import { assertOriginAllowed, type OriginPolicy } from "../../http/origin-guard";
 import { applyCors, preflightResponse } from "../../http/cors";
 import { errorResponse } from "../../http/json-response";
@@ -57,6 +58,8 @@ export interface StreamableHttpOptions {
   pingMs: number;
   /** All request headers together; more is refused with 431. */
   maxHeaderBytes: number;
+  /** Which sources of the client's address are believed (anonymous rate limits). */
+  clientAddresses: ClientAddressPolicy;
 }
 
 export interface StreamableHttpHandler {
@@ -202,14 +205,14 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     if (isStatelessEra(request, undefined)) {
       throw McpError.invalidRequest(`Method Not Allowed: ${request.method} is not part of protocol version 2026-07-28`, undefined, 405);
     }
-    return request.method === "GET" ? session.get(request, auth) : session.delete(request, auth);
+    return request.method === "GET" ? session.get(request, auth, host) : session.delete(request, auth, host);
   }
 
   // Not async on purpose: one promise fewer per request (each costs under Next's async tracking).
   function handle(request: Request, init?: HandleInit): Promise<Response> {
     const started = performance.now();
     // Checked, not trusted: a framework may call a route export with arguments of its own.
-    const host = requestHostOf(request, init);
+    const host = requestHostOf(request, init, options.clientAddresses);
     const cors = (response: Response) => (request.method === "OPTIONS" ? response : applyCors(response, request, options.origin));
     try {
       const answer = route(request, host);

@@ -2,6 +2,7 @@ import { getPrisma } from "../../db/prisma";
 import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
 import { NotFoundError } from "./errors";
 import { assertWorld } from "./worlds";
+import { containsText, equalsText, startsWithExactly } from "./text-match";
 
 /** Characters of one owner, always inside one of that owner's worlds. */
 
@@ -41,7 +42,7 @@ export async function listCharacters(owner: string, worldId: string, opts: { rol
     where: {
       ownerSubject: owner,
       worldId,
-      ...(opts.role ? { role: { equals: opts.role, mode: "insensitive" as const } } : {}),
+      ...(opts.role ? { role: equalsText(opts.role) } : {}),
       ...afterKey(decodeCursor(opts.cursor)),
     },
     orderBy: PAGE_ORDER,
@@ -71,7 +72,7 @@ export async function charactersMatching(owner: string, value: string, worldId?:
     where: {
       ownerSubject: owner,
       ...(worldId ? { worldId } : {}),
-      ...(value ? { OR: [{ id: { startsWith: value } }, { name: { contains: value, mode: "insensitive" as const } }] } : {}),
+      ...(value ? { OR: [{ id: startsWithExactly(value) }, { name: containsText(value) }] } : {}),
     },
     select: { id: true, name: true },
     orderBy: PAGE_ORDER,
@@ -82,7 +83,7 @@ export async function charactersMatching(owner: string, value: string, worldId?:
 /** A character of `owner` in `worldId` by exact name, case-insensitive (prompts). */
 export async function characterNamed(owner: string, worldId: string, name: string) {
   return (await getPrisma()).character.findFirst({
-    where: { ownerSubject: owner, worldId, name: { equals: name, mode: "insensitive" } },
+    where: { ownerSubject: owner, worldId, name: equalsText(name) },
     orderBy: CREATION_ORDER,
   });
 }

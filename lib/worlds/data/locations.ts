@@ -2,6 +2,7 @@ import { getPrisma } from "../../db/prisma";
 import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
 import { DomainError, NotFoundError } from "./errors";
 import { assertWorld } from "./worlds";
+import { containsText, equalsText } from "./text-match";
 
 /** Locations of one owner, inside one of that owner's worlds, optionally inside another location. */
 
@@ -35,7 +36,7 @@ export async function listLocations(
     where: {
       ownerSubject: owner,
       worldId,
-      ...(opts.kind ? { kind: { equals: opts.kind, mode: "insensitive" as const } } : {}),
+      ...(opts.kind ? { kind: equalsText(opts.kind) } : {}),
       ...(opts.parentId ? { parentId: opts.parentId } : {}),
       ...afterKey(decodeCursor(opts.cursor)),
     },
@@ -63,7 +64,7 @@ export async function locationsInOrder(owner: string, worldId: string, after: Cu
 /** This owner's locations of one world matching `value` by name (completion). */
 export async function locationsMatching(owner: string, worldId: string, value: string, take = 100) {
   return (await getPrisma()).location.findMany({
-    where: { ownerSubject: owner, worldId, ...(value ? { name: { contains: value, mode: "insensitive" as const } } : {}) },
+    where: { ownerSubject: owner, worldId, ...(value ? { name: containsText(value) } : {}) },
     select: { id: true, name: true },
     orderBy: PAGE_ORDER,
     take,
@@ -73,7 +74,7 @@ export async function locationsMatching(owner: string, worldId: string, value: s
 /** A location of `owner` in `worldId` by exact name, case-insensitive (prompts). */
 export async function locationNamed(owner: string, worldId: string, name: string) {
   return (await getPrisma()).location.findFirst({
-    where: { ownerSubject: owner, worldId, name: { equals: name, mode: "insensitive" } },
+    where: { ownerSubject: owner, worldId, name: equalsText(name) },
     orderBy: CREATION_ORDER,
   });
 }

@@ -1,5 +1,6 @@
 import { getPrisma } from "../../db/prisma";
 import { PAGE_ORDER } from "./cursor";
+import { containsText } from "./text-match";
 
 /**
  * Full-text-ish search over one owner's worlds, characters and locations: every word of the
@@ -27,7 +28,7 @@ function wordsOf(query: string): string[] {
 
 /** `{ AND: [ {OR: [field contains w1, …]}, … ] }` over the given text fields. */
 function everyWordIn(words: string[], fields: string[]) {
-  return { AND: words.map((w) => ({ OR: fields.map((f) => ({ [f]: { contains: w, mode: "insensitive" as const } })) })) };
+  return { AND: words.map((w) => ({ OR: fields.map((f) => ({ [f]: containsText(w) })) })) };
 }
 
 export async function searchOwned(owner: string, query: string, limit: number): Promise<SearchHit[]> {

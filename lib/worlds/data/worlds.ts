@@ -2,6 +2,7 @@ import { getPrisma, sql } from "../../db/prisma";
 import type { World } from "../../db/generated/client";
 import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf } from "./cursor";
 import { NotFoundError } from "./errors";
+import { containsText, equalsText, startsWithExactly, startsWithText } from "./text-match";
 
 /** Worlds of one owner. Every query filters by ownerSubject; ids of other owners are "not found". */
 
@@ -27,8 +28,8 @@ export async function listWorlds(owner: string, filter: WorldFilter) {
   const rows = await (await getPrisma()).world.findMany({
     where: {
       ownerSubject: owner,
-      ...(filter.theme ? { theme: { equals: filter.theme, mode: "insensitive" as const } } : {}),
-      ...(filter.nameContains ? { name: { contains: filter.nameContains, mode: "insensitive" as const } } : {}),
+      ...(filter.theme ? { theme: equalsText(filter.theme) } : {}),
+      ...(filter.nameContains ? { name: containsText(filter.nameContains) } : {}),
       ...afterKey(decodeCursor(filter.cursor)),
     },
     orderBy: PAGE_ORDER,
@@ -105,7 +106,7 @@ export async function deleteWorld(owner: string, id: string): Promise<void> {
 /** Themes this owner has used that start with `prefix` (completion). */
 export async function themesOf(owner: string, prefix: string, take = 100): Promise<string[]> {
   const rows = await (await getPrisma()).world.findMany({
-    where: { ownerSubject: owner, theme: { startsWith: prefix, mode: "insensitive" } },
+    where: { ownerSubject: owner, theme: startsWithText(prefix) },
     distinct: ["theme"],
     select: { theme: true },
     orderBy: { theme: "asc" },
@@ -119,7 +120,7 @@ export async function worldsMatching(owner: string, value: string, take = 100) {
   return (await getPrisma()).world.findMany({
     where: {
       ownerSubject: owner,
-      ...(value ? { OR: [{ id: { startsWith: value } }, { name: { contains: value, mode: "insensitive" as const } }] } : {}),
+      ...(value ? { OR: [{ id: startsWithExactly(value) }, { name: containsText(value) }] } : {}),
     },
     select: { id: true, name: true },
     orderBy: PAGE_ORDER,
@@ -132,7 +133,7 @@ export async function worldByIdOrName(owner: string, idOrName: string) {
   const prisma = await getPrisma();
   const byId = await prisma.world.findFirst({ where: { id: idOrName, ownerSubject: owner } });
   if (byId) return byId;
-  const byName = await prisma.world.findFirst({ where: { ownerSubject: owner, name: { equals: idOrName, mode: "insensitive" } }, orderBy: PAGE_ORDER });
+  const byName = await prisma.world.findFirst({ where: { ownerSubject: owner, name: equalsText(idOrName) }, orderBy: PAGE_ORDER });
   if (!byName) throw new NotFoundError("World", idOrName);
   return byName;
 }

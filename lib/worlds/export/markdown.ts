@@ -1,9 +1,11 @@
 import type { Character, Location } from "../../db/generated/client";
+import { neutraliseLinks } from "./safe-links";
 
 /**
  * A world as a Markdown document. Names, roles, kinds and traits are escaped so user text can
  * never become markup (a name like `<img onerror=…>` or `**x**` reads as typed); prose fields
- * (description, backstory) are kept as written paragraphs, with their HTML escaped.
+ * (description, backstory) are kept as written paragraphs, with their HTML escaped and their
+ * links limited to safe schemes (safe-links.ts).
  */
 
 const INLINE_SPECIALS = /[\\`*_{}[\]()#+\-.!|<>~]/g;
@@ -12,8 +14,9 @@ export function escapeInline(text: string): string {
   return text.replace(/\s+/g, " ").trim().replace(INLINE_SPECIALS, (c) => (c === "<" ? "&lt;" : c === ">" ? "&gt;" : `\\${c}`));
 }
 
+/** User prose as Markdown paragraphs: HTML escaped, links only to http(s), mailto or relative places. */
 function prose(text: string): string {
-  return text.replace(/</g, "&lt;").replace(/>/g, "&gt;").trim();
+  return neutraliseLinks(text.replace(/</g, "&lt;").replace(/>/g, "&gt;").trim());
 }
 
 interface WorldHead {

@@ -3,6 +3,7 @@ import { getCharacter } from "../data/characters";
 import { getLocation } from "../data/locations";
 import { getWorld, getWorldCard } from "../data/worlds";
 import { escapeInline } from "../export/markdown";
+import { neutraliseLinks } from "../export/safe-links";
 import type { HitKind } from "../data/search";
 import { uriOf } from "../records";
 
@@ -50,7 +51,7 @@ export async function fetchDocument(owner: string, documentIdText: string): Prom
   if (kind === "world") {
     const w = await getWorldCard(owner, id, 50);
     const lines = [`# ${escapeInline(w.name)}`, "", `Theme: ${w.theme}${w.tone ? ` · Tone: ${w.tone}` : ""}`, ""];
-    if (w.description) lines.push(w.description, "");
+    if (w.description) lines.push(neutraliseLinks(w.description), "");
     lines.push(`Characters (${w._count.characters}): ${w.characters.map((c) => (c.role ? `${c.name} (${c.role})` : c.name)).join(", ") || "none"}`);
     lines.push(`Locations (${w._count.locations}): ${w.locations.map((l) => (l.kind ? `${l.name} (${l.kind})` : l.name)).join(", ") || "none"}`);
     return {
@@ -66,13 +67,13 @@ export async function fetchDocument(owner: string, documentIdText: string): Prom
     const world = await getWorld(owner, c.worldId);
     const lines = [`# ${escapeInline(c.name)}${c.role ? ` — ${c.role}` : ""}`, "", `World: ${world.name}`];
     if (c.traits.length) lines.push(`Traits: ${c.traits.join(", ")}`);
-    if (c.backstory) lines.push("", c.backstory);
+    if (c.backstory) lines.push("", neutraliseLinks(c.backstory));
     return { id: documentIdText, title: titleOf(c.name, c.role), text: lines.join("\n"), url, metadata: { kind, worldId: c.worldId, world: world.name, updatedAt: c.updatedAt.toISOString() } };
   }
   const l = await getLocation(owner, id);
   const world = await getWorld(owner, l.worldId);
   const parent = l.parentId ? await getLocation(owner, l.parentId).catch(() => undefined) : undefined;
   const lines = [`# ${escapeInline(l.name)}${l.kind ? ` (${l.kind})` : ""}`, "", `World: ${world.name}${parent ? ` · Inside: ${parent.name}` : ""}`];
-  if (l.description) lines.push("", l.description);
+  if (l.description) lines.push("", neutraliseLinks(l.description));
   return { id: documentIdText, title: titleOf(l.name, l.kind), text: lines.join("\n"), url, metadata: { kind, worldId: l.worldId, world: world.name, updatedAt: l.updatedAt.toISOString() } };
 }

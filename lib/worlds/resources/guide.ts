@@ -1,4 +1,4 @@
-import { defineResource, defineResourceTemplate, resourceNotFound } from "../../mcp";
+import { defineResource, defineResourceTemplate, ownEntry, resourceNotFound } from "../../mcp";
 import { WORLD_THEMES } from "../tools/draft-world-outline";
 
 const GUIDE = `# WorldCrafter guide
@@ -36,7 +36,7 @@ export const themeNotesTemplate = defineResourceTemplate({
   mimeType: "text/markdown",
   complete: { theme: (value) => WORLD_THEMES.filter((t) => t.startsWith(value)) },
   read: (uri, { theme }) => {
-    const notes = theme ? THEME_NOTES[theme] : undefined;
+    const notes = theme ? ownEntry(THEME_NOTES, theme) : undefined;
     if (!notes) throw resourceNotFound(uri);
     return [{ uri, mimeType: "text/markdown", text: `# ${theme}\n\n${notes}\n` }];
   },

@@ -1,11 +1,9 @@
 // A second benchmark ceiling: the bare route plus reading the request body, which any JSON-RPC
 // endpoint must do. The gap between the two ceilings is the framework's body-reading cost.
+// Only with MCP_BENCH_ROUTES=1, and bounded by MCP_MAX_BODY_BYTES (lib/http/bench-ceiling.ts).
+import { ceilingReadBody } from "@/lib/http/bench-ceiling";
+
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-const BODY = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { ok: true } });
-
-export async function POST(request: Request): Promise<Response> {
-  await request.text();
-  return new Response(BODY, { headers: { "content-type": "application/json" } });
-}
+export { ceilingReadBody as POST };

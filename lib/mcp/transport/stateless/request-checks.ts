@@ -6,6 +6,7 @@ import { ALL_SUPPORTED_VERSIONS, isStatelessEraVersion } from "../../protocol-ve
 import type { Registry } from "../../registry";
 import { LOGGING_LEVELS, type LoggingLevel } from "../../types";
 import { decodeHeaderValue, headerMatches } from "./header-value";
+import { ownEntry } from "../../own-property";
 
 /** What a 2026-07-28 request says about its caller, read from `_meta` (basic/index §request _meta). */
 export interface ModernRequestMeta {
@@ -95,7 +96,7 @@ function checkMethodHeaders(request: Request, message: JsonRpcRequest, registry:
   // Values are case-sensitive: "TOOLS/LIST" is not "tools/list".
   if (method.trim() !== message.method) throw mismatch(`Mcp-Method "${method.trim().slice(0, 64)}" does not match the body's "${message.method.slice(0, 64)}"`);
 
-  const source = NAME_SOURCE[message.method];
+  const source = ownEntry(NAME_SOURCE, message.method);
   if (!source) return;
   const bodyName = message.params?.[source];
   const rawName = request.headers.get(Header.Name);

@@ -1,18 +1,22 @@
 import { z } from "zod";
-import type { CallToolResult, HandlerContext, Meta, ToolAnnotations } from "../../../mcp";
+import { ToolError, type CallToolResult, type HandlerContext, type Meta, type ToolAnnotations } from "../../../mcp";
 import { narrate } from "../../i18n/narration";
 import { encodeCursor, type CursorKey } from "../../data/cursor";
 
 /** Pieces every WorldCrafter data tool shares: field limits, annotations, host metadata, results. */
 
-export const Id = z.string().trim().min(1).max(64);
-export const Name = z.string().trim().min(1).max(120);
-export const Theme = z.string().trim().min(1).max(60);
-export const ShortText = z.string().trim().max(120);
+/** Single-line text: no control character at all (multi-line text keeps tab and newlines, lib/mcp/validate.ts). */
+const SINGLE_LINE = /^[^\u0000-\u001f\u007f]*$/;
+const line = () => z.string().regex(SINGLE_LINE, "Control characters are not allowed");
+
+export const Id = line().trim().min(1).max(64);
+export const Name = line().trim().min(1).max(120);
+export const Theme = line().trim().min(1).max(60);
+export const ShortText = line().trim().max(120);
 export const LongText = z.string().max(2000);
 export const Cursor = z.string().min(1).max(200).optional().describe("nextCursor of the previous page; omit for the first page");
 export const Limit = z.number().int().min(1).max(50).default(20).describe("Page size (1-50)");
-export const Traits = z.array(z.string().trim().min(1).max(60)).max(12);
+export const Traits = z.array(line().trim().min(1).max(60)).max(12);
 
 const base = { openWorldHint: false } as const;
 export const READ_ONLY: ToolAnnotations = { ...base, readOnlyHint: true, destructiveHint: false, idempotentHint: true };
@@ -45,7 +49,7 @@ export function jsonBytes(value: unknown): number {
 }
 
 export function result(text: string, structuredContent: Record<string, unknown>, meta?: Meta): CallToolResult {
-  if (jsonBytes(structuredContent) > STRUCTURED_BUDGET) throw new Error("Result too large; narrow the request");
+  if (jsonBytes(structuredContent) > STRUCTURED_BUDGET) throw new ToolError("Result too large; narrow the request");
   return { content: [{ type: "text", text }], structuredContent, ...(meta ? { _meta: meta } : {}) };
 }
 

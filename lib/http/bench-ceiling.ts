@@ -1,0 +1,32 @@
+import { loadEnv } from "../config/env";
+import { readBodyLimited } from "./read-body";
+import { McpError } from "../jsonrpc";
+
+/**
+ * The benchmark's bare routes (bench/run.mjs): the framework's ceiling, with and without reading
+ * the body. They exist only when MCP_BENCH_ROUTES=1 — otherwise indistinguishable from no route —
+ * and read at most MCP_MAX_BODY_BYTES like /api/mcp, so a switched-on bench server is not an
+ * unbounded buffer either.
+ */
+const BODY = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { ok: true } });
+
+const notFound = (): Response => new Response("Not Found", { status: 404 });
+const fixed = (): Response => new Response(BODY, { headers: { "content-type": "application/json" } });
+
+/** POST /api/ceiling: a fixed answer, the request left unread. */
+export function ceiling(): Response {
+  return loadEnv().MCP_BENCH_ROUTES ? fixed() : notFound();
+}
+
+/** POST /api/ceiling/read-body: the same answer after reading the body within the limit. */
+export async function ceilingReadBody(request: Request): Promise<Response> {
+  const env = loadEnv();
+  if (!env.MCP_BENCH_ROUTES) return notFound();
+  try {
+    await readBodyLimited(request, env.MCP_MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof McpError) return new Response(null, { status: error.httpStatus ?? 400, headers: error.headers });
+    throw error;
+  }
+  return fixed();
+}

@@ -1,0 +1,106 @@
+import { BlockList, isIP } from "node:net";
+import { trustedPeerHeader } from "./trusted-host.mjs";
+
+/**
+ * The client's address for anonymous rate limits, from sources the client cannot choose: the
+ * socket (the node adapter hands it over; under `npm start`, lib/http/trusted-host.mjs puts it
+ * in a header only this process knows), and a forwarding header only when that socket is a proxy
+ * the deployment trusts (MCP_TRUSTED_PROXIES), or on Vercel, whose edge sets x-vercel-forwarded-for
+ * and x-forwarded-for itself. Anything else a client sends (X-Forwarded-For, X-Real-IP, a
+ * `_meta` hint) is ignored: a fresh value per request would be a fresh budget.
+ */
+
+export interface ClientAddressPolicy {
+  /** Proxies whose X-Forwarded-For is believed: addresses and CIDR ranges. */
+  trustedProxies: BlockList;
+  /** On Vercel (VERCEL=1): the platform's forwarding headers are the client's address. */
+  vercel: boolean;
+}
+
+/** Where no trusted source says who the client is, all such callers share one budget. */
+export const UNKNOWN_ADDRESS = "unknown";
+
+/** `::ffff:10.0.0.1` (an IPv4 client on a dual-stack socket) is 10.0.0.1. */
+function normalized(address: string): string {
+  const trimmed = address.trim();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(trimmed);
+  return mapped ? (mapped[1] as string) : trimmed;
+}
+
+function family(address: string): "ipv4" | "ipv6" | undefined {
+  const kind = isIP(address);
+  return kind === 4 ? "ipv4" : kind === 6 ? "ipv6" : undefined;
+}
+
+/** An address (`10.0.0.1`, `::1`) or a CIDR range (`10.0.0.0/8`, `2001:db8::/32`), parsed; undefined if neither. */
+function parseRange(entry: string): { address: string; bits: number | undefined; kind: "ipv4" | "ipv6" } | undefined {
+  const [raw = "", prefix] = entry.split("/", 2);
+  const address = normalized(raw);
+  const kind = family(address);
+  if (!kind) return undefined;
+  if (prefix === undefined) return { address, bits: undefined, kind };
+  const bits = Number(prefix);
+  if (!/^\d{1,3}$/.test(prefix) || bits > (kind === "ipv4" ? 32 : 128)) return undefined;
+  return { address, bits, kind };
+}
+
+/** Whether MCP_TRUSTED_PROXIES may hold `entry` (lib/config/env.ts validates with this). */
+export function isAddressOrRange(entry: string): boolean {
+  return parseRange(entry) !== undefined;
+}
+
+/** MCP_TRUSTED_PROXIES (validated entries) as a BlockList to check sockets against. */
+export function trustedProxiesOf(entries: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const range = parseRange(entry);
+    if (!range) continue;
+    if (range.bits === undefined) list.addAddress(range.address, range.kind);
+    else list.addSubnet(range.address, range.bits, range.kind);
+  }
+  return list;
+}
+
+function isTrusted(address: string, policy: ClientAddressPolicy): boolean {
+  const kind = family(address);
+  return kind !== undefined && policy.trustedProxies.check(address, kind);
+}
+
+/**
+ * X-Forwarded-For read from the right (the entry our proxy appended) leftwards, past every
+ * trusted proxy: the first address not ours is the client's. Entries left of it are the
+ * client's own claims.
+ */
+function forwardedClient(forwarded: string, policy: ClientAddressPolicy): string | undefined {
+  const hops = forwarded.split(",").map(normalized).filter((h) => h.length > 0);
+  for (let i = hops.length - 1; i >= 0; i -= 1) {
+    const hop = hops[i] as string;
+    if (!family(hop)) return undefined;
+    if (!isTrusted(hop, policy)) return hop;
+  }
+  return hops[0];
+}
+
+/** The socket's address as the host reported it: handed over (node adapter) or in the trusted header. */
+export function peerAddressOf(request: Request, given: string | undefined): string | undefined {
+  if (given) return normalized(given);
+  const header = trustedPeerHeader();
+  const value = header ? request.headers.get(header) : null;
+  return value ? normalized(value) : undefined;
+}
+
+/** The client's address, bounded in length; UNKNOWN_ADDRESS when no trusted source tells. */
+export function clientAddressOf(request: Request, peer: string | undefined, policy: ClientAddressPolicy): string {
+  if (policy.vercel) {
+    const forwarded = request.headers.get("x-vercel-forwarded-for") ?? request.headers.get("x-forwarded-for");
+    const first = forwarded?.split(",", 1)[0]?.trim();
+    if (first) return first.slice(0, 64);
+  }
+  if (!peer) return UNKNOWN_ADDRESS;
+  if (isTrusted(peer, policy)) {
+    const forwarded = request.headers.get("x-forwarded-for");
+    const client = forwarded ? forwardedClient(forwarded, policy) : undefined;
+    if (client) return client.slice(0, 64);
+  }
+  return peer.slice(0, 64);
+}

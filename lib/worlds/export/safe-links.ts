@@ -1,0 +1,27 @@
+/**
+ * Markdown links in user prose may only lead to http(s) or mailto (or stay relative): a
+ * `[x](javascript:…)` written into a description would otherwise be a live script link in
+ * whatever renders the export. A destination is judged on its start, before a renderer would
+ * decode it — one with a colon or a character reference (`&#106;avascript:`) must name an allowed
+ * scheme — and an unsafe link is defused by escaping the bracket that makes it a link, so it reads
+ * as the text that was typed (CommonMark §6.3 inline links, §4.7 link reference definitions).
+ */
+
+const ALLOWED = /^(?:https?:|mailto:)/i;
+
+function safeDestination(destination: string): boolean {
+  if (ALLOWED.test(destination)) return true;
+  return !/[:&]/.test(destination.split(/[/?#]/, 1)[0] ?? "") && !destination.startsWith("//");
+}
+
+// `](` + optional whitespace (a line break included) + optional `<` + the destination's first run.
+const INLINE = /\]\((\s*<?)([^\s)>]*)/g;
+// `]:` of a reference definition, same shape.
+const REFERENCE = /\]:([ \t]*\n?[ \t]*<?)([^\s>]*)/g;
+
+/** `text` with every link whose destination is not http(s), mailto or relative turned into plain text. */
+export function neutraliseLinks(text: string): string {
+  return text
+    .replace(INLINE, (whole, gap: string, destination: string) => (safeDestination(destination) ? whole : `]\\(${gap}${destination}`))
+    .replace(REFERENCE, (whole, gap: string, destination: string) => (safeDestination(destination) ? whole : `\\]:${gap}${destination}`));
+}

@@ -1,0 +1,167 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { newSubject, tokenFor } from "../support/auth";
+import { eraClient } from "../support/both-eras";
+import { JSON_AND_SSE, post } from "../support/mcp-http";
+import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
+
+/**
+ * Issue 19, budgets an outside attack run escaped, on servers of this file's own configuration:
+ * - every request kind spends a budget: initialize (its own), and notifications, client responses,
+ *   GET and DELETE (the "every other method" one), in both eras where the kind exists;
+ * - sessions are capped per caller: a caller's flood of initialize ends only its own oldest
+ *   sessions, in process and in Redis — another caller's session is never evicted;
+ * - an anonymous caller is its socket address: a fresh `openai/subject` hint or X-Forwarded-For
+ *   per request (no trusted proxy configured) neither escapes the tools/call budget nor the cap
+ *   on open streams, in both eras.
+ */
+const RUN = randomBytes(4).toString("hex");
+const LIMITS = {
+  MCP_RATE_LIMIT_TOOLS_CALL: "3",
+  MCP_RATE_LIMIT_INITIALIZE: "12",
+  MCP_RATE_LIMIT_OTHER: "40",
+  MCP_MAX_STREAMS_PER_CALLER: "2",
+  MCP_MAX_SESSIONS_PER_CALLER: "3",
+};
+
+const servers: RunningNextServer[] = [];
+let memory: RunningNextServer;
+let redis: RunningNextServer;
+
+async function start(env: Record<string, string>): Promise<RunningNextServer> {
+  const port = await freePort();
+  const server = await startNextServer({
+    port,
+    env: {
+      ...LIMITS,
+      ...env,
+      DATABASE_URL: inject("databaseUrl"),
+      MCP_AUTH_MODE: "mixed",
+      BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
+      MCP_AUTH_KEYS_DIR: inject("devIssuerDir"),
+      MCP_RESOURCE_URL: `http://127.0.0.1:${port}/api/mcp`,
+      MCP_RATE_LIMITS: "1",
+      MCP_TRUSTED_PROXIES: "",
+    },
+  });
+  servers.push(server);
+  return server;
+}
+
+beforeAll(async () => {
+  [memory, redis] = await Promise.all([
+    start({ REDIS_URL: "", UPSTASH_REDIS_REST_URL: "", UPSTASH_REDIS_REST_TOKEN: "" }),
+    start({ REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", MCP_CLUSTER_PREFIX: `t19-${RUN}` }),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+});
+
+const endpointOf = (server: RunningNextServer) => `${server.url}/api/mcp`;
+const initialize = (url: string, headers: Record<string, string>) =>
+  post(url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "flood", version: "1" } } }, headers);
+const ping = (url: string, headers: Record<string, string>, sessionId: string) =>
+  post(url, { jsonrpc: "2.0", id: 1, method: "ping" }, { ...headers, "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" });
+
+describe.each([
+  { store: "in process", server: () => memory },
+  { store: "Redis", server: () => redis },
+])("sessions $store", ({ server }) => {
+  it("a caller's initialize flood ends only its own oldest sessions; another caller's session lives", async () => {
+    const url = endpointOf(server());
+    const bystander = { authorization: `Bearer ${await tokenFor(server().url, newSubject("bystander"))}` };
+    const flooder = { authorization: `Bearer ${await tokenFor(server().url, newSubject("flooder"))}` };
+    const kept = (await initialize(url, bystander)).headers.get("mcp-session-id")!;
+    const flood: string[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const r = await initialize(url, flooder);
+      expect(r.status, r.text).toBe(200);
+      flood.push(r.headers.get("mcp-session-id")!);
+    }
+    expect((await ping(url, bystander, kept)).status).toBe(200);
+    // MCP_MAX_SESSIONS_PER_CALLER=3: the flooder keeps its newest three.
+    for (const id of flood.slice(0, 5)) expect((await ping(url, flooder, id)).status, id).toBe(404);
+    for (const id of flood.slice(5)) expect((await ping(url, flooder, id)).status, id).toBe(200);
+  });
+});
+
+describe("every request kind spends a budget", () => {
+  it("initialize has a budget of its own (429 past MCP_RATE_LIMIT_INITIALIZE)", async () => {
+    const url = endpointOf(memory);
+    const caller = { authorization: `Bearer ${await tokenFor(memory.url, newSubject("init"))}` };
+    const statuses: number[] = [];
+    for (let i = 0; i < 13; i += 1) statuses.push((await initialize(url, caller)).status);
+    expect(statuses.slice(0, 12).every((s) => s === 200), statuses.join()).toBe(true);
+    const refused = await initialize(url, caller);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBeTruthy();
+    expect((refused.json as { error: { code: number } }).error.code).toBe(-32000);
+  });
+
+  it("notifications and client responses spend the other budget, in both eras; so does DELETE", async () => {
+    const url = endpointOf(memory);
+    const token = await tokenFor(memory.url, newSubject("notify"));
+    const auth = { authorization: `Bearer ${token}` };
+    const sessionHeaders = async () => {
+      const r = await initialize(url, auth);
+      return { ...auth, "mcp-session-id": r.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+    };
+    const headers = await sessionHeaders();
+    const statuses: number[] = [];
+    for (let i = 0; i < 45 && !statuses.includes(429); i += 1) {
+      const message = i % 2 === 0 ? { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: i } } : { jsonrpc: "2.0", id: `unasked-${i}`, result: {} };
+      statuses.push((await post(url, message, headers)).status);
+    }
+    expect(statuses.at(-1), statuses.join()).toBe(429);
+    expect(statuses.slice(0, -1).every((s) => s === 202)).toBe(true);
+    // The same caller's 2026-07-28 notification: the same spent budget.
+    const late = await post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }, { ...auth, accept: JSON_AND_SSE, "mcp-protocol-version": "2026-07-28", "mcp-method": "notifications/cancelled" });
+    expect(late.status, late.text).toBe(429);
+    const del = await fetch(url, { method: "DELETE", headers });
+    expect(del.status).toBe(429);
+  });
+});
+
+describe("an anonymous caller is its socket address", () => {
+  const fresh = (i: number) => ({ hint: `hint-${RUN}-${i}`, address: `198.51.100.${(i % 250) + 1}` });
+
+  it("a fresh openai/subject hint and X-Forwarded-For per call do not escape the tools/call budget, in both eras", async () => {
+    const url = endpointOf(memory);
+    const legacy = await eraClient(url, "2025-11-25");
+    const modern = await eraClient(url, "2026-07-28");
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const { hint, address } = fresh(i);
+      const r = await legacy.request("tools/call", { name: "suggest_names", arguments: { style: "elvish", count: 1 }, _meta: { "openai/subject": hint } }, { "x-forwarded-for": address, "x-real-ip": address });
+      statuses.push(r.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const { hint, address } = fresh(99);
+    const r = await modern.request("tools/call", { name: "suggest_names", arguments: { style: "elvish", count: 1 }, _meta: { "openai/subject": hint } }, { "x-forwarded-for": address });
+    expect(r.status, r.text).toBe(429);
+  });
+
+  it("nor the cap on open streams (GET and subscriptions/listen)", async () => {
+    const url = endpointOf(memory);
+    const sessionId = (await initialize(url, {})).headers.get("mcp-session-id")!;
+    const opened: AbortController[] = [];
+    const statuses: number[] = [];
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        const abort = new AbortController();
+        opened.push(abort);
+        const { hint, address } = fresh(200 + i);
+        const r = await fetch(url, { method: "GET", signal: abort.signal, headers: { accept: "text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25", "x-forwarded-for": address, "x-openai-subject": hint } });
+        statuses.push(r.status);
+        if (r.status !== 200) await r.text();
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+      const listen = await post(url, { jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "openai/subject": fresh(300).hint } } }, { accept: JSON_AND_SSE, "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen", "x-forwarded-for": fresh(300).address });
+      expect(listen.status, listen.text).toBe(429);
+    } finally {
+      for (const abort of opened) abort.abort();
+    }
+  });
+});

@@ -1,0 +1,117 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { newSubject, tokenFor } from "../support/auth";
+import { ERAS, eraClient, toolResult, type EraClient } from "../support/both-eras";
+
+/**
+ * Issue 19, what an outside attack run found in the data path, in both protocol eras against the
+ * real server on PostgreSQL:
+ * - LIKE wildcards: `%`, `_` and a trailing `\` are plain characters in every search, filter and
+ *   name lookup (they matched everything, or made PostgreSQL fail with 22025);
+ * - control characters: a NUL (PostgreSQL 22021) or any other C0 control in a string argument is
+ *   refused at the edge with -32602; multi-line text keeps tab and newline;
+ * - unexpected errors answer a generic message with a reference id, never the error's text.
+ */
+const tag = randomUUID().slice(0, 6);
+const ODD_NAME = `Ledger 50%_off\\ ${tag}`;
+const ODD_THEME = `odd%theme_${tag}`;
+const PLAIN_NAME = `Plainfield ${tag}`;
+
+type Json = Record<string, unknown>;
+const textOf = (r: ReturnType<typeof toolResult>) => r?.content[0]?.text ?? "";
+const errorOf = (m: Json | undefined) => m?.error as { code: number; message: string } | undefined;
+
+describe.each(ERAS)("in %s", (era) => {
+  const endpoint = () => `${inject("statefulUrl")}/api/mcp`;
+  let client: EraClient;
+
+  beforeAll(async () => {
+    const token = await tokenFor(inject("statefulUrl"), newSubject(`hostile-${era.slice(0, 4)}`));
+    client = await eraClient(endpoint(), era, token);
+    // The odd world first, the plain one newest: a wildcard that matched would find the plain one.
+    for (const world of [{ name: ODD_NAME, theme: ODD_THEME, description: "Counts coins.\n\tTwice." }, { name: PLAIN_NAME, theme: "fantasy", description: "Quiet hills." }]) {
+      const created = await client.request("tools/call", { name: "create_world", arguments: world });
+      expect(toolResult(created.message)?.isError, created.text).toBeFalsy();
+    }
+  });
+
+  const call = async (name: string, args: Json) => {
+    const r = await client.request("tools/call", { name, arguments: args });
+    expect(r.status, r.text).toBe(200);
+    return r.message;
+  };
+  const worldsOf = (m: Json | undefined) => ((toolResult(m)?.structuredContent?.worlds ?? []) as { name: string }[]).map((w) => w.name);
+
+  describe("LIKE wildcards are plain characters", () => {
+    it("search for % or _ finds only records that contain that character", async () => {
+      for (const query of ["%", "_"]) {
+        const m = await call("search", { query });
+        expect(toolResult(m)?.isError, JSON.stringify(m)).toBeFalsy();
+        const results = (JSON.parse(textOf(toolResult(m))) as { results: { title: string }[] }).results;
+        expect(results.some((r) => r.title.includes(PLAIN_NAME)), query).toBe(false);
+        expect(results.some((r) => r.title.includes(ODD_NAME)), query).toBe(true);
+      }
+    });
+
+    it("list_worlds' exact theme filter: % matches no theme; the odd theme matches itself only", async () => {
+      expect(worldsOf(await call("list_worlds", { theme: "%" }))).toEqual([]);
+      expect(worldsOf(await call("list_worlds", { theme: ODD_THEME }))).toEqual([ODD_NAME]);
+      expect(worldsOf(await call("list_worlds", { theme: ODD_THEME.toUpperCase() }))).toEqual([ODD_NAME]);
+    });
+
+    it("a trailing backslash is a character, not a broken pattern (no 22025)", async () => {
+      const m = await call("list_worlds", { nameContains: "\\" });
+      expect(toolResult(m)?.isError, JSON.stringify(m)).toBeFalsy();
+      expect(worldsOf(m)).toEqual([ODD_NAME]);
+      const search = await call("search", { query: `off\\` });
+      expect(toolResult(search)?.isError, JSON.stringify(search)).toBeFalsy();
+    });
+
+    it("a prompt's world named % resolves to no world; the odd name resolves to itself", async () => {
+      const wildcard = await client.request("prompts/get", { name: "develop-character", arguments: { world: "%" } });
+      expect(JSON.stringify(wildcard.message)).not.toContain(PLAIN_NAME);
+      const exact = await client.request("prompts/get", { name: "develop-character", arguments: { world: ODD_NAME } });
+      expect(errorOf(exact.message), exact.text).toBeUndefined();
+      expect(JSON.stringify(exact.message)).toContain(JSON.stringify(ODD_NAME).slice(1, -1));
+    });
+  });
+
+  describe("control characters are refused at the edge (-32602)", () => {
+    it("a NUL, an escape or a bell in a name is -32602, not a database error", async () => {
+      for (const name of ["nul\u0000name", "esc\u001b[31m", "bell\u0007"]) {
+        const r = await client.request("tools/call", { name: "create_world", arguments: { name, theme: "fantasy" } });
+        expect(errorOf(r.message)?.code, r.text).toBe(-32602);
+      }
+    });
+
+    it("single-line fields refuse a newline; prose keeps tab and newline", async () => {
+      const r = await client.request("tools/call", { name: "create_world", arguments: { name: "two\nlines", theme: "fantasy" } });
+      expect(errorOf(r.message)?.code, r.text).toBe(-32602);
+      const prose = await call("create_world", { name: `Prose ${tag}`, theme: "fantasy", description: "line one\n\tline two" });
+      expect(toolResult(prose)?.isError, JSON.stringify(prose)).toBeFalsy();
+    });
+
+    it("search, prompt arguments, completions and resource URIs refuse them too", async () => {
+      const search = await client.request("tools/call", { name: "search", arguments: { query: "a\u0000" } });
+      expect(errorOf(search.message)?.code, search.text).toBe(-32602);
+      const prompt = await client.request("prompts/get", { name: "develop-character", arguments: { world: "w\u0000" } });
+      expect(errorOf(prompt.message)?.code, prompt.text).toBe(-32602);
+      const complete = await client.request("completion/complete", { ref: { type: "ref/prompt", name: "develop-character" }, argument: { name: "world", value: "\u0000" } });
+      expect(errorOf(complete.message)?.code, complete.text).toBe(-32602);
+      const read = await client.request("resources/read", { uri: "world://%00" });
+      expect(errorOf(read.message)?.code, read.text).toBe(-32602);
+    });
+  });
+
+  describe("unexpected errors reach the client as a reference only", () => {
+    it("a handler's unexpected error answers isError with a reference id, not its text", async () => {
+      const fixtures = await eraClient(`${inject("statefulUrl")}/api/conformance/mcp`, era);
+      const r = await fixtures.request("tools/call", { name: "test_throw", arguments: { message: "Invalid `prisma.world.findMany()` invocation: secret" } });
+      const result = toolResult(r.message);
+      expect(result?.isError, r.text).toBe(true);
+      expect(textOf(result)).toMatch(/^Internal error \(reference [0-9a-f]{8}\)/);
+      expect(r.text).not.toContain("prisma");
+      expect(r.text).not.toContain("secret");
+    });
+  });
+});
