@@ -1,0 +1,109 @@
+/** Cold start and memory: fresh servers timed from spawn() to their first good answer, then their RSS. */
+import http from "node:http";
+import { performance } from "node:perf_hooks";
+import { closedLoop } from "../closed-loop.mjs";
+import { CEILING_PATH, CONFIG, MCP_PATH } from "../config.mjs";
+import { fmt } from "../report/stats.mjs";
+import { serverEnv } from "../servers/catalog.mjs";
+import { freePort, spawnServer, stopServer, transient } from "../servers/lifecycle.mjs";
+import { decodeAnswer, ERAS, openSession, request, rpc, sleep, stubSession } from "./client.mjs";
+import { treeRssKb } from "./proc.mjs";
+import { hasResult, isToolList, isToolResult, SUGGEST_NAMES } from "./systems.mjs";
+
+/** What a cold-started process must answer first: the ceiling, or a tools/list (2026-07-28: no handshake). */
+export const COLD_PROBES = {
+  ceiling: { path: CEILING_PATH, body: rpc("tools/list"), headers: stubSession(), check: hasResult, label: "spawn → first good POST /api/ceiling" },
+  "tools/list": { path: MCP_PATH, body: ERAS[1].body("tools/list"), headers: ERAS[1].headers("tools/list"), check: isToolList, label: "spawn → first good tools/list (2026-07-28) on /api/mcp" },
+};
+
+/** c for the memory warm-up loads. */
+export const RSS_WARMUP_CONCURRENCY = 8;
+
+/** Closed-loop load on a transient server: `requests` share `seconds`; any wrong answer throws. */
+export async function loadServer(server, seconds, requests) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: RSS_WARMUP_CONCURRENCY });
+  try {
+    for (const r of requests) {
+      let id = 1;
+      const cell = await closedLoop({
+        concurrency: RSS_WARMUP_CONCURRENCY,
+        seconds: seconds / requests.length,
+        call: async () => {
+          const res = await request(agent, server, r.path, r.body(id++), r.headers);
+          return res.status === 200 && r.check(decodeAnswer(res).json) ? undefined : `HTTP ${res.status}: ${res.body.slice(0, 200)}`;
+        },
+      });
+      if (cell.errors > 0) throw new Error(`warm-up of ${server.key} (${r.name}): ${cell.errors} errors, first: ${cell.firstError}`);
+    }
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** The memory warm-up: the ceiling alone, or our server's tools/list and tools/call in both eras. */
+export async function warmForMemory(kind, server) {
+  if (kind === "ceiling") {
+    await loadServer(server, CONFIG.rssWarmupSeconds, [{ name: "ceiling", ...COLD_PROBES.ceiling }]);
+    return;
+  }
+  const session = await openSession(server);
+  const modern = ERAS[1];
+  await loadServer(server, CONFIG.rssWarmupSeconds, [
+    { name: "tools/list", path: MCP_PATH, body: rpc("tools/list"), headers: session, check: isToolList },
+    { name: "tools/call", path: MCP_PATH, body: rpc("tools/call", SUGGEST_NAMES), headers: session, check: isToolResult() },
+    { name: "tools/list@2026", path: MCP_PATH, body: modern.body("tools/list"), headers: modern.headers("tools/list"), check: isToolList },
+    { name: "tools/call@2026", path: MCP_PATH, body: modern.body("tools/call", SUGGEST_NAMES), headers: modern.headers("tools/call", SUGGEST_NAMES.name), check: isToolResult() },
+  ]);
+}
+
+/**
+ * One fresh `next start` (the main server's settings): ms from spawn() to its first good answer
+ * of `kind`, polled every 5 ms, then its process tree's VmRSS after the memory warm-up.
+ */
+export async function coldStart(kind, index, context) {
+  const key = `cold-${kind.replace("/", "-")}-${index + 1}`;
+  const port = await freePort();
+  const env = serverEnv("main", port, context);
+  const probe = COLD_PROBES[kind];
+  const t0 = performance.now();
+  const server = spawnServer(key, { runtime: "next", env, port, context, profile: false });
+  transient.add(server);
+  try {
+    const deadline = t0 + 60_000;
+    for (;;) {
+      if (server.exited) throw new Error(`${key} exited early:\n${server.log.slice(-10).join("\n")}`);
+      try {
+        const res = await request(undefined, server, probe.path, probe.body(1), probe.headers);
+        if (res.status === 200 && probe.check(decodeAnswer(res).json)) break;
+      } catch {
+        // not listening yet
+      }
+      if (performance.now() > deadline) throw new Error(`${key}: no good answer after 60 s:\n${server.log.slice(-10).join("\n")}`);
+      await sleep(5);
+    }
+    const startMs = performance.now() - t0;
+    await warmForMemory(kind, server);
+    return { startMs, rssKb: treeRssKb(server.pid) };
+  } finally {
+    await stopServer(server);
+    transient.delete(server);
+  }
+}
+
+/** BENCH_COLD_STARTS of each kind, alternating which goes first; never fails the run. */
+export async function measureColdStarts(context) {
+  const runs = { ceiling: [], "tools/list": [] };
+  try {
+    for (let i = 0; i < CONFIG.coldStarts; i++) {
+      for (const kind of i % 2 === 0 ? ["ceiling", "tools/list"] : ["tools/list", "ceiling"]) {
+        const r = await coldStart(kind, i, context);
+        runs[kind].push(r);
+        console.log(`[bench] cold start ${i + 1}/${CONFIG.coldStarts} ${kind.padEnd(10)} ${fmt(r.startMs)} ms to the first good answer, RSS ${fmt(r.rssKb / 1024, 1)} MiB after warm-up`);
+      }
+    }
+    return { runs };
+  } catch (err) {
+    console.error(`[bench] cold starts failed: ${err?.message ?? err}`);
+    return { runs, error: String(err?.message ?? err).split("\n")[0] };
+  }
+}

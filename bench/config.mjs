@@ -1,0 +1,69 @@
+/**
+ * The bench's settings, read once from the environment (see run.mjs's header for each variable),
+ * and the names every other module shares: the loopback host, the routes, the protocol version.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const HOST = "127.0.0.1"; // never anything else: this tool must not load a remote machine
+
+// Configuration (env). Defaults: 39 systems x 2 concurrencies x 5 rounds x 4 s = 26 min measured,
+// plus warm-up, database set-up, start-up and 2 x 5 cold starts: about 31 minutes (the first run
+// also installs and builds the mcp-handler app, ~1 min). BENCH_SYSTEMS picks a subset.
+export function envNumber(name, fallback, { min = 0, integer = false } = {}) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new Error(`${name} must be a${integer ? "n integer" : " number"} >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+export const CONFIG = {
+  seconds: envNumber("BENCH_SECONDS", 4, { min: 0.1 }),
+  rounds: envNumber("BENCH_ROUNDS", 5, { min: 1, integer: true }),
+  warmupSeconds: envNumber("BENCH_WARMUP_SECONDS", 2, { min: 0 }),
+  concurrencies: (process.env.BENCH_CONCURRENCY ?? "1,32").split(",").map((s) => {
+    const c = Number(s.trim());
+    if (!Number.isInteger(c) || c < 1) throw new Error(`BENCH_CONCURRENCY: bad value "${s}"`);
+    return c;
+  }),
+  // Subset of systems, e.g. "tools/call" alone for a clean profile; ratios need "ceiling" in it.
+  // `*` matches any text: "ceiling,*pg" is the ceiling and every PostgreSQL row.
+  systems: process.env.BENCH_SYSTEMS ? process.env.BENCH_SYSTEMS.split(",").map((s) => s.trim()) : undefined,
+  cpuProf: process.env.BENCH_CPU_PROF === "1",
+  // Same variable next.config.ts reads: a private build survives someone else rebuilding .next.
+  // (Note: `next build` into a new dir adds "<dir>/types/**/*.ts" to tsconfig.json's include.)
+  distDir: process.env.NEXT_DIST_DIR || ".next",
+  // The PostgreSQL database the bench makes its schema in (loopback only); as tests/support does.
+  databaseUrl: process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test",
+  // The Redis the limits-redis server counts in (loopback only). A database of its own (/15): the
+  // bench's caller is the loopback address, as other local servers' anonymous callers are, and
+  // its hundreds of thousands of requests must not spend their budgets (nor theirs ours).
+  redisUrl: process.env.BENCH_REDIS_URL || "redis://127.0.0.1:6379/15",
+  out: path.resolve(ROOT, process.env.BENCH_OUT ?? "bench/RESULTS.md"),
+  // Cold starts of each kind (ceiling, tools/list); 0 = none. Selected like a system: "cold-start".
+  coldStarts: envNumber("BENCH_COLD_STARTS", 5, { min: 0, integer: true }),
+  // How long each cold-started process is loaded before its memory is read.
+  rssWarmupSeconds: envNumber("BENCH_RSS_WARMUP_SECONDS", 4, { min: 0.5 }),
+};
+
+// Profile mode: <name>.cpuprofile (written by the server at exit) + <name>.json (how many requests
+// it served, and each timed cell's window and request count), so bench/profile-top.mjs can report
+// microseconds per request of one system's timed cells alone. One pair per server.
+export const PROFILE_DIR = path.join(ROOT, "bench", ".work", "profiles");
+export const PROFILE_NAME = `${new Date().toISOString().replace(/[:.]/g, "-")}_${(CONFIG.systems ?? ["all"]).join("+").replace(/[/*:]/g, "-")}`;
+
+export const PROTOCOL_VERSION = "2025-11-25";
+export const MCP_PATH = "/api/mcp";
+
+export const CEILING_PATH = "/api/ceiling";
+/** The bare route plus reading the body: the least a JSON-RPC route does (the targets' floor). */
+export const CEILING_BODY = "ceiling+body";
+/** The row of a query timed alone in the db worker, no HTTP: "prisma:get_world/pg". */
+export const directRowName = (query, db) => `prisma:${query}/${db}`;
+
+/** The name BENCH_SYSTEMS selects the cold starts and memory readings by. */
+export const COLD_START = "cold-start";

@@ -1,0 +1,126 @@
+/** The issue's targets: measured value, goal, verdict, the server-CPU view and the floor. */
+import { ERAS } from "../cells/client.mjs";
+import { NODE_RAW } from "../cells/systems.mjs";
+import { CEILING_BODY, CONFIG, directRowName } from "../config.mjs";
+import { skipped } from "../runner/skipped.mjs";
+import { fmt, fmtSpread, median, pairOf, spreadOf } from "./stats.mjs";
+
+export const TARGET_P50_RATIO = 1.5;
+
+/** The issue's target, once per concurrency: get_world on PostgreSQL against the ceiling, both p50. */
+export function targetLines(rows) {
+  return CONFIG.concurrencies.flatMap((c) => {
+    const row = rows.find((r) => r.system === "get_world/pg" && r.concurrency === c);
+    if (!row || row.p50Ratio === undefined) return [];
+    const verdict = row.p50Ratio <= TARGET_P50_RATIO ? "met" : "**not met**";
+    return [`- c=${c}: get_world p50 on PostgreSQL vs ceiling p50: ${fmt(row.p50Ratio, 2)}x (target <= ${TARGET_P50_RATIO}x) — ${verdict}`];
+  });
+}
+
+/** The issue's goals. */
+export const GOALS = { vsCeiling: 0.95, vsMcpHandler: 2.5, mcpHandlerAt: 32, coreVsRaw: 0.3, getWorldP50: TARGET_P50_RATIO, coldStart: 1.1, rss: 1.1 };
+
+/** The cold-start and memory comparisons: medians, and the ratios of the i-th run of each kind. */
+export function coldPairs(cold) {
+  if (!cold) return undefined;
+  const ceiling = cold.runs.ceiling;
+  const ours = cold.runs["tools/list"];
+  const n = Math.min(ceiling.length, ours.length);
+  if (n === 0) return undefined;
+  const of = (field) => ({
+    ours: median(ours.map((r) => r[field])),
+    ceiling: median(ceiling.map((r) => r[field])),
+    spread: spreadOf(Array.from({ length: n }, (_, i) => ours[i][field] / ceiling[i][field])),
+  });
+  const start = of("startMs");
+  const rss = of("rssKb");
+  return { n, start: { ...start, value: start.ours / start.ceiling }, rss: { ...rss, value: rss.ours / rss.ceiling } };
+}
+
+/** "skipped" when a group's rows were (the reason is under the table). */
+export const skippedNote = (group) => (skipped.some((s) => s.group === group) ? `${group} rows skipped (below)` : "");
+
+/**
+ * get_world's floor at c=1, where one request's latency is its parts one after another: the
+ * route that only reads its body, then get_world's statement timed alone (no HTTP), ÷ the
+ * ceiling's p50 — overall and per round. At c=32 the parts overlap on the shared cores and do not
+ * add up, so there is no floor there.
+ */
+export function queryFloorOf(body, query, ceiling) {
+  if (!body || !query || !ceiling || body.concurrency !== 1) return undefined;
+  return {
+    value: (body.p50 + query.p50) / ceiling.p50,
+    spread: spreadOf(body.roundP50.map((p, i) => (p + query.roundP50[i]) / ceiling.roundP50[i])),
+  };
+}
+
+/**
+ * One line per target and c: what was measured against the goal, pass or miss, and the floor —
+ * the same measure taken for the least any JSON-RPC route on this framework must do (read its
+ * body), in the same run. A floor that misses the goal says no implementation on these route
+ * handlers could meet it on this machine.
+ */
+export function targetRows(rows, cold) {
+  const at = (name, c) => rows.find((r) => r.system === name && r.concurrency === c);
+  const out = [];
+  const add = (target, c, pair, goal, detail, floor) => out.push({ target, c, pair, goal, detail, floor });
+  const atLeast = (x) => ({ text: `≥ ${x}x`, ok: (v) => v >= x });
+  const atMost = (x) => ({ text: `≤ ${x}x`, ok: (v) => v <= x });
+  const rps = (a, b) => (a && b ? `${fmt(a.rps)} vs ${fmt(b.rps)} req/s` : "");
+  for (const req of ["tools/list", "tools/call"]) {
+    for (const era of ERAS) {
+      for (const c of CONFIG.concurrencies) {
+        const ours = at(`${req}${era.suffix}`, c);
+        const ceiling = at("ceiling", c);
+        if (ours && ceiling) add(`${req}${era.suffix} req/s ÷ ceiling req/s`, c, pairOf(ours, ceiling), atLeast(GOALS.vsCeiling), rps(ours, ceiling), pairOf(at(CEILING_BODY, c), ceiling));
+      }
+    }
+  }
+  for (const req of ["tools/list", "tools/call"]) {
+    for (const era of ERAS) {
+      const c = GOALS.mcpHandlerAt;
+      const ours = at(`${req}${era.suffix}`, c);
+      const theirs = at(`mcp-handler ${req}${era.suffix}`, c);
+      if (theirs || skippedNote("mcp-handler")) add(`${req}${era.suffix} req/s ÷ mcp-handler ${req}${era.suffix} req/s`, c, pairOf(ours, theirs), atLeast(GOALS.vsMcpHandler), rps(ours, theirs) || skippedNote("mcp-handler"), pairOf(at(CEILING_BODY, c), theirs));
+    }
+  }
+  for (const req of ["tools/list", "tools/call"]) {
+    for (const era of ERAS) {
+      for (const c of CONFIG.concurrencies) {
+        const core = at(`node:http core ${req}${era.suffix}`, c);
+        const raw = at(NODE_RAW, c);
+        if (core || skippedNote("node:http")) add(`node:http core ${req}${era.suffix} req/s ÷ node:http raw req/s`, c, pairOf(core, raw), atLeast(GOALS.coreVsRaw), rps(core, raw) || skippedNote("node:http"));
+      }
+    }
+  }
+  for (const era of ERAS) {
+    for (const c of CONFIG.concurrencies) {
+      const row = at(`get_world${era.suffix}/pg`, c);
+      const ceiling = at("ceiling", c);
+      if (row && ceiling) add(`get_world${era.suffix}/pg p50 ÷ ceiling p50`, c, pairOf(row, ceiling, "p50"), atMost(GOALS.getWorldP50), `${fmt(row.p50, 2)} vs ${fmt(ceiling.p50, 2)} ms`, queryFloorOf(at(CEILING_BODY, c), at(directRowName("get_world", "pg"), c), ceiling));
+    }
+  }
+  const pairs = coldPairs(cold);
+  if (cold) {
+    const n = pairs ? ` (medians of ${pairs.n})` : "";
+    add("cold start: spawn → first good tools/list ÷ spawn → first good ceiling answer", "—", pairs?.start, atMost(GOALS.coldStart), pairs ? `${fmt(pairs.start.ours)} vs ${fmt(pairs.start.ceiling)} ms${n}` : cold.error ?? "");
+    add("RSS after warm-up: our server ÷ a server that served only the ceiling", "—", pairs?.rss, atMost(GOALS.rss), pairs ? `${fmt(pairs.rss.ours / 1024, 1)} vs ${fmt(pairs.rss.ceiling / 1024, 1)} MiB${n}` : cold.error ?? "");
+  }
+  return out;
+}
+
+/** The summary table of the issue's targets. */
+export function targetsTable(rows, cold) {
+  const lines = [
+    "| target | c | measured | detail | per-round median [min–max] | goal | result | server-CPU view: CPU/req ratio, per-round [min–max], verdict | floor (ceiling+body), per-round [min–max], verdict |",
+    "|---|--:|--:|---|--:|--:|---|--:|--:|",
+  ];
+  const verdict = (value, goal) => (!Number.isFinite(value) ? "not measured" : goal.ok(value) ? "pass" : "**miss**");
+  // A side view of a target (server CPU, floor): its ratio, per-round [min–max] and verdict.
+  const sideView = (ratio, goal) => (ratio ? `${fmt(ratio.value, 2)}x ${fmtSpread(ratio.spread).replace(/^[^ ]+ /, "")} ${verdict(ratio.value, goal)}` : "");
+  for (const t of targetRows(rows, cold)) {
+    const value = t.pair?.value;
+    lines.push(`| ${t.target} | ${t.c} | ${Number.isFinite(value) ? `**${fmt(value, 2)}x**` : "n/a"} | ${t.detail} | ${fmtSpread(t.pair?.spread)} | ${t.goal.text} | ${verdict(value, t.goal)} | ${sideView(t.pair?.cpu, t.goal)} | ${sideView(t.floor, t.goal)} |`);
+  }
+  return lines;
+}
