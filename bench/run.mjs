@@ -21,7 +21,7 @@
  *   servers/                the systems it starts: catalog.mjs (each kind of server, the servers
  *                           with their database and limiter, their environment), lifecycle.mjs
  *                           (build check, spawn, readiness, sessions, stop), prepare.mjs (databases,
- *                           Redis, the mcp-handler app, starting what the rows need), dev-issuer.mjs
+ *                           Redis, the mcp-handler app, starting what the rows need), auth-keys.mjs
  *   cells/                  what it measures: systems.mjs (the rows, their checks, BENCH_SYSTEMS),
  *                           client.mjs (requests, sessions, eras, decoding answers), http-cell.mjs
  *                           (one timed closed-loop cell and its CPU), proc.mjs (/proc CPU and RSS),

@@ -4,7 +4,7 @@ import { CONFIG, directRowName, HOST, ROOT } from "../config.mjs";
 import { skipped } from "../runner/skipped.mjs";
 import { CHARACTERS_PER_WORLD, LIST_ARGS, LOCATIONS_PER_WORLD, TARGET_WORLD_ID, WORLD_COUNT } from "../seed-data.mjs";
 import { isOurs, LIMIT_BUDGETS, LIMIT_WINDOW_SECONDS, SERVERS } from "../servers/catalog.mjs";
-import { SUBJECTS } from "../servers/dev-issuer.mjs";
+import { SUBJECTS } from "../servers/auth-keys.mjs";
 import { fmt } from "./stats.mjs";
 import { coldStartTable, databaseTable, limiterLines, limiterTable, mcpHandlerTable, moreRequestsTable, nodeHttpTable, throughputTable } from "./tables.mjs";
 import { targetLines, targetsTable } from "./targets.mjs";

@@ -6,7 +6,7 @@ import path from "node:path";
 import { START_SCRIPT } from "../../tests/support/next-server.mjs";
 import { CONFIG, HOST, MCP_PATH, ROOT } from "../config.mjs";
 import { databaseEnv, preparePglite, preparePostgres } from "../databases.mjs";
-import { DEV_ISSUER_DIR } from "./dev-issuer.mjs";
+import { AUTH_KEYS_DIR } from "./auth-keys.mjs";
 
 /**
  * How each kind of server is run. `mcp`: it is our MCP endpoint (sessions are opened on it, its
@@ -101,7 +101,7 @@ export function limiterEnv(env, limiter, redis) {
 
 /**
  * The environment of server `key` on `port`: for our MCP servers the bench's settings (database,
- * limiter, auth with the development issuer); for the others only what production needs.
+ * limiter, auth with the built-in authorization server's keys); for the others only what production needs.
  */
 export function serverEnv(key, port, { databases, redis }) {
   const { db, limiter, runtime = "next" } = SERVERS[key];
@@ -116,11 +116,11 @@ export function serverEnv(key, port, { databases, redis }) {
     ...base,
     MCP_LOG_REQUESTS: "0",
     MCP_SESSION_MODE: "stateful",
-    // Tokens from the development issuer (the bench signs them with the same key); anonymous
+    // Tokens signed with the built-in authorization server's keys (the bench signs with the same folder); anonymous
     // callers still reach the open tools, so both kinds of tools/list can be measured.
     MCP_AUTH_MODE: "mixed",
     BETTER_AUTH_SECRET: "bench-only-better-auth-secret-0123456789abcdef",
-    MCP_AUTH_KEYS_DIR: DEV_ISSUER_DIR,
+    MCP_AUTH_KEYS_DIR: AUTH_KEYS_DIR,
     MCP_RESOURCE_URL: `http://${HOST}:${port}${MCP_PATH}`,
   };
 }

@@ -7,7 +7,7 @@ import { openSession, request, sleep, stubSession } from "../cells/client.mjs";
 import { CEILING_PATH, CONFIG, HOST, PROFILE_DIR, PROFILE_NAME, ROOT } from "../config.mjs";
 import { cleanUp, cleanups } from "../runner/cleanup.mjs";
 import { LIMIT_BUDGETS, RUNTIMES, serverEnv, SERVERS } from "./catalog.mjs";
-import { devToken, SUBJECTS } from "./dev-issuer.mjs";
+import { devToken, SUBJECTS } from "./auth-keys.mjs";
 
 /**
  * Running servers by key: { key, runtime, child, pid, port, log: string[], exited, served, budgets,

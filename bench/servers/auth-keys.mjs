@@ -1,4 +1,4 @@
-/** The development issuer the bench's servers trust, and the tokens it signs for them. */
+/** The built-in authorization server's keys folder the bench's servers sign with, and the tokens the bench signs with it. */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,10 +6,10 @@ import { createJiti } from "jiti";
 import { HOST, MCP_PATH } from "../config.mjs";
 import { cleanups } from "../runner/cleanup.mjs";
 
-// The development issuer the servers trust, in a folder of the bench's own (removed at the end).
-export const DEV_ISSUER_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "wc-bench-issuer-"));
+// The keys folder (MCP_AUTH_KEYS_DIR) of the servers, the bench's own (removed at the end).
+export const AUTH_KEYS_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "wc-bench-keys-"));
 // The first clean-up registered, so the last one run.
-cleanups.push(() => fs.rmSync(DEV_ISSUER_DIR, { recursive: true, force: true }));
+cleanups.push(() => fs.rmSync(AUTH_KEYS_DIR, { recursive: true, force: true }));
 export const keyFile = await createJiti(import.meta.url).import("../../lib/authorization-server/key-file.ts");
 
 /**
@@ -22,5 +22,5 @@ export const SUBJECTS = { reader: keyFile.DEV_SUBJECT, writer: "bench-writer" };
 /** A token for the server on `port`, for `subject`. */
 export async function devToken(port, subject = SUBJECTS.reader) {
   const origin = `http://${HOST}:${port}`;
-  return keyFile.signAccessToken(DEV_ISSUER_DIR, { issuer: origin, audience: `${origin}${MCP_PATH}`, subject, scopes: ["worlds:read", "worlds:write"], ttlSeconds: 24 * 3600 });
+  return keyFile.signAccessToken(AUTH_KEYS_DIR, { issuer: origin, audience: `${origin}${MCP_PATH}`, subject, scopes: ["worlds:read", "worlds:write"], ttlSeconds: 24 * 3600 });
 }
