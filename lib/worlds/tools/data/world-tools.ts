@@ -8,13 +8,16 @@ import { worldRecord, worldWithCounts } from "../../records";
 import { CREATES, Cursor, DELETES, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Theme, WidgetKey, excerpt, fitPage, fitRecord, iso, nothingToUpdate, result } from "./shared";
 import { READS, WRITES } from "../../scopes";
 
+/** The theme of a world created without one (seed 001's example call names only the world). */
+export const DEFAULT_THEME = "fantasy";
+
 export const createWorld = defineTool({
   name: "create_world",
   title: "Create World",
-  description: "Create a new fictional world (name and theme required). Returns its id for the other tools.",
+  description: `Create a new fictional world (a name; the theme defaults to ${DEFAULT_THEME}). Returns its id for the other tools.`,
   input: z.object({
     name: Name.describe("World name"),
-    theme: Theme.describe("Genre or theme, e.g. fantasy, steampunk, space opera"),
+    theme: Theme.default(DEFAULT_THEME).describe(`Genre or theme, e.g. fantasy, steampunk, space opera (default ${DEFAULT_THEME})`),
     description: LongText.optional().describe("A paragraph about the world"),
     tone: ShortText.optional().describe("Mood, e.g. grim, whimsical"),
   }),

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "World" ALTER COLUMN "theme" SET DEFAULT 'fantasy';
