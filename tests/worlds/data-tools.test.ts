@@ -172,6 +172,21 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
       expect(((await c.callTool({ name: "get_world", arguments: { worldId } })) as CallToolResult).isError).toBeFalsy();
     });
 
+    it("delete_world without elicitation deletes only with confirmName equal to the world's exact name (the host asked the user)", async () => {
+      const { client: c } = await connectClient(mainUrl(), { token });
+      const name = `HostAsks ${uid()}`;
+      const created = (await c.callTool({ name: "create_world", arguments: { name, theme: "x" } })) as CallToolResult;
+      const worldId = ((structured(created).world as Json).id) as string;
+      const wrong = (await c.callTool({ name: "delete_world", arguments: { worldId, confirmName: name.toLowerCase() } })) as CallToolResult;
+      expect(wrong.isError).toBe(true);
+      expect(textOf(wrong)).toContain("confirmName");
+      expect(((await c.callTool({ name: "get_world", arguments: { worldId } })) as CallToolResult).isError).toBeFalsy();
+      const right = (await c.callTool({ name: "delete_world", arguments: { worldId, confirmName: name } })) as CallToolResult;
+      expect(right.isError).toBeFalsy();
+      expect(structured(right)).toMatchObject({ deleted: true, worldId, name });
+      expect(((await c.callTool({ name: "get_world", arguments: { worldId } })) as CallToolResult).isError).toBe(true);
+    });
+
     it("50 parallel create_world calls make exactly 50 rows", async () => {
       const { call } = await client();
       const tag = `Parallel-${uid()}`;

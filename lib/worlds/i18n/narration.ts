@@ -33,7 +33,7 @@ const en: Narration = {
   worldRead: (name, theme, c, l) => `"${name}" (${theme}): ${c} character${c === 1 ? "" : "s"}, ${l} location${l === 1 ? "" : "s"}.`,
   updated: (fields, name) => `Updated ${fields.join(", ")} of "${name}".`,
   nothingToUpdate: (fields) => `Nothing to update: give at least one of ${fields.join(", ")}.`,
-  deleteNeedsConfirmation: (name) => `Not deleted: "${name}" can only be deleted from a client that can ask the user to confirm (elicitation).`,
+  deleteNeedsConfirmation: (name) => `Not deleted: ask the user to confirm, then call delete_world again with confirmName set to the world's exact name, "${name}".`,
   confirmDelete: (name, c, l) => `Delete the world "${name}" with its ${c} characters and ${l} locations? This cannot be undone.`,
   kept: (name, reason) => `Kept "${name}": the user ${reason === "not_confirmed" ? "did not confirm" : reason}.`,
   deleted: (name) => `Deleted "${name}" and everything in it.`,
@@ -51,7 +51,7 @@ const fr: Narration = {
   worldRead: (name, theme, c, l) => `« ${name} » (${theme}) : ${c} personnage${c > 1 ? "s" : ""}, ${l} lieu${l > 1 ? "x" : ""}.`,
   updated: (fields, name) => `« ${name} » mis à jour : ${fields.join(", ")}.`,
   nothingToUpdate: (fields) => `Rien à modifier : donnez au moins un de ces champs : ${fields.join(", ")}.`,
-  deleteNeedsConfirmation: (name) => `Non supprimé : « ${name} » ne peut être supprimé que depuis un client capable de demander une confirmation (elicitation).`,
+  deleteNeedsConfirmation: (name) => `Non supprimé : demandez confirmation à l'utilisateur, puis rappelez delete_world avec confirmName égal au nom exact du monde, « ${name} ».`,
   confirmDelete: (name, c, l) => `Supprimer le monde « ${name} » avec ses ${c} personnages et ses ${l} lieux ? C'est irréversible.`,
   kept: (name, reason) =>
     `« ${name} » est conservé : ${reason === "declined" ? "l'utilisateur a refusé" : reason === "cancelled" ? "l'utilisateur a annulé" : "la suppression n'a pas été confirmée"}.`,
@@ -70,7 +70,7 @@ const es: Narration = {
   worldRead: (name, theme, c, l) => `«${name}» (${theme}): ${c} personaje${c === 1 ? "" : "s"}, ${l} lugar${l === 1 ? "" : "es"}.`,
   updated: (fields, name) => `«${name}» actualizado: ${fields.join(", ")}.`,
   nothingToUpdate: (fields) => `Nada que actualizar: indica al menos uno de ${fields.join(", ")}.`,
-  deleteNeedsConfirmation: (name) => `No se eliminó: «${name}» solo puede eliminarse desde un cliente que pueda pedir confirmación (elicitation).`,
+  deleteNeedsConfirmation: (name) => `No se eliminó: pide confirmación al usuario y vuelve a llamar a delete_world con confirmName igual al nombre exacto del mundo, «${name}».`,
   confirmDelete: (name, c, l) => `¿Eliminar el mundo «${name}» con sus ${c} personajes y ${l} lugares? No se puede deshacer.`,
   kept: (name, reason) =>
     `Se conservó «${name}»: ${reason === "declined" ? "el usuario lo rechazó" : reason === "cancelled" ? "el usuario canceló" : "no se confirmó"}.`,

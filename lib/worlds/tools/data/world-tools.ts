@@ -111,18 +111,26 @@ const ConfirmSchema = {
 export const deleteWorld = defineTool({
   name: "delete_world",
   title: "Delete World",
-  description: "Permanently delete a world with all its characters and locations. The user is asked to confirm first.",
-  input: z.object({ worldId: Id.describe("The world's id") }),
+  description:
+    "Permanently delete a world with all its characters and locations. The user is asked to confirm first: by the client (elicitation), or — where the client cannot ask — by the host before the call, and then `confirmName` must repeat the world's exact name.",
+  input: z.object({
+    worldId: Id.describe("The world's id"),
+    confirmName: Name.optional().describe("For clients that cannot ask the user (no elicitation): the world's exact name, once the user has confirmed the deletion"),
+  }),
   annotations: DELETES,
   security: WRITES,
   ui: { invoking: "Deleting world…", invoked: "Delete finished" },
-  handler: async ({ worldId }, ctx) => {
+  handler: async ({ worldId, confirmName }, ctx) => {
     const owner = ownerOf(ctx);
     const say = narrate(ctx);
     // Read-only until the user has answered: in 2026-07-28 the handler reruns from the top.
     const w = await worlds.getWorld(owner, worldId);
     if (ctx.clientCapabilities.elicitation === undefined) {
-      return { content: [{ type: "text", text: say.deleteNeedsConfirmation(w.name) }], isError: true };
+      // ChatGPT and other hosts ask the user themselves before a destructive tool (its
+      // annotations); the exact name on top keeps a model from deleting by a stray id.
+      if (confirmName !== w.name) return { content: [{ type: "text", text: say.deleteNeedsConfirmation(w.name) }], isError: true };
+      await worlds.deleteWorld(owner, worldId);
+      return result(say.deleted(w.name), { deleted: true, worldId, name: w.name });
     }
     const answer = await ctx.elicit(
       { mode: "form", message: say.confirmDelete(w.name, w._count.characters, w._count.locations), requestedSchema: ConfirmSchema },
