@@ -153,19 +153,38 @@ function promptOf(d: Descriptor): CatalogPrompt {
   };
 }
 
-/** The catalog of `definition` (WorldCrafter by default), compiled as the endpoint compiles it. */
-export function serverCatalog(definition: EndpointDefinition = worldcrafterServer, options: CatalogOptions = {}): ServerCatalog {
+/** The lists' wire descriptors, every page, as tools/list, resources/list… send them. */
+export interface RegistryLists {
+  tools: Descriptor[];
+  resources: Descriptor[];
+  resourceTemplates: Descriptor[];
+  prompts: Descriptor[];
+}
+
+/** `definition`'s lists compiled as the endpoint compiles them (without the tools switched off at start-up). */
+export function registryLists(definition: EndpointDefinition = worldcrafterServer, options: CatalogOptions = {}): RegistryLists {
   const registry = new Registry(definition.contents);
   for (const name of options.disabledTools ?? []) registry.removeTool(name);
+  return {
+    tools: allPages((c) => registry.listTools(c)),
+    resources: allPages((c) => registry.listResources(c)),
+    resourceTemplates: allPages((c) => registry.listResourceTemplates(c)),
+    prompts: allPages((c) => registry.listPrompts(c)),
+  };
+}
+
+/** The catalog of `definition` (WorldCrafter by default), compiled as the endpoint compiles it. */
+export function serverCatalog(definition: EndpointDefinition = worldcrafterServer, options: CatalogOptions = {}): ServerCatalog {
+  const lists = registryLists(definition, options);
   const { info } = definition;
   return {
     name: info.name,
     title: info.title,
     version: info.version,
     description: info.description,
-    tools: allPages((c) => registry.listTools(c)).map(toolOf),
-    resources: allPages((c) => registry.listResources(c)).map(resourceOf),
-    resourceTemplates: allPages((c) => registry.listResourceTemplates(c)).map(templateOf),
-    prompts: allPages((c) => registry.listPrompts(c)).map(promptOf),
+    tools: lists.tools.map(toolOf),
+    resources: lists.resources.map(resourceOf),
+    resourceTemplates: lists.resourceTemplates.map(templateOf),
+    prompts: lists.prompts.map(promptOf),
   };
 }
