@@ -1,5 +1,5 @@
-import { limiterUnavailable, type RateLimitCall, type RateLimitDecision, type RequestLimiter } from "../mcp/rate-limit";
-import { logUnexpected } from "../mcp/request-log";
+import { limiterUnavailable, type RateLimitCall, type RateLimitDecision, type RequestLimiter } from "../mcp/policy/rate-limit";
+import { logUnexpected } from "../mcp/runtime/request-log";
 import { budgetsOf, type Budget, type BudgetConfig } from "./budgets";
 import { memoryStore, storeOnFirstUse, type Store } from "./store";
 

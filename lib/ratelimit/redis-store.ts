@@ -1,7 +1,7 @@
 import { Ratelimit, type Duration } from "@upstash/ratelimit";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis as IORedis } from "ioredis";
-import { logUnexpected } from "../mcp/request-log";
+import { logUnexpected } from "../mcp/runtime/request-log";
 import type { Budget } from "./budgets";
 import type { LimiterSettings } from "./create-limiter";
 import { PlainRedisScripts } from "./plain-redis";

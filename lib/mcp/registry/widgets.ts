@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Meta } from "../types";
+import type { Meta } from "../protocol/types";
 import type { ResourceDefinition } from "./definitions";
 
 /**

@@ -13,13 +13,13 @@ import type { RequestHost } from "../../http/handle-init";
 import { errorResponse, jsonResponse } from "../../http/json-response";
 import type { AuthInfo } from "../../auth/auth-info";
 import { dispatch, initialize, type SessionControl } from "../methods";
-import { authorizeRequest } from "../authorize";
-import { callerKey, rateLimitExceeded, rateLimitHeaders, spendOne, tooManyStreams, type RequestLimiter, type StreamSlot } from "../rate-limit";
-import type { CallScope } from "../handler-context";
-import { Header, MediaType, NamedEvents, ResponseHeader } from "../http-headers";
-import { DEFAULT_ASSUMED_VERSION, SUPPORTED_VERSIONS, allowsBatching, isSupportedVersion, primesStreams } from "../protocol-versions";
-import type { LoggingLevel } from "../types";
-import { logUnexpected, requestLogEntry, silentRequestLogger } from "../request-log";
+import { authorizeRequest } from "../policy/authorize";
+import { callerKey, rateLimitExceeded, rateLimitHeaders, spendOne, tooManyStreams, type RequestLimiter, type StreamSlot } from "../policy/rate-limit";
+import type { CallScope } from "../runtime/handler-context";
+import { Header, MediaType, NamedEvents, ResponseHeader } from "../protocol/http-headers";
+import { DEFAULT_ASSUMED_VERSION, SUPPORTED_VERSIONS, allowsBatching, isSupportedVersion, primesStreams } from "../protocol/protocol-versions";
+import type { LoggingLevel } from "../protocol/types";
+import { logUnexpected, requestLogEntry, silentRequestLogger } from "../runtime/request-log";
 import { mintSessionId, type SessionRecord, type SessionStore } from "./session-store";
 import { CancelledError, InFlightRequests } from "./in-flight";
 import { LazyAbort } from "./lazy-abort";
@@ -99,7 +99,7 @@ export function createSessionEra(
     listening: (audience) => standalone.of(audience).length > 0,
   });
 
-  // What other instances tell this one (lib/mcp/cluster.ts): answers to questions asked here,
+  // What other instances tell this one (lib/mcp/cluster/cluster.ts): answers to questions asked here,
   // cancellations of calls running here, sessions ended elsewhere, followers of streams.
   bus.subscribe((message) => {
     switch (message.kind) {

@@ -1,7 +1,7 @@
-import { authorizeRequest } from "../authorize";
+import { authorizeRequest } from "../policy/authorize";
 import { audienceOf, type ToolEvents } from "./tool-events";
 import { admitter } from "./admit";
-import { callerKey, rateLimitExceeded, rateLimitHeaders, spendOne, tooManyStreams, type RequestLimiter } from "../rate-limit";
+import { callerKey, rateLimitExceeded, rateLimitHeaders, spendOne, tooManyStreams, type RequestLimiter } from "../policy/rate-limit";
 import {
   McpError,
   classifyMessage,
@@ -16,11 +16,11 @@ import type { Acceptable } from "../../http/accept";
 import type { RequestHost } from "../../http/handle-init";
 import { errorResponse } from "../../http/json-response";
 import type { AuthInfo } from "../../auth/auth-info";
-import type { CallScope } from "../handler-context";
+import type { CallScope } from "../runtime/handler-context";
 import { STATELESS_ERA_METHODS, dispatch, type MethodEnv } from "../methods";
-import type { NotificationHub } from "../notification-hub";
-import { InputRequired, ProtocolError } from "../protocol-error";
-import { logUnexpected, requestLogEntry, type RequestLogger } from "../request-log";
+import type { NotificationHub } from "../cluster/notification-hub";
+import { InputRequired, ProtocolError } from "../protocol/protocol-error";
+import { logUnexpected, requestLogEntry, type RequestLogger } from "../runtime/request-log";
 import { LazyAbort } from "./lazy-abort";
 import { PostExchange, type ClientAsker } from "./post-exchange";
 import type { PendingRequests } from "./pending-requests";
@@ -32,7 +32,7 @@ import { listenResponse } from "./stateless/listen";
 import type { ModernResults } from "./stateless/modern-results";
 import { checkModernRequest, type ModernRequestMeta } from "./stateless/request-checks";
 import type { RequestBinding, RequestStateCodec } from "./stateless/request-state";
-import { ownEntry } from "../own-property";
+import { ownEntry } from "../protocol/own-property";
 
 export interface StatelessEraOptions {
   env: MethodEnv;

@@ -1,4 +1,4 @@
-import type { ListKind } from "./registry";
+import type { ListKind } from "../registry";
 import type { ClusterBus } from "./cluster";
 
 /** Changes every connected listener may care about, whichever era its stream speaks. */

@@ -1,6 +1,6 @@
-import type { AuthInfo } from "../auth/auth-info";
-import { ErrorCode, McpError } from "../jsonrpc";
-import type { Meta } from "./types";
+import type { AuthInfo } from "../../auth/auth-info";
+import { ErrorCode, McpError } from "../../jsonrpc";
+import type { Meta } from "../protocol/types";
 
 /**
  * Who may call what (basic/authorization). The core knows only this interface: how a request's
