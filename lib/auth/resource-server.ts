@@ -1,6 +1,6 @@
 import type { JSONWebKeySet } from "jose";
 import { ErrorCode, McpError } from "../jsonrpc";
-import { unauthorized, type AccessControl } from "../mcp/policy/access";
+import { unauthorized, type AccessControl } from "./access-control";
 import type { AuthInfo } from "./auth-info";
 import type { AuthSettings } from "./auth-settings";
 import { createMetadataSource, type MetadataSource } from "./authorization-server-metadata";

@@ -4,7 +4,7 @@ import { ClusterHub } from "./cluster/notification-hub";
 import { SOLO_BUS, type Cluster } from "./cluster/cluster";
 import { ToolSwitchboard } from "./cluster/tool-switchboard";
 import { MemorySpentStateStore, RequestStateCodec } from "./transport/stateless/request-state";
-import type { AccessControl } from "./policy/access";
+import type { AccessControl } from "../auth/access-control";
 import type { LocalePolicy } from "./policy/locale";
 import type { ToolCallObserver } from "./runtime/tool-call-observer";
 import type { RequestLimiter } from "./policy/rate-limit";

@@ -5,7 +5,7 @@ import type { ServerIdentity } from "../protocol/server-info";
 import type { LoggingLevel } from "../protocol/types";
 import type { LocalePolicy } from "../policy/locale";
 import type { ToolCallObserver } from "../runtime/tool-call-observer";
-import type { AccessControl } from "../policy/access";
+import type { AccessControl } from "../../auth/access-control";
 
 /** Per-session state a method may change (the transport persists it in the SessionStore). */
 export interface SessionControl {

@@ -1,5 +1,6 @@
 import type { AuthInfo } from "../../auth/auth-info";
-import { decideAccess, hasScopes, insufficientScope, unauthorized, type AccessControl } from "./access";
+import { insufficientScope, unauthorized, type AccessControl } from "../../auth/access-control";
+import { decideAccess, hasScopes } from "./access";
 import type { MethodEnv } from "../methods";
 
 /**

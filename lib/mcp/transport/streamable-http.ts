@@ -7,7 +7,7 @@ import { assertOriginAllowed, type OriginPolicy } from "../../http/origin-guard"
 import { applyCors, preflightResponse } from "../../http/cors";
 import { errorResponse } from "../../http/json-response";
 import type { AuthInfo } from "../../auth/auth-info";
-import { unauthorized, type AccessControl } from "../policy/access";
+import { unauthorized, type AccessControl } from "../../auth/access-control";
 import type { RequestLimiter } from "../policy/rate-limit";
 import type { MethodEnv } from "../methods";
 import { Header } from "../protocol/http-headers";
