@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError, type JsonRpcId, type JsonRpcResponse } from "../../jsonrpc";
-import type { ServerEvent } from "./notification-hub";
+import type { ServerEvent } from "./server-event";
 import type { SessionStore } from "../transport/session-store";
 import type { SpentStateStore } from "../transport/stateless/request-state";
 

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { CacheHint } from "../protocol/cache-hint";
 import type { HandlerContext } from "../runtime/handler-context";
 import type { SecurityScheme } from "../policy/access";
-import type { ToolUi } from "./widgets";
+import type { ToolUi } from "./widget-definition";
 import type {
   Annotations,
   CallToolResult,

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { JsonRpcId } from "../../../jsonrpc";
 import { MetaKey } from "../../protocol/meta-keys";
-import type { NotificationHub, ServerEvent } from "../../cluster/notification-hub";
+import type { NotificationHub } from "../../cluster/notification-hub";
+import type { ServerEvent } from "../../cluster/server-event";
 import { parseOrInvalidParams } from "../../runtime/validate";
 import { SSE_HEADERS, encodeSse, encodeSseComment } from "../sse";
 
