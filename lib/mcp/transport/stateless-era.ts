@@ -25,14 +25,7 @@ export function createStatelessEra(options: StatelessEraOptions): StatelessEra {
 }
 
 /** A parsed POST body of the 2026-07-28 era. Every refusal echoes the request id where it can. */
-async function post(
-  options: StatelessEraOptions,
-  request: Request,
-  body: unknown,
-  accept: Acceptable,
-  auth: AuthInfo | undefined,
-  host: RequestHost,
-): Promise<Response> {
+async function post(options: StatelessEraOptions, request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
   if (Array.isArray(body)) throw McpError.invalidRequest("Invalid Request: JSON-RPC batches are not part of protocol version 2026-07-28");
   const classified = classifyMessage(body);
   if (classified.kind === "invalid") {

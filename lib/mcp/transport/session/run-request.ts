@@ -4,13 +4,12 @@ import type { RequestHost } from "../../../http/handle-init";
 import type { AuthInfo } from "../../../auth/auth-info";
 import { dispatch } from "../../methods";
 import { callerKey } from "../../policy/rate-limit";
-import type { CallScope } from "../../runtime/handler-context";
 import { logUnexpected, requestLogEntry } from "../../runtime/request-log";
 import { admitter } from "../admit";
+import { callScopeOf } from "../call-scope";
 import { CancelledError } from "../in-flight";
 import type { LazyAbort } from "../lazy-abort";
 import type { PostExchange } from "../post-exchange";
-import { readRequestMeta } from "../request-meta";
 import type { SessionRecord } from "../session-store";
 import { settle } from "../settle";
 import { audienceOf } from "../tool-events";
@@ -59,23 +58,15 @@ export function runRequest(
     finish(failure(message.id, toMcpError(thrown)));
   };
   settle(() => {
-    const scope: CallScope = {
-      requestId: message.id,
-      get signal() {
-        return controller.signal;
-      },
-      get aborted() {
-        return controller.aborted;
-      },
+    const scope = callScopeOf(message, controller, {
       protocolVersion: ctx.protocolVersion,
       sessionId: ctx.session?.id,
       auth: ctx.auth,
-      meta: readRequestMeta(message.params),
       clientCapabilities: ctx.session?.clientCapabilities,
       logThreshold: ctx.session?.logLevel ?? "debug",
       channel: exchange.channelFor(controller),
       ...(events ? { onProgress: (progress: number, total: number | undefined) => toolEvents.progress(events.audience, events.tool, progress, total) } : {}),
-    };
+    });
     const admit = message.method === "tools/batch" ? admitter(state.env, state.limiter, callerKey(ctx.host.clientAddress, ctx.auth), ctx.auth) : undefined;
     const session = ctx.session ? new StoredSessionControl(state.sessions, ctx.session.id) : undefined;
     return dispatch(state.env, message.method, { params: message.params ?? {}, scope, session, ...(admit ? { admit } : {}) });

@@ -2,12 +2,11 @@ import { McpError, failure, success, toMcpError, type JsonRpcRequest, type JsonR
 import type { AuthInfo } from "../../../auth/auth-info";
 import { STATELESS_ERA_METHODS, dispatch } from "../../methods";
 import { InputRequired, ProtocolError } from "../../protocol/protocol-error";
-import type { CallScope } from "../../runtime/handler-context";
 import { logUnexpected, requestLogEntry } from "../../runtime/request-log";
 import { admitter } from "../admit";
+import { callScopeOf } from "../call-scope";
 import type { LazyAbort } from "../lazy-abort";
 import type { ClientAsker, PostExchange } from "../post-exchange";
-import { readRequestMeta } from "../request-meta";
 import { settle } from "../settle";
 import { audienceOf } from "../tool-events";
 import type { Prepared } from "./prepare-round";
@@ -60,23 +59,15 @@ export function runCall(options: StatelessEraOptions, input: CallInput, exchange
     finish(failure(message.id, results.error(toMcpError(thrown))));
   };
   settle(() => {
-    const scope: CallScope = {
-      requestId: message.id,
-      get signal() {
-        return abort.signal;
-      },
-      get aborted() {
-        return abort.aborted;
-      },
+    const scope = callScopeOf(message, abort, {
       protocolVersion: meta.protocolVersion,
       sessionId: undefined,
       auth,
-      meta: readRequestMeta(message.params),
       clientCapabilities: meta.clientCapabilities,
       logThreshold: meta.logThreshold,
       channel: exchange.channelFor(abort, prepared?.round ?? CANNOT_ASK),
       ...(events ? { onProgress: (progress: number, total: number | undefined) => toolEvents.progress(events.audience, events.tool, progress, total) } : {}),
-    };
+    });
     const admit = message.method === "tools/batch" ? admitter(env, options.limiter, caller, auth) : undefined;
     return dispatch(env, message.method, { params: message.params ?? {}, scope, session: undefined, ...(admit ? { admit } : {}) }, STATELESS_ERA_METHODS);
   }, done, fail);
