@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { loadEnv } from "@/lib/config/env";
 import { resourceUrlForRequest } from "@/lib/auth/auth-settings";
-import { LATEST_SESSION_ERA_VERSION } from "@/lib/mcp/protocol-versions";
+import { LATEST_SESSION_ERA_VERSION } from "@/lib/mcp/protocol/protocol-versions";
 import type { SecurityScheme } from "@/lib/mcp";
 import { serverCatalog, type CatalogTool, type ServerCatalog } from "@/lib/worlds/catalog";
 import { builtinAuthServer } from "@/lib/worlds/authorization";

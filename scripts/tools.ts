@@ -7,7 +7,7 @@
  */
 import { loadEnv } from "../lib/config/env";
 import { clusterOf } from "../lib/cluster/create-cluster";
-import { switchTool } from "../lib/mcp/tool-switchboard";
+import { switchTool } from "../lib/mcp/cluster/tool-switchboard";
 import { WORLDCRAFTER_NAMESPACE, worldcrafterServer } from "../lib/worlds/server-definition";
 
 async function main(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { ChallengeDetails } from "../mcp";
+import type { ChallengeDetails } from "./access-control";
 
 /**
  * WWW-Authenticate values (RFC 6750 §3, RFC 9728 §5.1): always the resource_metadata URL so a

@@ -129,17 +129,12 @@ function reloadingLocalKeySet(load: () => Promise<JSONWebKeySet>, cooldownMs: nu
   };
 }
 
-export function createJwtVerifier(options: VerifierOptions): JwtVerifier {
-  const asymmetric = options.algorithms.filter((a) => !a.startsWith("HS") && a !== "none");
+/** The JWKS, created on first use (jose caches keys and enforces the cooldown inside it). */
+function lazyKeySet(source: VerifierOptions["keys"]): () => JWTVerifyGetKey | Promise<JWTVerifyGetKey> {
   let keySet: JWTVerifyGetKey | undefined;
   let keySetLoading: Promise<JWTVerifyGetKey> | undefined;
-  const secret = options.hs256Secret ? new TextEncoder().encode(options.hs256Secret) : undefined;
-  const cache = new Map<string, { auth: AuthInfo; until: number }>();
-
-  /** The JWKS, created once (jose caches keys and enforces the cooldown inside it). */
-  function keys(): JWTVerifyGetKey | Promise<JWTVerifyGetKey> {
+  return () => {
     if (keySet) return keySet;
-    const source = options.keys;
     if (source.kind === "local") {
       keySet = reloadingLocalKeySet(source.jwks, source.cooldownMs);
       return keySet;
@@ -156,7 +151,25 @@ export function createJwtVerifier(options: VerifierOptions): JwtVerifier {
       },
     );
     return keySetLoading;
-  }
+  };
+}
+
+/** The caller a verified token names, after the checks jose leaves to us. */
+function authInfoOf(payload: JWTPayload, token: string, options: VerifierOptions): AuthInfo {
+  const now = Math.floor(Date.now() / 1000);
+  // jose accepts a future iat when there is no nbf; an access token cannot be issued later than now.
+  if (typeof payload.iat !== "number" || payload.iat > now + options.clockToleranceSeconds) throw new TokenRejected("the token's issue time is in the future");
+  if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 256) throw new TokenRejected("the token's subject is missing or invalid");
+  const scopes = options.expandScopes(scopesOf(payload, options.implicitScopes) ?? []);
+  const clientId = clientIdOf(payload);
+  return { subject: payload.sub, scopes, token, ...(clientId ? { clientId } : {}), ...(typeof payload.exp === "number" ? { expiresAt: payload.exp } : {}) };
+}
+
+export function createJwtVerifier(options: VerifierOptions): JwtVerifier {
+  const asymmetric = options.algorithms.filter((a) => !a.startsWith("HS") && a !== "none");
+  const keys = lazyKeySet(options.keys);
+  const secret = options.hs256Secret ? new TextEncoder().encode(options.hs256Secret) : undefined;
+  const cache = new Map<string, { auth: AuthInfo; until: number }>();
 
   async function verifyUncached(token: string): Promise<AuthInfo> {
     let header;
@@ -190,13 +203,7 @@ export function createJwtVerifier(options: VerifierOptions): JwtVerifier {
       if (thrown instanceof VerifierUnavailable) throw thrown;
       throw new TokenRejected(describe(thrown));
     }
-    const now = Math.floor(Date.now() / 1000);
-    // jose accepts a future iat when there is no nbf; an access token cannot be issued later than now.
-    if (typeof payload.iat !== "number" || payload.iat > now + options.clockToleranceSeconds) throw new TokenRejected("the token's issue time is in the future");
-    if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 256) throw new TokenRejected("the token's subject is missing or invalid");
-    const scopes = options.expandScopes(scopesOf(payload, options.implicitScopes) ?? []);
-    const clientId = clientIdOf(payload);
-    return { subject: payload.sub, scopes, token, ...(clientId ? { clientId } : {}), ...(typeof payload.exp === "number" ? { expiresAt: payload.exp } : {}) };
+    return authInfoOf(payload, token, options);
   }
 
   return {

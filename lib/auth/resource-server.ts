@@ -1,6 +1,6 @@
 import type { JSONWebKeySet } from "jose";
 import { ErrorCode, McpError } from "../jsonrpc";
-import { unauthorized, type AccessControl } from "../mcp/access";
+import { unauthorized, type AccessControl } from "./access-control";
 import type { AuthInfo } from "./auth-info";
 import type { AuthSettings } from "./auth-settings";
 import { createMetadataSource, type MetadataSource } from "./authorization-server-metadata";
@@ -37,6 +37,34 @@ export interface BuiltinIssuer {
 const METADATA_TTL_MS = 60 * 60 * 1000;
 /** A verified token is reused for at most this long, so a revoked key stops working soon. */
 const VERIFIED_CACHE_MS = 60_000;
+
+/**
+ * The core's AccessControl over bearer tokens: none is anonymous, a malformed one is a 400, a
+ * rejected one a 401 with the challenge, and a verifier that cannot answer a 503.
+ */
+function bearerAccess(settings: AuthSettings, verifier: JwtVerifier, allScopes: string[], notice: string | undefined): AccessControl {
+  const access: AccessControl = {
+    mode: settings.mode,
+    defaultScopes: allScopes,
+    challenge: (details) => bearerChallenge(settings.resourceMetadataUrl, details),
+    ...(notice ? { notice } : {}),
+    authenticate(request): AuthInfo | undefined | Promise<AuthInfo | undefined> {
+      const credentials = readBearer(request);
+      if (credentials.kind === "none") return undefined;
+      if (notice) throw new McpError(ErrorCode.InternalError, `Service unavailable: ${notice}`, undefined, 503, { "Retry-After": "60" });
+      // RFC 6750 §3.1: a malformed request is a 400 invalid_request, still with the challenge.
+      if (credentials.kind === "malformed") throw unauthorized(access, { error: "invalid_request", description: credentials.reason }, 400);
+      return verifier.verify(credentials.token).catch((thrown: unknown) => {
+        if (thrown instanceof TokenRejected) throw unauthorized(access, { error: "invalid_token", description: thrown.message });
+        if (thrown instanceof VerifierUnavailable) {
+          throw new McpError(ErrorCode.InternalError, "Service unavailable: tokens cannot be verified right now", undefined, 503, { "Retry-After": "5" });
+        }
+        throw thrown;
+      });
+    },
+  };
+  return access;
+}
 
 export function createResourceServer(settings: AuthSettings, builtinIssuer?: BuiltinIssuer): ResourceServer {
   const external = settings.issuer.kind === "external" ? settings.issuer : undefined;
@@ -78,26 +106,7 @@ export function createResourceServer(settings: AuthSettings, builtinIssuer?: Bui
 
   const allScopes = settings.scopes.map((s) => s.name);
 
-  const access: AccessControl = {
-    mode: settings.mode,
-    defaultScopes: allScopes,
-    challenge: (details) => bearerChallenge(settings.resourceMetadataUrl, details),
-    ...(notice ? { notice } : {}),
-    authenticate(request): AuthInfo | undefined | Promise<AuthInfo | undefined> {
-      const credentials = readBearer(request);
-      if (credentials.kind === "none") return undefined;
-      if (notice) throw new McpError(ErrorCode.InternalError, `Service unavailable: ${notice}`, undefined, 503, { "Retry-After": "60" });
-      // RFC 6750 §3.1: a malformed request is a 400 invalid_request, still with the challenge.
-      if (credentials.kind === "malformed") throw unauthorized(access, { error: "invalid_request", description: credentials.reason }, 400);
-      return verifier.verify(credentials.token).catch((thrown: unknown) => {
-        if (thrown instanceof TokenRejected) throw unauthorized(access, { error: "invalid_token", description: thrown.message });
-        if (thrown instanceof VerifierUnavailable) {
-          throw new McpError(ErrorCode.InternalError, "Service unavailable: tokens cannot be verified right now", undefined, 503, { "Retry-After": "5" });
-        }
-        throw thrown;
-      });
-    },
-  };
+  const access = bearerAccess(settings, verifier, allScopes, notice);
 
   return {
     settings,

@@ -27,6 +27,8 @@ import type { AuthServerSettings } from "./settings";
 const KEY_ROTATION_SECONDS = 90 * 24 * 3600;
 const KEY_GRACE_SECONDS = 30 * 24 * 3600;
 
+// One configuration literal, on purpose over 80 lines: AuthServer's type is inferred from it
+// (plugins included), and better-auth's options read best side by side in one object.
 async function build(settings: AuthServerSettings) {
   const secret = settings.secret ?? (settings.keysDir ? await developmentSecret(settings.keysDir) : undefined);
   if (!secret) throw new Error("BETTER_AUTH_SECRET is not set");

@@ -1,5 +1,5 @@
 import type { Env } from "../config/env";
-import { SOLO_BUS, type Cluster } from "../mcp/cluster";
+import { SOLO_BUS, type Cluster } from "../mcp/cluster/cluster";
 import { MemorySessionStore } from "../mcp/transport/session-store";
 import { MemorySpentStateStore } from "../mcp/transport/stateless/request-state";
 import { redisCluster } from "./redis-cluster";

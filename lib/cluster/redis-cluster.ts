@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { INSTANCE_ID, storeUnavailable, type Cluster, type ClusterBus, type ClusterMessage, type LoggedStreamEvent, type StreamLog, type ToolSwitches } from "../mcp/cluster";
-import { logUnexpected } from "../mcp/request-log";
+import { INSTANCE_ID, storeUnavailable, type Cluster, type ClusterBus, type ClusterMessage, type LoggedStreamEvent, type StreamLog, type ToolSwitches } from "../mcp/cluster/cluster";
+import { logUnexpected } from "../mcp/runtime/request-log";
 import type { SessionRecord, SessionStore } from "../mcp/transport/session-store";
 import type { SpentStateStore } from "../mcp/transport/stateless/request-state";
 import type { RedisPort } from "./redis-port";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "../mcp";
+import { fixtureRegistry } from "./fixture-registry";
 
 /**
  * Fixtures the conformance suite calls at 2026-07-28: multi-round-trip requests (the handler
@@ -13,14 +14,6 @@ const askOk = { type: "object" as const, properties: { ok: { type: "boolean", de
 
 function text(value: string) {
   return { content: [{ type: "text" as const, text: value }] };
-}
-
-/** The fixture endpoint's registry, reached lazily (it is built from this very module). */
-async function fixtureRegistry() {
-  const { conformanceEndpoint } = await import("./endpoint");
-  const endpoint = conformanceEndpoint();
-  if (!endpoint) throw new Error("fixture endpoint is off");
-  return endpoint.registry;
 }
 
 export const fixtureTools2026 = [
@@ -57,7 +50,7 @@ export const fixtureTools2026 = [
     description: "Announces a tools list change (the list itself stays the same)",
     input: empty,
     handler: async () => {
-      const registry = await fixtureRegistry();
+      const registry = fixtureRegistry();
       const self = registry.getTool("test_trigger_tool_change");
       if (self) registry.addTool(self.definition);
       return text("tools/list_changed sent");
@@ -68,7 +61,7 @@ export const fixtureTools2026 = [
     description: "Announces a prompts list change (the list itself stays the same)",
     input: empty,
     handler: async () => {
-      const registry = await fixtureRegistry();
+      const registry = fixtureRegistry();
       const prompt = registry.getPrompt("test_simple_prompt");
       if (prompt) registry.addPrompt(prompt);
       return text("prompts/list_changed sent");

@@ -1,4 +1,4 @@
-import type { RateLimitCall } from "../mcp/rate-limit";
+import type { RateLimitCall } from "../mcp/policy/rate-limit";
 
 /**
  * Which budgets a request spends (seed 001 §rate limiting): tools/list, tools/call and initialize

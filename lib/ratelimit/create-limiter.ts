@@ -1,27 +1,8 @@
-import { limiterUnavailable, type RateLimitCall, type RateLimitDecision, type RequestLimiter } from "../mcp/rate-limit";
-import { logUnexpected } from "../mcp/request-log";
-import { budgetsOf, type Budget, type BudgetConfig } from "./budgets";
+import { limiterUnavailable, type RateLimitCall, type RateLimitDecision, type RequestLimiter } from "../mcp/policy/rate-limit";
+import { logUnexpected } from "../mcp/runtime/request-log";
+import { budgetsOf, type Budget } from "./budgets";
+import type { LimiterSettings } from "./settings";
 import { memoryStore, storeOnFirstUse, type Store } from "./store";
-
-/**
- * The rate limiter a deployment runs, chosen by configuration:
- * - Upstash Redis over REST (UPSTASH_REDIS_REST_URL/TOKEN) — the Vercel choice;
- * - any Redis by REDIS_URL (ioredis), for self-hosting;
- * - in process (the default), which limits each instance on its own.
- * Both Redis kinds run @upstash/ratelimit's sliding window, so every instance spends from one
- * budget. When the store cannot answer, `failure` decides: "open" lets requests through (and
- * logs), "closed" refuses them with 503 until it answers again.
- */
-export interface LimiterSettings {
-  budgets: BudgetConfig;
-  maxStreams: number;
-  /** How long a stream slot is held at most (the streams' maximum lifetime, plus a margin). */
-  streamLeaseMs: number;
-  failure: "open" | "closed";
-  /** A store slower than this counts as failed (@upstash/ratelimit's timeout). */
-  timeoutMs: number;
-  backend: { kind: "memory" } | { kind: "upstash"; url: string; token: string } | { kind: "redis"; url: string };
-}
 
 /** Say it once per this long when the store is failing, not once per request. */
 const FAILURE_LOG_INTERVAL_MS = 30_000;
@@ -34,6 +15,15 @@ function storeFor(settings: LimiterSettings): Store {
   return storeOnFirstUse(async () => (await import("./redis-store")).redisStoreFor(settings));
 }
 
+/**
+ * The rate limiter a deployment runs, chosen by configuration:
+ * - Upstash Redis over REST (UPSTASH_REDIS_REST_URL/TOKEN) — the Vercel choice;
+ * - any Redis by REDIS_URL (ioredis), for self-hosting;
+ * - in process (the default), which limits each instance on its own.
+ * Both Redis kinds run @upstash/ratelimit's sliding window, so every instance spends from one
+ * budget. When the store cannot answer, `failure` decides: "open" lets requests through (and
+ * logs), "closed" refuses them with 503 until it answers again.
+ */
 export function createRequestLimiter(settings: LimiterSettings): RequestLimiter {
   const store = storeFor(settings);
   const budgetsFor = budgetsOf(settings.budgets);

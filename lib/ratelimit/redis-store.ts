@@ -1,9 +1,9 @@
 import { Ratelimit, type Duration } from "@upstash/ratelimit";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis as IORedis } from "ioredis";
-import { logUnexpected } from "../mcp/request-log";
+import { logUnexpected } from "../mcp/runtime/request-log";
 import type { Budget } from "./budgets";
-import type { LimiterSettings } from "./create-limiter";
+import type { LimiterSettings } from "./settings";
 import { PlainRedisScripts } from "./plain-redis";
 import type { Store } from "./store";
 import { acquireSlot, type SlotRedis } from "./stream-slots";

@@ -1,6 +1,17 @@
 import type { Env } from "../config/env";
-import { parseToolBudgets } from "./budgets";
-import type { LimiterSettings } from "./create-limiter";
+import { parseToolBudgets, type BudgetConfig } from "./budgets";
+
+/** What the limiter is built from (createRequestLimiter) and the Redis store reads. */
+export interface LimiterSettings {
+  budgets: BudgetConfig;
+  maxStreams: number;
+  /** How long a stream slot is held at most (the streams' maximum lifetime, plus a margin). */
+  streamLeaseMs: number;
+  failure: "open" | "closed";
+  /** A store slower than this counts as failed (@upstash/ratelimit's timeout). */
+  timeoutMs: number;
+  backend: { kind: "memory" } | { kind: "upstash"; url: string; token: string } | { kind: "redis"; url: string };
+}
 
 /** The limiter a deployment's configuration asks for (see .env.example, "Rate limits"). */
 export function limiterSettingsOf(env: Env): LimiterSettings {

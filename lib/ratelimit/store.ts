@@ -1,4 +1,4 @@
-import type { RateLimitDecision, StreamSlot } from "../mcp/rate-limit";
+import type { RateLimitDecision, StreamSlot } from "../mcp/policy/rate-limit";
 import type { Budget } from "./budgets";
 import { MemoryStreamSlots, MemoryWindows } from "./memory-limiter";
 

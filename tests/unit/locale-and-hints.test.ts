@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { lookupLocale } from "../../lib/mcp/locale";
-import { readClientHints } from "../../lib/mcp/client-hints";
+import { lookupLocale } from "../../lib/mcp/policy/locale";
+import { readClientHints } from "../../lib/mcp/policy/client-hints";
 
 describe("lookupLocale (RFC 4647 §3.4 lookup)", () => {
   const policy = { supported: ["en", "fr", "es-419", "zh-Hant"], fallback: "en" };

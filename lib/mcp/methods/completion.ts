@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { McpError } from "../../jsonrpc";
-import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../validate";
+import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../runtime/validate";
 import type { Completer } from "../registry";
 import type { MethodHandler } from "./method-env";
-import { createHandlerContext } from "../handler-context";
-import { ownEntry } from "../own-property";
+import { createHandlerContext } from "../runtime/handler-context";
+import { ownEntry } from "../protocol/own-property";
 
 /** server/utilities/completion: at most 100 values per response. */
 const MAX_VALUES = 100;

@@ -1,5 +1,5 @@
-import { ALL_SUPPORTED_VERSIONS } from "../protocol-versions";
-import { SERVER_CAPABILITIES } from "../server-info";
+import { ALL_SUPPORTED_VERSIONS } from "../protocol/protocol-versions";
+import { SERVER_CAPABILITIES } from "../protocol/server-info";
 import type { MethodHandler } from "./method-env";
 
 /**

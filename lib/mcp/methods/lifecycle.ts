@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { negotiateVersion } from "../protocol-versions";
-import { SERVER_CAPABILITIES } from "../server-info";
-import { LOGGING_LEVELS } from "../types";
-import { parseOrInvalidParams } from "../validate";
-import { LOCALE_META_KEY, lookupLocale } from "../locale";
+import { negotiateVersion } from "../protocol/protocol-versions";
+import { SERVER_CAPABILITIES } from "../protocol/server-info";
+import { LOGGING_LEVELS } from "../protocol/types";
+import { parseOrInvalidParams } from "../runtime/validate";
+import { LOCALE_META_KEY, lookupLocale } from "../policy/locale";
 import type { MethodEnv, MethodHandler } from "./method-env";
 
 export const InitializeParams = z.looseObject({

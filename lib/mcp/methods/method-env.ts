@@ -1,11 +1,11 @@
-import type { CallScope } from "../handler-context";
+import type { CallScope } from "../runtime/handler-context";
 import type { McpError } from "../../jsonrpc";
 import type { Registry } from "../registry";
-import type { ServerIdentity } from "../server-info";
-import type { LoggingLevel } from "../types";
-import type { LocalePolicy } from "../locale";
-import type { ToolCallObserver } from "../tool-call-observer";
-import type { AccessControl } from "../access";
+import type { ServerIdentity } from "../protocol/server-info";
+import type { LoggingLevel } from "../protocol/types";
+import type { LocalePolicy } from "../policy/locale";
+import type { ToolCallObserver } from "../runtime/tool-call-observer";
+import type { AccessControl } from "../../auth/access-control";
 
 /** Per-session state a method may change (the transport persists it in the SessionStore). */
 export interface SessionControl {

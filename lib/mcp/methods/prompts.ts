@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { McpError } from "../../jsonrpc";
-import { createHandlerContext } from "../handler-context";
-import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../validate";
+import { createHandlerContext } from "../runtime/handler-context";
+import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../runtime/validate";
 import type { MethodHandler } from "./method-env";
 import { CursorParams } from "./list-params";
 

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { McpError } from "../../jsonrpc";
-import { resourceNotFound } from "../errors";
-import { withCacheHint, type CacheHint } from "../cache-hint";
+import { resourceNotFound } from "../protocol/errors";
+import { withCacheHint, type CacheHint } from "../protocol/cache-hint";
 
 /** Resource reads may be per-user: unless a definition says otherwise, nobody may reuse them. */
 const PRIVATE_UNCACHED: CacheHint = { scope: "private", ttlMs: 0 };
-import { createHandlerContext } from "../handler-context";
-import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../validate";
+import { createHandlerContext } from "../runtime/handler-context";
+import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../runtime/validate";
 import type { MethodEnv, MethodHandler } from "./method-env";
 import { CursorParams } from "./list-params";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { toMcpError, type McpError } from "../../jsonrpc";
-import { parseOrInvalidParams } from "../validate";
+import { parseOrInvalidParams } from "../runtime/validate";
 import type { MethodHandler } from "./method-env";
 import { callTool } from "./tools";
 

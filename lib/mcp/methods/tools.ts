@@ -1,18 +1,18 @@
 import { z } from "zod";
 import { McpError } from "../../jsonrpc";
-import { createHandlerContext } from "../handler-context";
-import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../validate";
-import type { CallToolResult } from "../types";
+import { createHandlerContext } from "../runtime/handler-context";
+import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../runtime/validate";
+import type { CallToolResult } from "../protocol/types";
 import type { MethodHandler } from "./method-env";
 import type { CompiledTool } from "../registry";
-import { InputRequired, ProtocolError } from "../protocol-error";
+import { InputRequired, ProtocolError } from "../protocol/protocol-error";
 import { CursorParams } from "./list-params";
-import type { CallScope } from "../handler-context";
-import type { ToolCallObserver, ToolCallOutcome } from "../tool-call-observer";
-import { errorReference, logUnexpected, unexpectedFailureText } from "../request-log";
-import { decideAccess, signInResult } from "../access";
-import { ToolError } from "../tool-error";
-import { withTimeLimit } from "../tool-timeout";
+import type { CallScope } from "../runtime/handler-context";
+import type { ToolCallObserver, ToolCallOutcome } from "../runtime/tool-call-observer";
+import { errorReference, logUnexpected, unexpectedFailureText } from "../runtime/request-log";
+import { decideAccess, signInResult } from "../policy/access";
+import { ToolError } from "../runtime/tool-error";
+import { withTimeLimit } from "../runtime/tool-timeout";
 
 const CallToolParams = z.looseObject({
   name: z.string().min(1).max(128),

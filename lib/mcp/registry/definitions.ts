@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import type { CacheHint } from "../cache-hint";
-import type { HandlerContext } from "../handler-context";
-import type { SecurityScheme } from "../access";
-import type { ToolUi } from "./widgets";
+import type { CacheHint } from "../protocol/cache-hint";
+import type { HandlerContext } from "../runtime/handler-context";
+import type { SecurityScheme } from "../policy/access";
+import type { ToolUi } from "./widget-definition";
 import type {
   Annotations,
   CallToolResult,
@@ -11,7 +11,7 @@ import type {
   Meta,
   ResourceContents,
   ToolAnnotations,
-} from "../types";
+} from "../protocol/types";
 
 /**
  * Suggest values for one argument (server/utilities/completion). At most 100 are sent. `ctx` is

@@ -3,7 +3,7 @@ import { compileUriTemplate, type UriTemplate } from "./uri-template";
 import { toJsonSchema } from "./json-schema";
 import { findHeaderParams, type HeaderParam } from "./header-params";
 import { preserialize } from "../../jsonrpc/preserialized";
-import { NO_AUTH, type SecurityScheme } from "../access";
+import { NO_AUTH, type SecurityScheme } from "../policy/access";
 import { pageAt, paginate, type Page } from "./pagination";
 import { toolUiMeta, widgetResource } from "./widgets";
 import type {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import type { Meta } from "../types";
+import type { Meta } from "../protocol/types";
 import type { ResourceDefinition } from "./definitions";
+import type { ToolUi, ToolVisibility, WidgetDefinition } from "./widget-definition";
 
 /**
  * One definition of a widget and of how a tool uses it, published in both hosts' vocabularies
@@ -11,46 +12,6 @@ import type { ResourceDefinition } from "./definitions";
 
 /** The MCP Apps resource MIME type; ChatGPT accepts it as well. */
 export const WIDGET_MIME_TYPE = "text/html;profile=mcp-app";
-
-/** Who sees a tool: the model, the widget (app), or both (seed 003 §visibility values). */
-export type ToolVisibility = "model" | "app" | "both";
-
-/** Origins a widget may reach; each list empty when it uses nothing external. */
-export interface WidgetCsp {
-  /** fetch/XHR/WebSocket targets. */
-  connectDomains?: readonly string[];
-  /** Images, scripts, styles, fonts. */
-  resourceDomains?: readonly string[];
-  /** ChatGPT only: openExternal targets that skip the confirmation. */
-  redirectDomains?: readonly string[];
-  /** ChatGPT only: iframe sources (discouraged; stricter review). */
-  frameDomains?: readonly string[];
-}
-
-export interface WidgetDefinition {
-  /** `ui://widget/<name>-<hash>.html`: lower-case letters, digits and dashes. */
-  name: string;
-  title?: string;
-  /** Model-visible summary of what the widget shows (`openai/widgetDescription`). */
-  description: string;
-  /** The whole self-contained document. */
-  html: string;
-  csp?: WidgetCsp;
-  prefersBorder?: boolean;
-  /** A dedicated origin for the widget (`_meta.ui.domain`, `openai/widgetDomain`). */
-  domain?: string;
-}
-
-/** How a tool presents itself in a widget host. */
-export interface ToolUi {
-  /** The widget that renders the tool's results. */
-  widget?: WidgetDefinition;
-  /** Default: both. */
-  visibility?: ToolVisibility;
-  /** Status lines while the tool runs and after (at most 64 characters each). */
-  invoking?: string;
-  invoked?: string;
-}
 
 const WIDGET_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const STATUS_MAX = 64;

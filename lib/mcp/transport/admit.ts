@@ -1,8 +1,8 @@
 import type { AuthInfo } from "../../auth/auth-info";
 import { toMcpError, type McpError } from "../../jsonrpc";
-import { authorizeRequest } from "../authorize";
+import { authorizeRequest } from "../policy/authorize";
 import type { MethodEnv } from "../methods";
-import { rateLimitExceeded, type RateLimitDecision, type RequestLimiter } from "../rate-limit";
+import { rateLimitExceeded, type RateLimitDecision, type RequestLimiter } from "../policy/rate-limit";
 
 /**
  * The checks a request made inside another (a call of tools/batch) passes as if it had come

@@ -1,5 +1,5 @@
-import { logUnexpected } from "../request-log";
-import type { ClusterBus, ClusterMessage, LoggedStreamEvent, StreamLog } from "../cluster";
+import { logUnexpected } from "../runtime/request-log";
+import type { ClusterBus, ClusterMessage, LoggedStreamEvent, StreamLog } from "../cluster/cluster";
 import { encodeSse, encodeSseComment } from "./sse";
 import { sseBody, type SseBodyOptions, type StreamMirror, type StreamSink, type StreamTable } from "./resumable-streams";
 

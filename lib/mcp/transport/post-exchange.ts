@@ -1,6 +1,6 @@
 import { McpError, envelopeBytes, serializedBytesOf, type JsonRpcResponse } from "../../jsonrpc";
-import type { CallChannel } from "../handler-context";
-import type { ServerRequestMethod } from "../client-requests";
+import type { CallChannel } from "../runtime/handler-context";
+import type { ServerRequestMethod } from "../runtime/client-requests";
 import { wholeBodyResponse } from "../../http/whole-body";
 import { SSE_HEADERS } from "./sse";
 import { sseBody, type LogicalStream, type StreamTable } from "./resumable-streams";

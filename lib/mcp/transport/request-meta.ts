@@ -1,5 +1,5 @@
 import { McpError } from "../../jsonrpc";
-import type { RequestMeta } from "../handler-context";
+import type { RequestMeta } from "../runtime/handler-context";
 
 /** The request's `_meta` as handlers see it; `progressToken` must be a string or a number. */
 export function readRequestMeta(params: Record<string, unknown> | undefined): RequestMeta {

@@ -7,7 +7,7 @@ import { encodeSse, encodeSseComment } from "./sse";
  * that reconnects with Last-Event-ID — on purpose (SSE polling) or after a network drop — gets
  * what it missed on a new GET, and then the rest as it happens.
  *
- * With a cluster (lib/mcp/cluster.ts), resumable streams are mirrored: every event goes to the
+ * With a cluster (lib/mcp/cluster/cluster.ts), resumable streams are mirrored: every event goes to the
  * shared log and the bus, so a client may come back on any instance (remote-stream.ts), and a
  * reconnection elsewhere stops this instance's grace timer instead of abandoning the work.
  */

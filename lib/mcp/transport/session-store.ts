@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError } from "../../jsonrpc";
-import type { LoggingLevel } from "../types";
+import type { LoggingLevel } from "../protocol/types";
 
 /** One 2025-era session (basic/transports §session management). */
 export interface SessionRecord {

@@ -1,5 +1,5 @@
 import type { JsonRpcResponse } from "../../jsonrpc";
-import type { ClusterBus, ToolEventName } from "../cluster";
+import type { ClusterBus, ToolEventName } from "../cluster/cluster";
 
 /**
  * Seed 001's named events for a caller's tool runs — tool-progress {toolName, progress 0–100},

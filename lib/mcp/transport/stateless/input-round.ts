@@ -1,6 +1,6 @@
 import { ErrorCode } from "../../../jsonrpc";
-import type { ServerRequestMethod } from "../../client-requests";
-import { InputRequired, ProtocolError } from "../../protocol-error";
+import type { ServerRequestMethod } from "../../runtime/client-requests";
+import { InputRequired, ProtocolError } from "../../protocol/protocol-error";
 import type { ClientAsker } from "../post-exchange";
 
 const SHORT: Record<ServerRequestMethod, string> = {

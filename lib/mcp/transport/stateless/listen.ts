@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { JsonRpcId } from "../../../jsonrpc";
-import { MetaKey } from "../../meta-keys";
-import type { NotificationHub, ServerEvent } from "../../notification-hub";
-import { parseOrInvalidParams } from "../../validate";
+import { MetaKey } from "../../protocol/meta-keys";
+import type { NotificationHub } from "../../cluster/notification-hub";
+import type { ServerEvent } from "../../cluster/server-event";
+import { parseOrInvalidParams } from "../../runtime/validate";
 import { SSE_HEADERS, encodeSse, encodeSseComment } from "../sse";
 
 const Filter = z.looseObject({

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError, preserialize, serializedOf } from "../../../jsonrpc";
-import { cacheHintOf, type CacheHint } from "../../cache-hint";
-import { MetaKey } from "../../meta-keys";
-import type { ServerIdentity } from "../../server-info";
+import { cacheHintOf, type CacheHint } from "../../protocol/cache-hint";
+import { MetaKey } from "../../protocol/meta-keys";
+import type { ServerIdentity } from "../../protocol/server-info";
 
 /** Results the 2026-07-28 schema makes cacheable (CacheableResult: ttlMs and cacheScope required). */
 const CACHEABLE = new Set(["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "server/discover"]);

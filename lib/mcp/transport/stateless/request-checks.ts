@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { ErrorCode, McpError, type JsonRpcRequest } from "../../../jsonrpc";
-import { Header, PARAM_HEADER_PREFIX } from "../../http-headers";
-import { MetaKey } from "../../meta-keys";
-import { ALL_SUPPORTED_VERSIONS, isStatelessEraVersion } from "../../protocol-versions";
+import { Header, PARAM_HEADER_PREFIX } from "../../protocol/http-headers";
+import { MetaKey } from "../../protocol/meta-keys";
+import { ALL_SUPPORTED_VERSIONS, isStatelessEraVersion } from "../../protocol/protocol-versions";
 import type { Registry } from "../../registry";
-import { LOGGING_LEVELS, type LoggingLevel } from "../../types";
+import { LOGGING_LEVELS, type LoggingLevel } from "../../protocol/types";
 import { decodeHeaderValue, headerMatches } from "./header-value";
-import { ownEntry } from "../../own-property";
+import { ownEntry } from "../../protocol/own-property";
 
 /** What a 2026-07-28 request says about its caller, read from `_meta` (basic/index §request _meta). */
 export interface ModernRequestMeta {

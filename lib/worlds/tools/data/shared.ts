@@ -5,7 +5,7 @@ import { encodeCursor, type CursorKey } from "../../data/cursor";
 
 /** Pieces every WorldCrafter data tool shares: field limits, annotations, host metadata, results. */
 
-/** Single-line text: no control character at all (multi-line text keeps tab and newlines, lib/mcp/validate.ts). */
+/** Single-line text: no control character at all (multi-line text keeps tab and newlines, lib/mcp/runtime/validate.ts). */
 const SINGLE_LINE = /^[^\u0000-\u001f\u007f]*$/;
 const line = () => z.string().regex(SINGLE_LINE, "Control characters are not allowed");
 

@@ -1,4 +1,4 @@
-import type { AuthInfo } from "../auth/auth-info";
+import type { AuthInfo } from "../../auth/auth-info";
 
 /**
  * How one tools/call ended, as an audit log or metrics see it:

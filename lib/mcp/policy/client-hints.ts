@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Meta } from "./types";
+import type { Meta } from "../protocol/types";
 
 /**
  * Advisory context a host sends in request `_meta` (seed 002 §client-supplied request metadata):

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "../jsonrpc";
+import { ErrorCode, McpError } from "../../jsonrpc";
 
 /** server/resources §error handling: -32002 with the uri in data. Handlers may throw it too. */
 export function resourceNotFound(uri: string): McpError {

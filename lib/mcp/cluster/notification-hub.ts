@@ -1,8 +1,5 @@
-import type { ListKind } from "./registry";
 import type { ClusterBus } from "./cluster";
-
-/** Changes every connected listener may care about, whichever era its stream speaks. */
-export type ServerEvent = { kind: "list_changed"; list: ListKind } | { kind: "resource_updated"; uri: string };
+import type { ServerEvent } from "./server-event";
 
 /**
  * Fan-out of server events to open streams: 2025 GET streams and 2026-07-28 listen streams.

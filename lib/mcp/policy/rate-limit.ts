@@ -1,5 +1,5 @@
-import type { AuthInfo } from "../auth/auth-info";
-import { ErrorCode, McpError } from "../jsonrpc";
+import type { AuthInfo } from "../../auth/auth-info";
+import { ErrorCode, McpError } from "../../jsonrpc";
 
 /**
  * Rate limits as the core sees them (seed 001 §rate limiting): a decision per JSON-RPC request,

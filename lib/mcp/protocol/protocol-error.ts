@@ -1,4 +1,4 @@
-import { McpError } from "../jsonrpc";
+import { McpError } from "../../jsonrpc";
 
 /**
  * An error a handler raises that must reach the client as a JSON-RPC error, never be folded

@@ -1,7 +1,7 @@
-import type { ToolDefinition } from "./registry";
-import type { Registry } from "./registry";
+import type { ToolDefinition } from "../registry";
+import type { Registry } from "../registry";
 import type { Cluster } from "./cluster";
-import { logUnexpected } from "./request-log";
+import { logUnexpected } from "../runtime/request-log";
 
 /**
  * Tools switched on and off while the server runs (for example a tool held back until it is

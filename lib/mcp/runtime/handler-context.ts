@@ -1,6 +1,6 @@
-import type { AuthInfo } from "../auth/auth-info";
-import type { JsonRpcId } from "../jsonrpc";
-import { ProtocolError } from "./protocol-error";
+import type { AuthInfo } from "../../auth/auth-info";
+import type { JsonRpcId } from "../../jsonrpc";
+import { ProtocolError } from "../protocol/protocol-error";
 import type { ZodType } from "zod";
 import {
   CreateMessageResultSchema,
@@ -14,9 +14,9 @@ import {
   type ListRootsResult,
   type ServerRequestMethod,
 } from "./client-requests";
-import { loggingLevelRank, type LoggingLevel, type Meta } from "./types";
-import { LOCALE_META_KEY, lookupLocale, type LocalePolicy } from "./locale";
-import { readClientHints, type ClientHints } from "./client-hints";
+import { loggingLevelRank, type LoggingLevel, type Meta } from "../protocol/types";
+import { LOCALE_META_KEY, lookupLocale, type LocalePolicy } from "../policy/locale";
+import { readClientHints, type ClientHints } from "../policy/client-hints";
 
 export type ProgressToken = string | number;
 

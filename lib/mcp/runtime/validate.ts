@@ -1,5 +1,5 @@
 import type { ZodType } from "zod";
-import { McpError } from "../jsonrpc";
+import { McpError } from "../../jsonrpc";
 
 export interface IssueReport {
   path: (string | number)[];

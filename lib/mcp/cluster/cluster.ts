@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { ErrorCode, McpError, type JsonRpcId, type JsonRpcResponse } from "../jsonrpc";
-import type { ServerEvent } from "./notification-hub";
-import type { SessionStore } from "./transport/session-store";
-import type { SpentStateStore } from "./transport/stateless/request-state";
+import { ErrorCode, McpError, type JsonRpcId, type JsonRpcResponse } from "../../jsonrpc";
+import type { ServerEvent } from "./server-event";
+import type { SessionStore } from "../transport/session-store";
+import type { SpentStateStore } from "../transport/stateless/request-state";
 
 /**
  * What the instances of one deployment share (basic/transports on many serverless instances:

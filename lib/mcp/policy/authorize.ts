@@ -1,6 +1,7 @@
-import type { AuthInfo } from "../auth/auth-info";
-import { decideAccess, hasScopes, insufficientScope, unauthorized, type AccessControl } from "./access";
-import type { MethodEnv } from "./methods";
+import type { AuthInfo } from "../../auth/auth-info";
+import { insufficientScope, unauthorized, type AccessControl } from "../../auth/access-control";
+import { decideAccess, hasScopes } from "./access";
+import type { MethodEnv } from "../methods";
 
 /**
  * The per-request authorization check, run by the transport before a request is dispatched so a

@@ -1,0 +1,125 @@
+import { McpError } from "../../../jsonrpc";
+import { parseAccept } from "../../../http/accept";
+import type { RequestHost } from "../../../http/handle-init";
+import type { AuthInfo } from "../../../auth/auth-info";
+import { callerKey, spendOne, tooManyStreams, type StreamSlot } from "../../policy/rate-limit";
+import { Header, NamedEvents, ResponseHeader } from "../../protocol/http-headers";
+import { primesStreams } from "../../protocol/protocol-versions";
+import { parseEventId, sseBody, type SseBodyOptions } from "../resumable-streams";
+import type { SessionRecord } from "../session-store";
+import { SSE_HEADERS, encodeSseComment } from "../sse";
+import { audienceOf } from "../tool-events";
+import { resolveSession, resolveVersion } from "./lookup";
+import type { SessionEraState } from "./state";
+
+/** The GET stream's first named event (seed 001). */
+const CONNECTED = JSON.stringify({ status: "ready" });
+
+/** GET /api/mcp?events=named (http-headers.ts): the caller asked for seed 001's named events. */
+function wantsNamedEvents(request: Request): boolean {
+  return request.url.includes("?") && new URL(request.url).searchParams.get(NamedEvents.param) === NamedEvents.value;
+}
+
+/**
+ * GET (basic/transports §listening for messages from the server): the session's standalone
+ * stream, or — with Last-Event-ID — the resumption of a stream this session had open.
+ */
+export async function handleGet(state: SessionEraState, request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
+  if (!state.stateful) {
+    throw McpError.invalidRequest("Method Not Allowed: this server runs stateless and offers no GET stream", undefined, 405);
+  }
+  const accept = parseAccept(request.headers.get(Header.Accept));
+  if (!accept.eventStream || request.headers.get(Header.Accept) === null) {
+    throw McpError.invalidRequest("Not Acceptable: GET needs Accept: text/event-stream", undefined, 406);
+  }
+  const found = resolveSession(state, request, auth);
+  const session = found instanceof Promise ? await found : found;
+  const protocolVersion = resolveVersion(request, session);
+  if (!session) throw McpError.internal();
+  const headers = new Headers(SSE_HEADERS);
+  headers.set(ResponseHeader.SessionId, session.id);
+  const caller = callerKey(host.clientAddress, auth);
+  if (state.limiter) await spendOne(state.limiter, { method: "GET", caller });
+
+  // Each open GET connection holds one of the caller's stream slots until it ends.
+  const slot = await openStreamSlot(state, caller);
+  const connection = { keepAliveMs: state.limits.keepAliveMs, maxLifetimeMs: state.limits.streamMaxLifetimeMs, onEnd: () => slot?.release() };
+  try {
+    const lastEventId = request.headers.get(Header.LastEventId);
+    const body =
+      lastEventId !== null
+        ? await resumeStream(state, session, lastEventId, connection)
+        : openStandaloneStream(state, request, session, protocolVersion, connection);
+    return new Response(body, { status: 200, headers });
+  } catch (thrown) {
+    slot?.release();
+    throw thrown;
+  }
+}
+
+/** A stream slot for the caller, or the 429 that says all of them are open. */
+async function openStreamSlot(state: SessionEraState, caller: string): Promise<StreamSlot | undefined> {
+  const limiter = state.limiter;
+  if (!limiter) return undefined;
+  const slot = await limiter.openStream(caller);
+  if (!slot) throw tooManyStreams(limiter.maxStreams);
+  return slot;
+}
+
+/** Last-Event-ID (basic/transports §resumability): replay what followed it, on this instance or another. */
+async function resumeStream(
+  state: SessionEraState,
+  session: SessionRecord,
+  lastEventId: string,
+  connection: SseBodyOptions,
+): Promise<ReadableStream<Uint8Array>> {
+  const notFound = () => McpError.invalidRequest("Stream not found: the Last-Event-ID is unknown or expired", undefined, 404);
+  const found = state.streams.resolve(lastEventId);
+  if (found) {
+    if (found.stream.sessionId !== session.id) throw notFound();
+    const { stream, afterSeq } = found;
+    return sseBody(
+      (sink) => {
+        // Headers go out now, not with the next event (which may be a while).
+        sink.write(encodeSseComment("resumed"));
+        stream.attach(sink, afterSeq);
+      },
+      (sink) => stream.detach(sink),
+      connection,
+    );
+  }
+  // Not a stream of this instance: perhaps of another one (the shared log knows).
+  const parsed = parseEventId(lastEventId);
+  const body = parsed && state.remote ? await state.remote.resume(parsed.streamId, parsed.afterSeq, session.id, connection) : undefined;
+  if (!body) throw notFound();
+  return body;
+}
+
+/** A new standalone stream: where the session hears of list changes, updates and (asked for) tool runs. */
+function openStandaloneStream(
+  state: SessionEraState,
+  request: Request,
+  session: SessionRecord,
+  protocolVersion: string,
+  connection: SseBodyOptions,
+): ReadableStream<Uint8Array> {
+  const stream = state.streams.open(session.id);
+  const named = wantsNamedEvents(request);
+  // Only a stream that asked hears of tool runs (tool-events.ts delivers by audience).
+  state.standalone.set(session.id, stream, named ? audienceOf(session.subject, session.id) : undefined);
+  const prime = primesStreams(protocolVersion) ? { retryMs: state.limits.retryMs } : undefined;
+  const pingMs = state.limits.pingMs;
+  const body = sseBody(
+    (sink) => {
+      stream.attach(sink, 0, prime);
+      // Seed 001's named events, on request: ready at once, then a named ping every 30 s.
+      if (named) stream.write(CONNECTED, "connected");
+    },
+    (sink) => stream.detach(sink),
+    // Everyone else gets the ping as a comment, which every SSE client ignores.
+    named ? { ...connection, keepAliveMs: 0, pingMs } : { ...connection, keepAliveMs: pingMs },
+  );
+  // A standalone stream has no work to abandon; once the grace period passes it is simply over.
+  stream.onAbandoned(() => state.standalone.remove(session.id, stream));
+  return body;
+}

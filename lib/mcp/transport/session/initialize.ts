@@ -1,0 +1,52 @@
+import { McpError, success, toMcpError, type JsonRpcRequest } from "../../../jsonrpc";
+import type { RequestHost } from "../../../http/handle-init";
+import { errorResponse, jsonResponse } from "../../../http/json-response";
+import type { AuthInfo } from "../../../auth/auth-info";
+import { initialize } from "../../methods";
+import { callerKey, spendOne } from "../../policy/rate-limit";
+import { Header, ResponseHeader } from "../../protocol/http-headers";
+import { mintSessionId } from "../session-store";
+import type { SessionEraState } from "./state";
+
+/** initialize (lifecycle): version negotiation, and a new session when the server keeps them. */
+export async function handleInitialize(
+  state: SessionEraState,
+  request: Request,
+  message: JsonRpcRequest,
+  auth: AuthInfo | undefined,
+  host: RequestHost,
+): Promise<Response> {
+  if (state.stateful && request.headers.get(Header.SessionId)) {
+    throw McpError.invalidRequest("Bad Request: initialize must not carry Mcp-Session-Id; it starts a new session");
+  }
+  // initialize has a budget of its own: each one may create a session, and sessions are capped
+  // per caller (session-store.ts), so a flood only ever evicts the flooder's own sessions.
+  const caller = callerKey(host.clientAddress, auth);
+  const headers = new Headers(state.limiter ? await spendOne(state.limiter, { method: "initialize", caller }) : undefined);
+  const started = performance.now();
+  let negotiated;
+  try {
+    negotiated = initialize(state.env, message.params ?? {});
+  } catch (thrown) {
+    return errorResponse(toMcpError(thrown), message.id);
+  }
+  if (state.stateful) {
+    const now = Date.now();
+    const id = mintSessionId();
+    await state.sessions.create({
+      id,
+      caller,
+      protocolVersion: negotiated.protocolVersion,
+      clientInfo: negotiated.clientInfo,
+      clientCapabilities: negotiated.clientCapabilities,
+      subject: auth?.subject,
+      logLevel: undefined,
+      subscriptions: [],
+      createdAt: now,
+      expiresAt: now + state.limits.sessionTtlMs,
+    });
+    headers.set(ResponseHeader.SessionId, id);
+  }
+  state.log?.({ method: "initialize", ms: Math.round((performance.now() - started) * 100) / 100, outcome: "ok" });
+  return jsonResponse(success(message.id, negotiated.result), 200, headers);
+}

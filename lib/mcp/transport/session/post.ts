@@ -1,0 +1,121 @@
+import { McpError, classifyMessage, failure, type ClassifiedMessage } from "../../../jsonrpc";
+import type { Acceptable } from "../../../http/accept";
+import type { RequestHost } from "../../../http/handle-init";
+import { errorResponse } from "../../../http/json-response";
+import type { AuthInfo } from "../../../auth/auth-info";
+import { callerKey } from "../../policy/rate-limit";
+import { MediaType, ResponseHeader } from "../../protocol/http-headers";
+import { allowsBatching, primesStreams } from "../../protocol/protocol-versions";
+import { CancelledError } from "../in-flight";
+import { LazyAbort } from "../lazy-abort";
+import { PostExchange } from "../post-exchange";
+import { authorized, spendBudgets, spendUnanswered, type Slot } from "./budgets";
+import { handleInitialize } from "./initialize";
+import { resolveSession, resolveVersion } from "./lookup";
+import { handleNotification } from "./notifications";
+import { runRequest, type PostContext } from "./run-request";
+import type { SessionEraState } from "./state";
+
+/** A parsed POST body of the session era (2025-03-26, 2025-06-18, 2025-11-25). */
+export async function handlePost(
+  state: SessionEraState,
+  request: Request,
+  body: unknown,
+  accept: Acceptable,
+  auth: AuthInfo | undefined,
+  host: RequestHost,
+): Promise<Response> {
+  const batch = Array.isArray(body);
+  const messages = classifyBody(state, body);
+  const initialize = messages.find((m) => m.kind === "request" && m.message.method === "initialize");
+  if (initialize && initialize.kind === "request") {
+    // lifecycle (2025-03-26): "The initialization request MUST NOT be part of a JSON-RPC batch".
+    if (batch) throw McpError.invalidRequest("Invalid Request: initialize must not be part of a batch");
+    return handleInitialize(state, request, initialize.message, auth, host);
+  }
+
+  const found = resolveSession(state, request, auth);
+  const session = found instanceof Promise ? await found : found;
+  const protocolVersion = resolveVersion(request, session);
+  if (batch && !allowsBatching(protocolVersion)) {
+    throw McpError.invalidRequest(
+      `Invalid Request: JSON-RPC batches are not supported in protocol version ${protocolVersion} (only 2025-03-26 allows them)`,
+    );
+  }
+  const first = messages[0];
+  if (!batch && first?.kind === "invalid") {
+    return errorResponse(new McpError(first.error.code, first.error.message, first.error.data), first.id);
+  }
+
+  const headers = new Headers();
+  if (session) headers.set(ResponseHeader.SessionId, session.id);
+  const ctx: PostContext = { request, host, accept, auth, session, protocolVersion, headers };
+  if (state.limiter) await spendUnanswered(state.limiter, callerKey(host.clientAddress, auth), messages);
+
+  const slots: Slot[] = [];
+  for (const m of messages) {
+    if (m.kind === "notification") handleNotification(state, ctx, m.message.method, m.message.params);
+    // An answer to a question asked elsewhere goes to whichever instance asked it.
+    else if (m.kind === "response") {
+      if (!state.pending.settle(m.message, session?.id) && session) state.bus.publish({ kind: "client_response", sessionId: session.id, response: m.message });
+    }
+    else if (m.kind === "request") slots.push(authorized(state.env, m.message, auth, batch));
+    else slots.push({ kind: "invalid", response: failure(m.id, m.error) });
+  }
+  // Only notifications and responses: 202 Accepted, no body (basic/transports §sending messages).
+  if (slots.length === 0) return new Response(null, { status: 202, headers });
+  if (state.limiter) await spendBudgets(callerKey(host.clientAddress, auth), slots, batch, headers, state.limiter);
+  return answerSlots(state, ctx, slots, batch);
+}
+
+/** The body's messages, after the batch rules (basic/transports; 2025-03-26 batches). */
+function classifyBody(state: SessionEraState, body: unknown): ClassifiedMessage[] {
+  const batch = Array.isArray(body);
+  const items: unknown[] = batch ? body : [body];
+  if (batch && items.length === 0) throw McpError.invalidRequest("Invalid Request: empty batch");
+  const maxBatch = state.limits.maxBatch;
+  if (batch && items.length > maxBatch) {
+    throw McpError.invalidRequest(`Invalid Request: batch longer than ${maxBatch} messages`, { maxBatch });
+  }
+  return items.map(classifyMessage);
+}
+
+/** Run the requests and answer them: JSON when every answer is quick, else an SSE stream. */
+async function answerSlots(state: SessionEraState, ctx: PostContext, slots: Slot[], batch: boolean): Promise<Response> {
+  const { session, host } = ctx;
+  const controllers = slots.map(() => new LazyAbort());
+  const abortAll = () => {
+    const reason = new CancelledError("client went away");
+    for (const c of controllers) c.abort(reason);
+  };
+  const exchange = new PostExchange({
+    canStream: ctx.accept.eventStream,
+    canJson: ctx.accept.json,
+    batch,
+    expected: slots.length,
+    sessionId: session?.id,
+    resumable: state.stateful && primesStreams(ctx.protocolVersion),
+    eventLog: true,
+    retryMs: state.limits.retryMs,
+    keepAliveMs: state.limits.keepAliveMs,
+    headers: ctx.headers,
+    streams: state.streams,
+    pending: state.pending,
+    abortAll,
+    wholeBodies: host.wholeBodies,
+  });
+  slots.forEach((slot, index) => {
+    if (slot.kind === "invalid") exchange.answer(index, slot.response);
+    else runRequest(state, ctx, slot.message, exchange, index, controllers[index] as LazyAbort);
+  });
+  // Answered synchronously: nothing is left running, nothing to watch.
+  if (exchange.ready) return exchange.ready;
+  // A client that drops a plain JSON exchange has nothing to resume: its handlers stop now.
+  host.clientGone.addEventListener("abort", abortAll, { once: true });
+  const response = await exchange.response;
+  // Once streaming, disconnects are the stream's business (grace period, then abandon).
+  if (response.headers.get("content-type") === MediaType.EventStream) {
+    host.clientGone.removeEventListener("abort", abortAll);
+  }
+  return response;
+}

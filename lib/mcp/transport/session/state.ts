@@ -1,0 +1,61 @@
+import type { AuthInfo } from "../../../auth/auth-info";
+import type { ClusterBus } from "../../cluster/cluster";
+import type { MethodEnv } from "../../methods";
+import type { RequestLimiter } from "../../policy/rate-limit";
+import type { RequestLogger } from "../../runtime/request-log";
+import type { RemoteStreams } from "../cluster-streams";
+import type { InFlightRequests } from "../in-flight";
+import type { PendingRequests } from "../pending-requests";
+import type { StreamTable } from "../resumable-streams";
+import type { SessionRecord, SessionStore } from "../session-store";
+import type { StandaloneStreams } from "../standalone-streams";
+import type { ToolEvents } from "../tool-events";
+
+/**
+ * What every request kind of the session era shares: the stores it reads, the tables of what
+ * runs on this instance, and the limits it applies. Built once by createSessionEra
+ * (../session-era.ts) and passed to each handler, so none of them closes over the others.
+ */
+export interface SessionEraState {
+  env: MethodEnv;
+  /** "stateful": initialize mints Mcp-Session-Id; otherwise there are no sessions, GET or DELETE. */
+  stateful: boolean;
+  sessions: SessionStore;
+  bus: ClusterBus;
+  /** Resumable POST and GET streams, and pending server → client questions. */
+  streams: StreamTable;
+  pending: PendingRequests;
+  /** Streams of other instances (with a shared stream log). */
+  remote: RemoteStreams | undefined;
+  toolEvents: ToolEvents;
+  /** Each session's GET stream on this instance. */
+  standalone: StandaloneStreams;
+  /** Requests running on this instance, by caller scope, for notifications/cancelled. */
+  inFlight: InFlightRequests;
+  limiter: RequestLimiter | undefined;
+  /** Undefined when request logging is off (no timing work at all). */
+  log: RequestLogger | undefined;
+  limits: {
+    sessionTtlMs: number;
+    maxBatch: number;
+    retryMs: number;
+    keepAliveMs: number;
+    pingMs: number;
+    streamMaxLifetimeMs: number;
+  };
+}
+
+/** A session's work on this instance stops: handlers abort, questions fail, its streams close. */
+export function endSessionHere(state: SessionEraState, sessionId: string, reason: string): void {
+  state.inFlight.cancelScope(sessionId, reason);
+  state.pending.rejectSession(sessionId, reason);
+  state.streams.closeSession(sessionId);
+}
+
+/**
+ * Whose request ids a notifications/cancelled may name. Without a session or a subject, all
+ * anonymous stateless callers share one scope: ids should then be unique (e.g. UUIDs).
+ */
+export function callerScope(session: SessionRecord | undefined, auth: AuthInfo | undefined): string {
+  return session?.id ?? (auth ? `sub:${auth.subject}` : "anonymous");
+}

@@ -1,0 +1,97 @@
+import { McpError, httpStatusForCode, type JsonRpcRequest } from "../../../jsonrpc";
+import type { Acceptable } from "../../../http/accept";
+import type { RequestHost } from "../../../http/handle-init";
+import type { AuthInfo } from "../../../auth/auth-info";
+import { STATELESS_ERA_METHODS } from "../../methods";
+import { authorizeRequest } from "../../policy/authorize";
+import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams } from "../../policy/rate-limit";
+import { LazyAbort } from "../lazy-abort";
+import { PostExchange } from "../post-exchange";
+import { listenResponse } from "./listen";
+import { prepareRound } from "./prepare-round";
+import { checkModernRequest } from "./request-checks";
+import { runCall } from "./run-call";
+import type { StatelessEraOptions } from "./state";
+
+/**
+ * HTTP status of a JSON-RPC error from a dispatched call. 2026-07-28 transports assign 400 (bad
+ * params, header mismatch, missing capability, unsupported version) and 404 (unknown method);
+ * any other failure of a call that ran is still a well-formed JSON-RPC answer, sent with 200 so
+ * clients read the error instead of a bare HTTP failure.
+ */
+function statusOfCallError(code: number): number {
+  const status = httpStatusForCode(code);
+  return status === 400 || status === 404 ? status : 200;
+}
+
+/** One 2026-07-28 request after its envelope checks: a call, or a subscriptions/listen stream. */
+export async function serveRequest(
+  options: StatelessEraOptions,
+  request: Request,
+  message: JsonRpcRequest,
+  accept: Acceptable,
+  auth: AuthInfo | undefined,
+  host: RequestHost,
+): Promise<Response> {
+  const meta = checkModernRequest(request, message, options.env.registry);
+  const listen = message.method === "subscriptions/listen";
+  if (!listen && !Object.hasOwn(STATELESS_ERA_METHODS, message.method)) throw McpError.methodNotFound(message.method);
+  authorizeRequest(options.env, message.method, message.params, auth);
+  const caller = options.limiter ? callerKey(host.clientAddress, auth) : "";
+  const headers = new Headers();
+  // Every request spends its budget, listen included (opening streams in a loop is a request loop).
+  await spendBudget(options, message, caller, headers);
+  if (listen) return serveListen(options, message, accept, caller);
+  const preparing = prepareRound(options.states, message, auth);
+  const prepared = preparing instanceof Promise ? await preparing : preparing;
+
+  const abort = new LazyAbort();
+  const exchange = new PostExchange({
+    canStream: accept.eventStream,
+    canJson: accept.json,
+    batch: false,
+    expected: 1,
+    sessionId: undefined,
+    resumable: false,
+    eventLog: false,
+    errorStatus: statusOfCallError,
+    retryMs: 0,
+    keepAliveMs: options.keepAliveMs,
+    headers,
+    streams: options.streams,
+    pending: options.pending,
+    abortAll: () => abort.abort(new Error("the client closed the stream")),
+    wholeBodies: host.wholeBodies,
+  });
+  runCall(options, { caller, message, meta, auth, prepared }, exchange, abort);
+  if (exchange.ready) return exchange.ready;
+  // A closed connection is the cancellation of this request (2026-07-28 basic/transports).
+  const onGone = () => abort.abort(new Error("the client closed the connection"));
+  host.clientGone.addEventListener("abort", onGone, { once: true });
+  const response = await exchange.response;
+  if (response.headers.get("content-type") === "text/event-stream") host.clientGone.removeEventListener("abort", onGone);
+  return response;
+}
+
+/** The request's budget (seed 001 §rate limiting): a 429 when spent, else its RateLimit-* headers. */
+async function spendBudget(options: StatelessEraOptions, message: JsonRpcRequest, caller: string, headers: Headers): Promise<void> {
+  if (!options.limiter) return;
+  const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
+  const checking = options.limiter.check({ method: message.method, ...(tool ? { tool } : {}), caller });
+  const decision = checking instanceof Promise ? await checking : checking;
+  if (decision && !decision.allowed) throw rateLimitExceeded(decision);
+  if (decision) for (const [k, v] of Object.entries(rateLimitHeaders(decision))) headers.set(k, v);
+}
+
+/** subscriptions/listen: a long-lived stream of server events, holding one of the caller's stream slots. */
+async function serveListen(options: StatelessEraOptions, message: JsonRpcRequest, accept: Acceptable, caller: string): Promise<Response> {
+  if (!accept.eventStream) throw McpError.invalidRequest("Not Acceptable: subscriptions/listen answers with text/event-stream", undefined, 406);
+  const slot = options.limiter ? await options.limiter.openStream(caller) : undefined;
+  if (options.limiter && !slot) throw tooManyStreams(options.limiter.maxStreams);
+  try {
+    return listenResponse(message.id, message.params ?? {}, options.hub, options.keepAliveMs, options.listenMaxLifetimeMs, () => slot?.release());
+  } catch (thrown) {
+    slot?.release();
+    throw thrown;
+  }
+}
