@@ -1,5 +1,5 @@
-import { SERVER_CAPABILITIES } from "../mcp/server-info";
-import { ALL_SUPPORTED_VERSIONS } from "../mcp/protocol-versions";
+import { SERVER_CAPABILITIES } from "../mcp/protocol/server-info";
+import { ALL_SUPPORTED_VERSIONS } from "../mcp/protocol/protocol-versions";
 import { registryLists } from "./catalog";
 import { worldcrafterServer } from "./server-definition";
 
