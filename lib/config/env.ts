@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isAddressOrRange } from "../http/client-address";
+import { isAddressOrRange } from "./address-range";
 
 /**
  * The one place that reads the environment. Validated once; everything else receives typed

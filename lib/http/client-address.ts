@@ -1,4 +1,5 @@
-import { BlockList, isIP } from "node:net";
+import { BlockList } from "node:net";
+import { family, normalized, parseRange } from "../config/address-range";
 import { trustedPeerHeader } from "./trusted-host.mjs";
 
 /**
@@ -19,35 +20,6 @@ export interface ClientAddressPolicy {
 
 /** Where no trusted source says who the client is, all such callers share one budget. */
 export const UNKNOWN_ADDRESS = "unknown";
-
-/** `::ffff:10.0.0.1` (an IPv4 client on a dual-stack socket) is 10.0.0.1. */
-function normalized(address: string): string {
-  const trimmed = address.trim();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(trimmed);
-  return mapped ? (mapped[1] as string) : trimmed;
-}
-
-function family(address: string): "ipv4" | "ipv6" | undefined {
-  const kind = isIP(address);
-  return kind === 4 ? "ipv4" : kind === 6 ? "ipv6" : undefined;
-}
-
-/** An address (`10.0.0.1`, `::1`) or a CIDR range (`10.0.0.0/8`, `2001:db8::/32`), parsed; undefined if neither. */
-function parseRange(entry: string): { address: string; bits: number | undefined; kind: "ipv4" | "ipv6" } | undefined {
-  const [raw = "", prefix] = entry.split("/", 2);
-  const address = normalized(raw);
-  const kind = family(address);
-  if (!kind) return undefined;
-  if (prefix === undefined) return { address, bits: undefined, kind };
-  const bits = Number(prefix);
-  if (!/^\d{1,3}$/.test(prefix) || bits > (kind === "ipv4" ? 32 : 128)) return undefined;
-  return { address, bits, kind };
-}
-
-/** Whether MCP_TRUSTED_PROXIES may hold `entry` (lib/config/env.ts validates with this). */
-export function isAddressOrRange(entry: string): boolean {
-  return parseRange(entry) !== undefined;
-}
 
 /** MCP_TRUSTED_PROXIES (validated entries) as a BlockList to check sockets against. */
 export function trustedProxiesOf(entries: readonly string[]): BlockList {

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError, type JsonRpcId, type JsonRpcResponse } from "../../jsonrpc";
 import type { ServerEvent } from "./server-event";
-import type { SessionStore } from "../transport/session-store";
-import type { SpentStateStore } from "../transport/stateless/request-state";
+import type { SessionStore, SpentStateStore } from "./stores";
 
 /**
  * What the instances of one deployment share (basic/transports on many serverless instances:

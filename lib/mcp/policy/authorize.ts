@@ -1,7 +1,7 @@
 import type { AuthInfo } from "../../auth/auth-info";
 import { insufficientScope, unauthorized, type AccessControl } from "../../auth/access-control";
 import { decideAccess, hasScopes } from "./access";
-import type { MethodEnv } from "../methods";
+import type { Registry } from "../registry";
 
 /**
  * The per-request authorization check, run by the transport before a request is dispatched so a
@@ -9,7 +9,13 @@ import type { MethodEnv } from "../methods";
  * basic/authorization §error handling). Anonymous tools/call of an oauth2 tool is let through:
  * in mixed mode it is answered by an isError result that starts account linking (tools.ts).
  */
-export function authorizeRequest(env: MethodEnv, method: string, params: Record<string, unknown> | undefined, auth: AuthInfo | undefined): void {
+/** What the check reads: the registry's declared scopes and who may call what (a MethodEnv has both). */
+export interface AuthorizeEnv {
+  registry: Registry;
+  access?: AccessControl;
+}
+
+export function authorizeRequest(env: AuthorizeEnv, method: string, params: Record<string, unknown> | undefined, auth: AuthInfo | undefined): void {
   const access = env.access;
   if (!access) return;
   const scopes = requiredScopes(env, method, params ?? {}, auth, access);
@@ -18,7 +24,7 @@ export function authorizeRequest(env: MethodEnv, method: string, params: Record<
   if (!hasScopes(auth, scopes)) throw insufficientScope(access, scopes);
 }
 
-function requiredScopes(env: MethodEnv, method: string, params: Record<string, unknown>, auth: AuthInfo | undefined, access: AccessControl): readonly string[] {
+function requiredScopes(env: AuthorizeEnv, method: string, params: Record<string, unknown>, auth: AuthInfo | undefined, access: AccessControl): readonly string[] {
   const { registry } = env;
   const text = (key: string) => (typeof params[key] === "string" ? (params[key] as string) : undefined);
   switch (method) {
@@ -45,7 +51,7 @@ function requiredScopes(env: MethodEnv, method: string, params: Record<string, u
   }
 }
 
-function scopesOfResource(env: MethodEnv, uri: string | undefined): readonly string[] {
+function scopesOfResource(env: AuthorizeEnv, uri: string | undefined): readonly string[] {
   if (uri === undefined) return [];
   const match = env.registry.findResource(uri);
   if (!match) return [];

@@ -1,35 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError } from "../../jsonrpc";
-import type { LoggingLevel } from "../protocol/types";
+import type { SessionRecord, SessionStore } from "../cluster/stores";
 
-/** One 2025-era session (basic/transports §session management). */
-export interface SessionRecord {
-  id: string;
-  /** Whose budget created it (rate-limit.ts callerKey): sessions are capped per caller. */
-  caller: string;
-  protocolVersion: string;
-  clientInfo: { name: string; version: string };
-  clientCapabilities: Record<string, unknown>;
-  /** The authenticated subject that created it; requests from anyone else are answered 404. */
-  subject: string | undefined;
-  logLevel: LoggingLevel | undefined;
-  subscriptions: string[];
-  createdAt: number;
-  expiresAt: number;
-}
-
-/**
- * Where sessions live. In-process by default; a shared store (PostgreSQL/Redis) replaces it when
- * requests of one client land on different instances.
- */
-export interface SessionStore {
-  create(record: SessionRecord): Promise<void>;
-  /** May answer synchronously (in-process stores), saving a promise hop on every request. */
-  get(id: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
-  update(id: string, patch: Partial<Pick<SessionRecord, "logLevel" | "subscriptions" | "expiresAt">>): Promise<void>;
-  /** Returns false when there was no such session. */
-  delete(id: string): Promise<boolean>;
-}
+// The record and store interfaces live with the cluster's other stores (lib/mcp/cluster/stores.ts),
+// below the transport; the in-process store is here.
+export type { SessionRecord, SessionStore } from "../cluster/stores";
 
 /** A session id from a CSPRNG, visible ASCII only as the transport requires. */
 export function mintSessionId(): string {

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { SpentStateStore } from "../../cluster/stores";
 
 /**
  * `requestState` for multi-round-trip requests (2026-07-28 basic/patterns/mrtr): everything the
@@ -32,11 +33,7 @@ export interface RequestBinding {
   subject: string | undefined;
 }
 
-/** Remembers spent nonces until they expire. In-process by default; shared when scaled out. */
-export interface SpentStateStore {
-  /** Record a nonce; false when it was already spent. */
-  spend(nonce: string, expiresAt: number): boolean | Promise<boolean>;
-}
+export type { SpentStateStore } from "../../cluster/stores";
 
 export class MemorySpentStateStore implements SpentStateStore {
   private readonly spent = new Map<string, number>();

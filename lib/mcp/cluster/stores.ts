@@ -1,0 +1,42 @@
+import type { LoggingLevel } from "../protocol/types";
+
+/**
+ * The state the cluster keeps for the transport, as interfaces: in this process by default
+ * (transport/session-store.ts, transport/stateless/request-state.ts), in Redis when scaled out
+ * (lib/cluster). They sit here, below the transport, so both sides import them downhill.
+ */
+
+/** One 2025-era session (basic/transports §session management). */
+export interface SessionRecord {
+  id: string;
+  /** Whose budget created it (rate-limit.ts callerKey): sessions are capped per caller. */
+  caller: string;
+  protocolVersion: string;
+  clientInfo: { name: string; version: string };
+  clientCapabilities: Record<string, unknown>;
+  /** The authenticated subject that created it; requests from anyone else are answered 404. */
+  subject: string | undefined;
+  logLevel: LoggingLevel | undefined;
+  subscriptions: string[];
+  createdAt: number;
+  expiresAt: number;
+}
+
+/**
+ * Where sessions live. In-process by default; a shared store (PostgreSQL/Redis) replaces it when
+ * requests of one client land on different instances.
+ */
+export interface SessionStore {
+  create(record: SessionRecord): Promise<void>;
+  /** May answer synchronously (in-process stores), saving a promise hop on every request. */
+  get(id: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
+  update(id: string, patch: Partial<Pick<SessionRecord, "logLevel" | "subscriptions" | "expiresAt">>): Promise<void>;
+  /** Returns false when there was no such session. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** Remembers spent nonces until they expire. In-process by default; shared when scaled out. */
+export interface SpentStateStore {
+  /** Record a nonce; false when it was already spent. */
+  spend(nonce: string, expiresAt: number): boolean | Promise<boolean>;
+}
