@@ -21,4 +21,12 @@ export function AuthFrame({ title, lead, error, children }: { title: string; lea
   );
 }
 
+/** The page for a deployment whose built-in server cannot sign anyone in: it says why. */
+export function NotAvailable({ what, state }: { what: string; state: { kind: "external" } | { kind: "unavailable"; problems: readonly string[] } }) {
+  return <AuthFrame title={`${what} is not available`} error={state.kind === "unavailable" ? state.problems.join("; ") : "This deployment signs in with an external authorization server."} />;
+}
+
+/** The query string of an authorization page, as its server component receives it. */
+export type PageParams = Record<string, string | string[] | undefined>;
+
 export { styles };

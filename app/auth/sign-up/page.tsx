@@ -2,19 +2,15 @@ import type { Metadata } from "next";
 import { AuthFormAction, AuthPage } from "@/lib/authorization-server/paths";
 import { askingClient, firstParam, flowQuery } from "@/lib/authorization-server/page-context";
 import { builtinAuthServer } from "@/lib/worlds/authorization";
-import { AuthFrame, styles } from "../auth-frame";
+import { AuthFrame, NotAvailable, styles, type PageParams } from "../auth-frame";
 
 export const metadata: Metadata = { title: "Create an account · WorldCrafter" };
 export const dynamic = "force-dynamic";
 
-type Params = Record<string, string | string[] | undefined>;
-
-export default async function SignUp({ searchParams }: { searchParams: Promise<Params> }) {
+export default async function SignUp({ searchParams }: { searchParams: Promise<PageParams> }) {
   const params = await searchParams;
   const state = builtinAuthServer();
-  if (state.kind !== "ready") {
-    return <AuthFrame title="Sign-up is not available" error={state.kind === "unavailable" ? state.problems.join("; ") : "This deployment signs in with an external authorization server."} />;
-  }
+  if (state.kind !== "ready") return <NotAvailable what="Sign-up" state={state} />;
   const query = flowQuery(params);
   const signIn = `${AuthPage.SignIn}${query ? `?${query}` : ""}`;
   const { signUp } = state.server.settings;
