@@ -10,22 +10,20 @@ import type { AuthServer } from "./auth-server";
  * what better-auth answers, which is a registered redirect URI or one of our pages.
  */
 
-export type FormAction = "sign-in" | "sign-up" | "social" | "consent" | "sign-out";
-
-const FORM_ACTIONS: ReadonlySet<string> = new Set<FormAction>(["sign-in", "sign-up", "social", "consent", "sign-out"]);
-
-export function isFormAction(value: string): value is FormAction {
-  return FORM_ACTIONS.has(value);
-}
-
-/** The page a failed form goes back to, and the endpoint each form calls. */
-const ROUTES: Record<FormAction, { endpoint: string; page: string }> = {
+/** The page a failed form goes back to, and the better-auth endpoint each form calls. */
+const ROUTES = {
   "sign-in": { endpoint: "/sign-in/email", page: AuthPage.SignIn },
   "sign-up": { endpoint: "/sign-up/email", page: AuthPage.SignUp },
   social: { endpoint: "/sign-in/social", page: AuthPage.SignIn },
   consent: { endpoint: "/oauth2/consent", page: AuthPage.Consent },
   "sign-out": { endpoint: "/sign-out", page: AuthPage.SignedOut },
-};
+} as const satisfies Record<string, { endpoint: string; page: string }>;
+
+export type FormAction = keyof typeof ROUTES;
+
+export function isFormAction(value: string): value is FormAction {
+  return Object.hasOwn(ROUTES, value);
+}
 
 const MAX_FIELD = 4096;
 
