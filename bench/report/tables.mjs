@@ -9,15 +9,16 @@ import { fmt, fmtSignedSpread, fmtSpread, median, pairOf, signed, spreadOf, time
 /** The main table: throughput and CPU of every system. */
 export function throughputTable(rows) {
   const lines = [
-    "| system | c | req/s | vs ceiling | per-round median [min–max] | vs ceiling+body | p50 ms | p99 ms | server CPU ms/req | CPU vs ceiling | client CPU ms/req | requests | errors |",
-    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+    "| system | c | req/s | vs ceiling | per-round median [min–max] | vs ceiling+body | vs ceiling+page | p50 ms | p99 ms | server CPU ms/req | CPU vs ceiling | client CPU ms/req | requests | errors |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
   ];
   for (const r of rows) {
-    const ratio = r.system === "ceiling" ? "1.00x" : times(r.ratio, true);
-    const spread = r.system === "ceiling" ? "" : fmtSpread(r.ratioSpread);
+    const isCeiling = r.system === `${r.nodePrefix}ceiling`;
+    const ratio = isCeiling ? "1.00x" : times(r.ratio, true);
+    const spread = isCeiling ? "" : fmtSpread(r.ratioSpread);
     const errors = r.errors > 0 ? `**${r.errors} ⚠**` : "0";
     lines.push(
-      `| ${r.system} | ${r.concurrency} | ${fmt(r.rps)} | ${ratio} | ${spread} | ${times(r.ratioBody)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuPerReq, 3)} | ${times(r.cpuRatio)} | ${fmt(r.clientCpuPerReq, 3)} | ${fmt(r.requests)} | ${errors} |`,
+      `| ${r.system} | ${r.concurrency} | ${fmt(r.rps)} | ${ratio} | ${spread} | ${times(r.ratioBody)} | ${r.system.includes("tools/list") ? times(r.ratioPage) : ""} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuPerReq, 3)} | ${times(r.cpuRatio)} | ${fmt(r.clientCpuPerReq, 3)} | ${fmt(r.requests)} | ${errors} |`,
     );
   }
   return lines;
@@ -159,6 +160,29 @@ export function coldStartTable(cold) {
     lines.push(
       `| \`next start\`, ${label} | ${COLD_PROBES[kind].label} | ${fmt(median(runs.map((r) => r.startMs)))} | ${runs.map((r) => fmt(r.startMs)).join(", ")} | ${fmt(median(runs.map((r) => r.rssKb)) / 1024, 1)} | ${runs.map((r) => fmt(r.rssKb / 1024, 1)).join(", ")} |`,
     );
+  }
+  return lines;
+}
+
+/**
+ * The same rows on Node 24 and on the machine's Node (the node20:… twin server): absolute req/s,
+ * server CPU and p50 side by side, and each one's ratio to its own floor.
+ */
+export function nodeVersionsTable(rows, prefix) {
+  const lines = [
+    `| row | c | req/s Node 24 | req/s ${prefix.slice(0, -1)} | Node 24 ÷ ${prefix.slice(0, -1)} | per-round median [min–max] | p50 ms 24 / ${prefix.slice(4, -1)} | server CPU ms/req 24 / ${prefix.slice(4, -1)} | vs its floor 24 / ${prefix.slice(4, -1)} |`,
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+  ];
+  const floorOf = (r) => (r.system.includes("tools/list") ? r.ratioPage : r.system.includes("tools/call") ? r.ratioBody : undefined);
+  for (const c of CONFIG.concurrencies) {
+    for (const other of rows.filter((r) => r.concurrency === c && r.nodePrefix === prefix)) {
+      const name = other.system.slice(prefix.length);
+      const primary = rows.find((r) => r.concurrency === c && r.system === name);
+      const pair = pairOf(primary, other);
+      lines.push(
+        `| ${name} | ${c} | ${fmt(primary?.rps)} | ${fmt(other.rps)} | ${pair ? `**${fmt(pair.value, 2)}x**` : ""} | ${fmtSpread(pair?.spread)} | ${fmt(primary?.p50, 2)} / ${fmt(other.p50, 2)} | ${fmt(primary?.cpuPerReq, 3)} / ${fmt(other.cpuPerReq, 3)} | ${primary && floorOf(primary) ? `${times(floorOf(primary))} / ${times(floorOf(other))}` : ""} |`,
+      );
+    }
   }
   return lines;
 }

@@ -1,7 +1,7 @@
 /** The issue's targets: measured value, goal, verdict, the server-CPU view and the floor. */
 import { ERAS } from "../cells/client.mjs";
 import { NODE_RAW } from "../cells/systems.mjs";
-import { CEILING_BODY, CONFIG, directRowName } from "../config.mjs";
+import { CEILING_BODY, CEILING_PAGE, CONFIG, directRowName } from "../config.mjs";
 import { skipped } from "../runner/skipped.mjs";
 import { fmt, fmtSpread, median, pairOf, spreadOf } from "./stats.mjs";
 
@@ -18,7 +18,7 @@ export function targetLines(rows) {
 }
 
 /** The issue's goals. */
-export const GOALS = { vsCeiling: 0.95, vsMcpHandler: 2.5, mcpHandlerAt: 32, coreVsRaw: 0.3, getWorldP50: TARGET_P50_RATIO, coldStart: 1.1, rss: 1.1 };
+export const GOALS = { vsCeiling: 0.95, vsFloor: 0.95, vsMcpHandler: 2.5, mcpHandlerAt: 32, coreVsRaw: 0.3, getWorldP50: TARGET_P50_RATIO, coldStart: 1.1, rss: 1.1 };
 
 /** The cold-start and memory comparisons: medians, and the ratios of the i-th run of each kind. */
 export function coldPairs(cold) {
@@ -73,6 +73,17 @@ export function targetRows(rows, cold) {
         const ours = at(`${req}${era.suffix}`, c);
         const ceiling = at("ceiling", c);
         if (ours && ceiling) add(`${req}${era.suffix} req/s ÷ ceiling req/s`, c, pairOf(ours, ceiling), atLeast(GOALS.vsCeiling), rps(ours, ceiling), pairOf(at(CEILING_BODY, c), ceiling));
+      }
+    }
+  }
+  // Issue 22: each against its own floor — tools/call against ceiling+body, tools/list against
+  // ceiling+page (the same route answering a tools/list page's bytes).
+  for (const [req, floorName] of [["tools/list", CEILING_PAGE], ["tools/call", CEILING_BODY]]) {
+    for (const era of ERAS) {
+      for (const c of CONFIG.concurrencies) {
+        const ours = at(`${req}${era.suffix}`, c);
+        const floor = at(floorName, c);
+        if (ours && floor) add(`${req}${era.suffix} req/s ÷ ${floorName} req/s (issue 22)`, c, pairOf(ours, floor), atLeast(GOALS.vsFloor), rps(ours, floor));
       }
     }
   }

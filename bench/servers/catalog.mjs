@@ -46,6 +46,8 @@ export const SERVERS = {
   pglite: { db: "pglite" },
   "limits-memory": { db: "pg", limiter: "memory" },
   "limits-redis": { db: "pg", limiter: "redis" },
+  // A twin of main on the machine's Node (bench/runtime.mjs): the secondary `node20:…` rows.
+  "main-machine": { db: "pg", node: "secondary" },
   // A twin of main for the initialize row alone: every initialize leaves a session behind.
   initialize: { db: "pg" },
   // The other stacks (RUNTIMES). node-core is our core again, so it has main's settings.
