@@ -14,7 +14,15 @@
  *   BENCH_SYSTEMS='tools/*,mcp-handler*' npm run bench
  *                                         # ours against Vercel's mcp-handler
  *   BENCH_SYSTEMS='ceiling,node:http*,cold-start' npm run bench
- *                                         # the core on plain node:http; cold start and memory
+ *                                         # the core on plain node:http; cold start, memory and
+ *                                         # the first data tool call after a cold start
+ *   BENCH_SYSTEMS='ceiling*,tools/*,node20:*' npm run bench
+ *                                         # Node 24 against the machine's Node (BENCH_NODE,
+ *                                         # BENCH_SECONDARY: bench/runtime.mjs)
+ *   BENCH_SYSTEMS='ceiling,redis-trips,idle-streams' npm run bench
+ *                                         # Redis commands per request kind (MONITOR); 10,000
+ *                                         # idle streams on one instance (BENCH_STREAMS,
+ *                                         # BENCH_STREAM_PING_MS, BENCH_STREAM_HOLD_SECONDS)
  *
  * Where things are (this file is the runner's entry: it prepares, times, reports and cleans up):
  *   config.mjs              the environment variables above, read once; shared names (host, routes)
@@ -33,6 +41,12 @@
  *                           markdown.mjs (the whole document)
  *   closed-loop.mjs, databases.mjs, db-worker.mjs, redis.mjs, seed-data.mjs, mcp-handler-app.mjs,
  *   node-http-server.mjs    the load generator and the helpers the modules above use
+ *
+ * Runtime: Node 24 (what Vercel runs) by default. Started on another Node, this file re-runs itself
+ * on tests/node24's Node (installed from the npm registry, the copy CI's Node 24 leg uses), so the
+ * client, every server, the database workers and the cold starts run on it; the Node it was started
+ * with answers the `node20:…` rows (ceiling, both floors, tools/list and tools/call in both eras) on
+ * `main-machine`, a twin of main. BENCH_NODE=machine runs everything on the starting Node instead.
  *
  * Method (why it is built this way):
  * - `next start` production servers on 127.0.0.1, started as `node scripts/start.mjs` (what
@@ -84,6 +98,11 @@
  *   tools/list and tools/call in both eras) and the VmRSS of its process tree is read.
  * - A server is started only if a selected system needs it; whatever is started (servers, database
  *   schema and folder, the Redis connection) is undone at the end or on SIGINT/SIGTERM.
+ * - Floors: `ceiling+body` (the bare route reading its body) for tools/call, `ceiling+page` (the
+ *   same, answering the exact bytes of a recorded tools/list page: /api/ceiling/tools-page) for
+ *   tools/list, so each has a like-for-like ratio.
+ * - redis-trips (cells/redis-trips.mjs): Redis commands per request kind on `limits-redis`, counted
+ *   with MONITOR. idle-streams (cells/idle-streams.mjs): N idle GET / listen streams on `streams`.
  * - RESULTS.md opens with the issue's targets (measured value, goal, pass/miss), then the tables.
  */
 import { fileURLToPath } from "node:url";

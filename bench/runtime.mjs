@@ -44,7 +44,7 @@ export function ensureNode24() {
 export async function reexecOnNode24(script) {
   if (choice() === "machine" || Number(process.versions.node.split(".")[0]) === PRIMARY_MAJOR) return undefined;
   const node = ensureNode24();
-  console.log(`[bench] re-running on Node ${execFileSync(node, ["-v"]).toString().trim()} (${path.relative(ROOT, node)}); ${process.version} answers the secondary rows`);
+  console.log(`[bench] re-running on Node ${execFileSync(node, ["-v"]).toString().trim()} (${path.relative(ROOT, node)}); ${process.env.BENCH_SECONDARY === "0" ? "no secondary rows (BENCH_SECONDARY=0)" : `${process.version} answers the secondary rows`}`);
   const child = spawn(node, [script, ...process.argv.slice(2)], { stdio: "inherit", env: { ...process.env, [SECONDARY_ENV]: process.execPath } });
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
   return new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1))));

@@ -97,6 +97,9 @@ export function databaseSystems(db) {
   ];
 }
 
+/** Cells that are not closed-loop rows, selected by name like one: Redis commands per request kind, idle streams. */
+export const EXTRA_CELLS = ["redis-trips", "idle-streams"];
+
 /** The rows the machine's Node answers too (on `main-machine`), beside the same rows on Node 24. */
 export const SECONDARY_ROWS = ["ceiling", CEILING_BODY, CEILING_PAGE, "tools/list", "tools/list@2026", "tools/call", "tools/call@2026"];
 
@@ -136,14 +139,15 @@ export function defineSystems() {
     ...ERAS.map(createWorld),
   ];
   all.push(...secondaryRows(all));
-  if (!CONFIG.systems) return { systems: all, coldStart: CONFIG.coldStarts > 0 };
+  if (!CONFIG.systems) return { systems: all, coldStart: CONFIG.coldStarts > 0, extras: new Set(EXTRA_CELLS) };
   const patterns = CONFIG.systems.map((text) => ({ text, re: globToRegExp(text) }));
-  // Not a closed-loop system, but selected the same way.
+  // Not closed-loop systems, but selected the same way.
   const coldStart = CONFIG.coldStarts > 0 && patterns.some(({ re }) => re.test(COLD_START));
+  const extras = new Set(EXTRA_CELLS.filter((name) => patterns.some(({ re }) => re.test(name))));
   // A pattern that selects nothing is a typo: say so rather than quietly measure less.
-  const unknown = patterns.filter(({ re }) => !re.test(COLD_START) && !all.some((s) => re.test(s.name)));
-  if (unknown.length > 0) throw new Error(`BENCH_SYSTEMS: nothing matches ${unknown.map((u) => u.text).join(", ")} (known: ${all.map((s) => s.name).join(", ")}, ${COLD_START})`);
-  return { systems: all.filter((s) => patterns.some(({ re }) => re.test(s.name))), coldStart };
+  const unknown = patterns.filter(({ re }) => !re.test(COLD_START) && !EXTRA_CELLS.some((name) => re.test(name)) && !all.some((s) => re.test(s.name)));
+  if (unknown.length > 0) throw new Error(`BENCH_SYSTEMS: nothing matches ${unknown.map((u) => u.text).join(", ")} (known: ${all.map((s) => s.name).join(", ")}, ${[COLD_START, ...EXTRA_CELLS].join(", ")})`);
+  return { systems: all.filter((s) => patterns.some(({ re }) => re.test(s.name))), coldStart, extras };
 }
 
 /** A whole-name matcher where `*` stands for any text and everything else is literal. */

@@ -7,7 +7,7 @@ import { isOurs, LIMIT_BUDGETS, LIMIT_WINDOW_SECONDS, SERVERS } from "../servers
 import { SUBJECTS } from "../servers/auth-keys.mjs";
 import { fmt } from "./stats.mjs";
 import { SECONDARY_NODE } from "../runtime.mjs";
-import { coldStartTable, databaseTable, limiterLines, limiterTable, mcpHandlerTable, moreRequestsTable, nodeHttpTable, nodeVersionsTable, throughputTable } from "./tables.mjs";
+import { coldStartTable, firstDataCallTable, databaseTable, limiterLines, limiterTable, mcpHandlerTable, moreRequestsTable, nodeHttpTable, nodeVersionsTable, throughputTable } from "./tables.mjs";
 import { targetLines, targetsTable } from "./targets.mjs";
 
 export function renderMarkdown(rows, meta) {
@@ -167,6 +167,18 @@ export function renderMarkdown(rows, meta) {
     lines.push("The ceiling kind then serves only POST /api/ceiling (c=8) for the warm-up; ours serves tools/list and tools/call");
     lines.push(`in both eras (a quarter each, c=8), ${CONFIG.rssWarmupSeconds} s in all; RSS = Σ VmRSS over the process tree (/proc/<pid>/status) after it.`);
     lines.push("");
+    const first = meta.cold.firstData;
+    if (first?.runs.length > 0) {
+      lines.push("### First data tool call after a cold start (PostgreSQL)");
+      lines.push("");
+      lines.push(...firstDataCallTable(first), "");
+      lines.push("Two fresh `next start` processes of main's settings per run; as soon as the port accepts a TCP connection,");
+      lines.push("A sends a 2026-07-28 get_world with a token first (the route module loads, the Prisma client and its pool");
+      lines.push("open, the statement is prepared), B an anonymous tools/list first and then the get_world (its first data");
+      lines.push("call on a loaded route); then more get_world on the same keep-alive connection. Goal (issue 22): first − warm ≤ 100 ms.");
+      lines.push("");
+    }
+    if (first?.error) lines.push(`**First data calls stopped early:** ${first.error}`, "");
   }
   const limiterSection = limiterTable(rows);
   if (limiterSection.length > 2) {

@@ -1,6 +1,6 @@
 /** RESULTS.md's tables other than the targets: all rows, databases, limiter, mcp-handler, node:http, more requests, cold start. */
 import { ERAS } from "../cells/client.mjs";
-import { COLD_PROBES } from "../cells/cold-start.mjs";
+import { COLD_PROBES, WARM_CALLS } from "../cells/cold-start.mjs";
 import { NODE_RAW } from "../cells/systems.mjs";
 import { CONFIG } from "../config.mjs";
 import { DATABASES, LIMITERS } from "../servers/catalog.mjs";
@@ -184,5 +184,21 @@ export function nodeVersionsTable(rows, prefix) {
       );
     }
   }
+  return lines;
+}
+
+/** The first data tool call after a cold start against warm calls on the same process, every run. */
+export function firstDataCallTable(firstData) {
+  const { runs, afterList } = firstData;
+  const lines = ["| measure | median ms | every run, ms |", "|---|--:|---|"];
+  const row = (label, values) => values.length > 0 && lines.push(`| ${label} | ${fmt(median(values), 1)} | ${values.map((v) => fmt(v, 1)).join(", ")} |`);
+  row("spawn → listening (TCP)", runs.map((r) => r.listenMs));
+  row("A. get_world@2026/pg as the process's first request", runs.map((r) => r.firstMs));
+  row(`A. warm get_world@2026/pg (median of the next ${WARM_CALLS})`, runs.map((r) => r.warmMs));
+  row("**A. first − warm**", runs.map((r) => r.firstMs - r.warmMs));
+  row("B. tools/list@2026 as the process's first request (the route module loads)", afterList.map((r) => r.listMs));
+  row("B. then get_world@2026/pg: the first data call on a loaded route", afterList.map((r) => r.firstMs));
+  row(`B. warm get_world@2026/pg (median of the next ${WARM_CALLS})`, afterList.map((r) => r.warmMs));
+  row("**B. first data call − warm**", afterList.map((r) => r.firstMs - r.warmMs));
   return lines;
 }

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { measureColdStarts } from "../cells/cold-start.mjs";
+import { measureColdStarts, measureFirstDataCalls } from "../cells/cold-start.mjs";
 import { machine } from "../cells/proc.mjs";
 import { defineSystems } from "../cells/systems.mjs";
 import { COLD_START, CONFIG, PROFILE_DIR, PROFILE_NAME, ROOT } from "../config.mjs";
@@ -11,23 +11,29 @@ import { fmt, summarize } from "../report/stats.mjs";
 import { cleanUp } from "./cleanup.mjs";
 import { runRounds, warmUp } from "./rounds.mjs";
 import { DATABASES } from "../servers/catalog.mjs";
-import { ensureBuild, servers } from "../servers/lifecycle.mjs";
+import { ensureBuild, servers, startServer } from "../servers/lifecycle.mjs";
+import { measureRedisTrips, REDIS_TRIPS, redisTripsLines } from "../cells/redis-trips.mjs";
+import { IDLE_SERVER, IDLE_STREAMS, idleStreamsLines, measureIdleStreams } from "../cells/idle-streams.mjs";
 import { prepareDatabases, prepareMcpHandlerIfNeeded, prepareRedisIfNeeded, startServers } from "../servers/prepare.mjs";
 
 /** The runner: warm-up, then interleaved rounds with the order rotated, cold starts, the report. */
 async function main() {
   const started = Date.now();
   const loadavg = os.loadavg()[0].toFixed(2);
-  let { systems, coldStart: withColdStart } = defineSystems();
-  const overHttp = systems.some((s) => !s.direct) || withColdStart;
+  let { systems, coldStart: withColdStart, extras } = defineSystems();
+  const overHttp = systems.some((s) => !s.direct) || withColdStart || extras.size > 0;
   const staleFiles = overHttp ? ensureBuild() : [];
   const buildId = overHttp ? fs.readFileSync(path.join(ROOT, CONFIG.distDir, "BUILD_ID"), "utf8").trim() : undefined;
   const context = {};
   systems = await prepareMcpHandlerIfNeeded(systems, context);
-  context.redis = await prepareRedisIfNeeded(systems); // before the seeding: a missing Redis fails fast
+  // Redis round trips are counted on limits-redis; the idle streams open on a server of their own.
+  const extraServers = [...(extras.has(REDIS_TRIPS) ? ["limits-redis"] : []), ...(extras.has(IDLE_STREAMS) ? [IDLE_SERVER] : [])];
+  const asSystems = extraServers.map((server) => ({ name: server, server }));
+  context.redis = await prepareRedisIfNeeded([...systems, ...asSystems]); // before the seeding: a missing Redis fails fast
   // The cold starts run the main server's settings: its database too.
-  context.databases = await prepareDatabases(withColdStart ? [...systems, { name: COLD_START, db: "pg", direct: true }] : systems);
+  context.databases = await prepareDatabases([...systems, ...asSystems, ...(withColdStart ? [{ name: COLD_START, db: "pg", direct: true }] : [])]);
   systems = await startServers(systems, context);
+  for (const key of extraServers) if (!servers.has(key)) await startServer(key, context);
 
   const cells = [];
   const estimate = CONFIG.concurrencies.length * systems.length * (CONFIG.rounds * CONFIG.seconds + CONFIG.warmupSeconds);
@@ -36,7 +42,19 @@ async function main() {
   systems = await warmUp(systems, context);
   const share = await runRounds(systems, context, cells);
 
-  const cold = withColdStart ? await measureColdStarts(context) : undefined;
+  // Cells that are not rows: a failure is reported in their section, not fatal to the run.
+  const extraSections = [];
+  const section = async (title, measure, render) => {
+    try {
+      extraSections.push([title, "", ...render(await measure(context))]);
+    } catch (err) {
+      console.error(`[bench] ${title.slice(3)}: failed: ${err?.message ?? err}`);
+      extraSections.push([title, "", `**Not measured:** ${String(err?.message ?? err).split("\n")[0]}`]);
+    }
+  };
+  if (extras.has(REDIS_TRIPS)) await section("## Redis commands per request kind", measureRedisTrips, redisTripsLines);
+  if (extras.has(IDLE_STREAMS)) await section("## Idle streams on one instance", measureIdleStreams, idleStreamsLines);
+  const cold = withColdStart ? { ...(await measureColdStarts(context)), firstData: await measureFirstDataCalls(context) } : undefined;
 
   const rows = summarize(systems, cells);
   const markdown = renderMarkdown(rows, {
@@ -52,6 +70,8 @@ async function main() {
     share,
     staleFiles,
     cold,
+    extraSections,
+    note: process.env.BENCH_NOTE,
     wallSeconds: (Date.now() - started) / 1000,
   });
   console.log(`\n${markdown}`);
