@@ -6,13 +6,16 @@
  * shared machine, so it is what the profiling rounds in bench/PROFILING.md compare.
  *
  *   tests/node24/node_modules/.bin/node bench/core-inprocess.mjs [tools/call|tools/list] [requests]
- *   tests/node24/node_modules/.bin/node --cpu-prof --cpu-prof-dir=bench/.work/profiles bench/core-inprocess.mjs tools/call
+ *   BENCH_PROFILE_SIDECAR=bench/.work/profiles/call.json tests/node24/node_modules/.bin/node --cpu-prof \
+ *     --cpu-prof-interval 100 --cpu-prof-dir=bench/.work/profiles --cpu-prof-name=call.cpuprofile bench/core-inprocess.mjs tools/call
+ *   node bench/profile-top.mjs bench/.work/profiles/call.cpuprofile   # µs per timed request, by function
  *
  * (On Node 24, as the bench; `npm run bench` installs that Node, or `npm ci` in tests/node24.)
  * Uses a fresh, migrated schema in the PostgreSQL at BENCH_DATABASE_URL (default: the local `test`
  * database; dropped at the end) for the audit rows suggest_names writes; 2026-07-28 requests,
  * anonymous (MCP_AUTH_MODE=mixed), limits off.
  */
+import { writeFileSync } from "node:fs";
 import { createJiti } from "jiti";
 import { preparePostgres } from "./databases.mjs";
 
@@ -71,7 +74,14 @@ await run(3_000); // warm-up: JIT, caches, the database connection
 const cpu0 = process.cpuUsage();
 const t0 = process.hrtime.bigint();
 await run(requests);
-const wallUs = Number(process.hrtime.bigint() - t0) / 1000 / requests;
+const t1 = process.hrtime.bigint();
+const wallUs = Number(t1 - t0) / 1000 / requests;
+// With --cpu-prof: the timed window (monotonic µs, the profile's clock) beside the profile, so
+// bench/profile-top.mjs reports µs per request of the timed requests alone, not start-up or warm-up.
+if (process.env.BENCH_PROFILE_SIDECAR) {
+  const us = (t) => Number(t / 1000n);
+  writeFileSync(process.env.BENCH_PROFILE_SIDECAR, JSON.stringify({ requests, windows: [{ system: method, concurrency: 1, round: 0, startUs: us(t0), endUs: us(t1), requests }] }));
+}
 const cpu = process.cpuUsage(cpu0);
 console.log(`${method}: ${requests} requests on Node ${process.version}, ${wallUs.toFixed(1)} µs wall and ${((cpu.user + cpu.system) / requests).toFixed(1)} µs CPU per request (Request built, handled, answer read)`);
 await new Promise((resolve) => setTimeout(resolve, 200)); // the last audit batch

@@ -114,7 +114,9 @@ export async function measureIdleStreams() {
   const listens = STREAMS - gets;
   const seconds = Math.min(5, Math.max(1, HOLD_SECONDS / 3));
 
-  // Without streams: the reference p50; then the sessions the GET streams need, and the RSS before any stream.
+  // Without streams: the reference p50 (after a warm-up of the same length); then the sessions the
+  // GET streams need, and the RSS before any stream.
+  await toolCallP50(server, seconds);
   const before = await toolCallP50(server, seconds);
   const rss0 = treeRssKb(server.pid);
   const t0 = performance.now();
@@ -130,12 +132,15 @@ export async function measureIdleStreams() {
   const modern = ERAS[1];
   const t1 = performance.now();
   try {
-    await inWaves(STREAMS, async (i) => {
-      const spec =
-        i < gets
-          ? { method: "GET", headers: { ...sessions[i], accept: "text/event-stream" } }
-          : { method: "POST", body: modern.body("subscriptions/listen", { notifications: { toolsListChanged: true } })(i), headers: { ...modern.headers("subscriptions/listen"), accept: ACCEPT } };
-      streams.push({ kind: i < gets ? "GET" : "listen", ...(await openStream(server, spec)) });
+    // The GET streams first, then the listens, with the RSS read between: each kind's own growth.
+    await inWaves(gets, async (i) => {
+      streams.push(await openStream(server, { method: "GET", headers: { ...sessions[i], accept: "text/event-stream" } }));
+    });
+    await sleep(500);
+    const rssGets = treeRssKb(server.pid);
+    await inWaves(listens, async (i) => {
+      const body = modern.body("subscriptions/listen", { notifications: { toolsListChanged: true } })(i + 1);
+      streams.push(await openStream(server, { method: "POST", body, headers: { ...modern.headers("subscriptions/listen"), accept: ACCEPT } }));
     });
     const openMs = performance.now() - t1;
     console.log(`[bench] idle streams: ${gets} sessions in ${fmt(sessionsMs / 1000, 1)} s, ${STREAMS} streams open in ${fmt(openMs / 1000, 1)} s; holding ${HOLD_SECONDS} s (pings every ${STREAM_PING_MS} ms)`);
@@ -182,6 +187,7 @@ export async function measureIdleStreams() {
       pingsMin: Math.min(...pings),
       rss0,
       rssSessions,
+      rssGets,
       rssStreams,
       before,
       during,
@@ -207,6 +213,7 @@ export function idleStreamsLines(r) {
     `| keep-alives per stream during the hold: median / fewest | ${fmt(r.pingsMedian)} / ${fmt(r.pingsMin)} | |`,
     `| server RSS: before / with ${fmt(r.gets)} sessions / with every stream open, MiB | ${fmt(r.rss0 / 1024, 1)} / ${fmt(r.rssSessions / 1024, 1)} / ${fmt(r.rssStreams / 1024, 1)} | |`,
     `| RSS growth per stream (sessions already open), KiB | **${perStream}** | ≤ 16 |`,
+    `| of which: per GET stream / per subscriptions/listen stream, KiB | ${((r.rssGets - r.rssSessions) / r.gets).toFixed(1)} / ${((r.rssStreams - r.rssGets) / r.listens).toFixed(1)} | |`,
     `| RSS growth per 2025-11-25 session (before its stream), KiB | ${perSession} | |`,
     `| tools/call@2026 p50 at c=1: without streams → with every stream open, ms | ${fmt(r.before.p50, 2)} → ${fmt(r.during.p50, 2)} (**${fmt(ratio, 2)}x**) | ≤ 1.2x |`,
     `| time to open: the sessions / every stream, s | ${fmt(r.sessionsMs / 1000, 1)} / ${fmt(r.openMs / 1000, 1)} | |`,
@@ -215,8 +222,10 @@ export function idleStreamsLines(r) {
     `${r.pingMs}, stream lifetimes 1 h, session store raised). The client (this bench, one process) opens every stream on a`,
     `connection of its own, ${WAVE} at a time, and time-stamps every chunk; a stream is on time when no gap between its`,
     "first bytes, each keep-alive and the end of the hold exceeds the interval plus max(1 s, a quarter of it). RSS = Σ VmRSS of the",
-    "server's process tree; per stream = (with streams − with sessions) ÷ streams. tools/call p50: the same request at c=1 on a",
-    "keep-alive connection, just before the sessions were opened and in the middle of the hold; the client shares the two",
+    "server's process tree, read 0.5 s after each step (the GET streams open first, then the listens; the last reading is",
+    "mid-hold); per stream = (with streams − with sessions) ÷ streams. RSS counts garbage the heap has not collected yet,",
+    "so small runs (hundreds of streams) overstate it; read it from a 10,000-stream run. tools/call p50: the same request at c=1 on a",
+    "keep-alive connection, just before the sessions were opened (after as long a warm-up) and in the middle of the hold; the client shares the two",
     "cores with the server and receives every keep-alive too, so the \"with streams\" p50 includes that load.",
   ];
 }
