@@ -22,7 +22,10 @@
  *   BENCH_SYSTEMS='ceiling,redis-trips,idle-streams' npm run bench
  *                                         # Redis commands per request kind (MONITOR); 10,000
  *                                         # idle streams on one instance (BENCH_STREAMS,
- *                                         # BENCH_STREAM_PING_MS, BENCH_STREAM_HOLD_SECONDS)
+ *                                         # BENCH_STREAM_PING_MS, BENCH_STREAM_HOLD_SECONDS;
+ *                                         # BENCH_REDIS_TRIP_REQUESTS per kind)
+ *   BENCH_NOTE='loaded machine' npm run bench
+ *                                         # a line in bold at the top of RESULTS.md
  *
  * Where things are (this file is the runner's entry: it prepares, times, reports and cleans up):
  *   config.mjs              the environment variables above, read once; shared names (host, routes)

@@ -7,9 +7,9 @@
  *
  *   BENCH_NODE=24        (default) Node 24 first, the machine's Node as secondary rows
  *   BENCH_NODE=machine   everything on the Node that started the bench, no secondary rows
+ *   BENCH_SECONDARY=0    Node 24 alone (no `node20:…` rows)
  */
-import { spawn, spawnSync } from "node:child_process";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./config.mjs";

@@ -229,7 +229,7 @@ export function renderMarkdown(rows, meta) {
     lines.push("tools/call (suggest_names, which reads no world data) is there to split a database row's distance from the ceiling");
     lines.push("into MCP (tools/call − ceiling) and data access (roughly the prisma:… row).");
   }
-  lines.push("Reproduce: `npm run build && npm run bench` (env: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONCURRENCY, BENCH_SYSTEMS, BENCH_NODE, BENCH_SECONDARY, BENCH_COLD_STARTS, BENCH_RSS_WARMUP_SECONDS, BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_MCP_HANDLER_VERSION, BENCH_MCP_SERVER_VERSION, NEXT_DIST_DIR, BENCH_OUT).");
+  lines.push("Reproduce: `npm run build && npm run bench` (env: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONCURRENCY, BENCH_SYSTEMS, BENCH_NODE, BENCH_SECONDARY, BENCH_COLD_STARTS, BENCH_STREAMS, BENCH_STREAM_PING_MS, BENCH_STREAM_HOLD_SECONDS, BENCH_REDIS_TRIP_REQUESTS, BENCH_NOTE, BENCH_RSS_WARMUP_SECONDS, BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_MCP_HANDLER_VERSION, BENCH_MCP_SERVER_VERSION, NEXT_DIST_DIR, BENCH_OUT).");
   lines.push("");
   return lines.join("\n");
 }
