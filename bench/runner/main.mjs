@@ -3,7 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { measureColdStarts, measureFirstDataCalls } from "../cells/cold-start.mjs";
+import { IDLE_SERVER, IDLE_STREAMS, idleStreamsLines, measureIdleStreams } from "../cells/idle-streams.mjs";
 import { machine } from "../cells/proc.mjs";
+import { measureRedisTrips, REDIS_TRIPS, redisTripsLines } from "../cells/redis-trips.mjs";
 import { defineSystems } from "../cells/systems.mjs";
 import { COLD_START, CONFIG, PROFILE_DIR, PROFILE_NAME, ROOT } from "../config.mjs";
 import { renderMarkdown } from "../report/markdown.mjs";
@@ -12,8 +14,6 @@ import { cleanUp } from "./cleanup.mjs";
 import { runRounds, warmUp } from "./rounds.mjs";
 import { DATABASES } from "../servers/catalog.mjs";
 import { ensureBuild, servers, startServer } from "../servers/lifecycle.mjs";
-import { measureRedisTrips, REDIS_TRIPS, redisTripsLines } from "../cells/redis-trips.mjs";
-import { IDLE_SERVER, IDLE_STREAMS, idleStreamsLines, measureIdleStreams } from "../cells/idle-streams.mjs";
 import { prepareDatabases, prepareMcpHandlerIfNeeded, prepareRedisIfNeeded, startServers } from "../servers/prepare.mjs";
 
 /** The runner: warm-up, then interleaved rounds with the order rotated, cold starts, the report. */
