@@ -89,7 +89,7 @@ function view({ host, rerender, t }: ViewContext): Node {
   const counts = record(full?.counts) ?? record(world.counts);
   const worldId = text(world, "id");
   const worldName = text(world, "name");
-  const big = context.displayMode !== "inline";
+  const big = context.displayMode === "fullscreen";
 
   if (big && expanded === undefined) {
     expanded = "loading";
@@ -153,16 +153,17 @@ function view({ host, rerender, t }: ViewContext): Node {
     else save({ editing: c.id });
   };
 
+  // Fullscreen uses the room; pip is a small floating window, so it keeps the compact card.
   const modes = context.availableDisplayModes;
+  const mode = context.displayMode;
+  const modeButton = (target: "inline" | "fullscreen" | "pip", label: string) =>
+    h("button", { attrs: { type: "button" }, on: { click: () => void host.requestDisplayMode(target) } }, label);
   const toolbar = h(
     "div",
     { class: "actions" },
-    big
-      ? h("button", { attrs: { type: "button" }, on: { click: () => void host.requestDisplayMode("inline") } }, t.collapse)
-      : modes.includes("fullscreen")
-        ? h("button", { attrs: { type: "button" }, on: { click: () => void host.requestDisplayMode("fullscreen") } }, t.expand)
-        : null,
-    !big && modes.includes("pip") ? h("button", { attrs: { type: "button" }, on: { click: () => void host.requestDisplayMode("pip") } }, t.pip) : null,
+    mode !== "fullscreen" && modes.includes("fullscreen") ? modeButton("fullscreen", t.expand) : null,
+    mode === "inline" && modes.includes("pip") ? modeButton("pip", t.pip) : null,
+    mode !== "inline" ? modeButton("inline", t.collapse) : null,
   );
 
   const updated = text(world, "updatedAt");
