@@ -8,6 +8,7 @@
  *   node widgets/build.mjs           build once, print each widget's size (raw and gzipped); exits 1
  *                                    when a widget is over the 60 KB gzipped budget (CI runs this)
  *   node widgets/build.mjs --watch   rebuild on change (npm run dev runs this beside next dev)
+ *   --budget-kb=N                    another budget (the test of the failing build uses 1)
  */
 import { mkdirSync, readdirSync, existsSync, writeFileSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -20,7 +21,8 @@ const WIDGETS = join(ROOT, "widgets");
 const DIST = join(WIDGETS, "dist");
 const GENERATED = join(ROOT, "lib/worlds/widgets/generated.ts");
 /** The size budget of issues 8 and 24, per widget, gzipped: over it, the build fails. */
-const TARGET_GZIP = 60 * 1024;
+const budgetFlag = process.argv.find((a) => a.startsWith("--budget-kb="));
+const TARGET_GZIP = (budgetFlag ? Number(budgetFlag.slice("--budget-kb=".length)) : 60) * 1024;
 
 const widgetNames = readdirSync(WIDGETS, { withFileTypes: true })
   .filter((d) => d.isDirectory() && existsSync(join(WIDGETS, d.name, "main.ts")))

@@ -365,9 +365,15 @@ describe.each(HOSTS)("host APIs in the %s host", (host) => {
     await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Mirefield");
     await m.screenshot("world-card");
     // Both hosts offer pip here (ChatGPT always; the MCP Apps host was told to).
-    expect(await m.frame.getByRole("button", { name: "Picture in picture" }).count()).toBe(1);
+    await m.frame.getByRole("button", { name: "Picture in picture" }).click();
+    await expect.poll(() => m.document().evaluate(() => document.documentElement.dataset.displayMode)).toBe("pip");
+    // pip is a small floating window: the compact card, with a way back.
+    expect(await m.frame.getByTestId("relations-graph").count()).toBe(0);
+    await m.screenshot("world-card-pip");
+    await m.frame.getByRole("button", { name: "Collapse" }).click();
+    await expect.poll(() => m.document().evaluate(() => document.documentElement.dataset.displayMode)).toBe("inline");
     await m.frame.getByRole("button", { name: "Expand" }).click();
-    await expect.poll(() => eventsNamed(m, "requestDisplayMode")).toEqual(["fullscreen"]);
+    await expect.poll(() => eventsNamed(m, "requestDisplayMode")).toEqual(["pip", "inline", "fullscreen"]);
     await expect.poll(() => m.document().evaluate(() => document.documentElement.dataset.displayMode)).toBe("fullscreen");
     const graph = m.frame.getByTestId("relations-graph");
     await expect.poll(() => graph.locator("g.node").count(), { timeout: 10_000 }).toBe(3);
