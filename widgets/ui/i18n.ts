@@ -45,6 +45,7 @@ export interface Strings {
   save: string;
   cancel: string;
   traits: string;
+  themeAndTone: string;
   traitsHint: string;
   backstory: string;
   saving: string;
@@ -114,6 +115,7 @@ const en: Strings = {
   save: "Save",
   cancel: "Cancel",
   traits: "Traits",
+  themeAndTone: "Theme and tone",
   traitsHint: "Traits, separated by commas",
   backstory: "Backstory",
   saving: "Saving…",
@@ -191,6 +193,7 @@ const fr: Strings = {
   save: "Enregistrer",
   cancel: "Annuler",
   traits: "Traits",
+  themeAndTone: "Thème et ton",
   traitsHint: "Traits, séparés par des virgules",
   backstory: "Histoire",
   saving: "Enregistrement…",
@@ -260,6 +263,7 @@ const es: Strings = {
   save: "Guardar",
   cancel: "Cancelar",
   traits: "Rasgos",
+  themeAndTone: "Tema y tono",
   traitsHint: "Rasgos, separados por comas",
   backstory: "Historia",
   saving: "Guardando…",
@@ -329,6 +333,7 @@ const ja: Strings = {
   save: "保存",
   cancel: "キャンセル",
   traits: "特徴",
+  themeAndTone: "テーマと雰囲気",
   traitsHint: "特徴（カンマ区切り）",
   backstory: "経歴",
   saving: "保存中…",
@@ -398,6 +403,7 @@ const ko: Strings = {
   save: "저장",
   cancel: "취소",
   traits: "특성",
+  themeAndTone: "테마와 분위기",
   traitsHint: "특성 (쉼표로 구분)",
   backstory: "배경 이야기",
   saving: "저장 중…",
@@ -467,6 +473,7 @@ const zh: Strings = {
   save: "保存",
   cancel: "取消",
   traits: "特点",
+  themeAndTone: "主题与基调",
   traitsHint: "特点，用逗号分隔",
   backstory: "背景故事",
   saving: "正在保存…",

@@ -169,7 +169,7 @@ function view({ host, rerender, t }: ViewContext): Node {
   const updated = text(world, "updatedAt");
   const header = [
     h("div", { class: "toolbar" }, h("h1", { attrs: { id: "world-name" } }, worldName), toolbar),
-    h("ul", { class: "badges", attrs: { "aria-label": "Theme and tone" } }, h("li", { class: "badge" }, text(world, "theme")), text(world, "tone") ? h("li", { class: "badge" }, text(world, "tone")) : null),
+    h("ul", { class: "badges", attrs: { "aria-label": t.themeAndTone } }, h("li", { class: "badge" }, text(world, "theme")), text(world, "tone") ? h("li", { class: "badge" }, text(world, "tone")) : null),
     text(world, "description") ? h("p", {}, text(world, "description")) : null,
     h(
       "p",
