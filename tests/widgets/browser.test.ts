@@ -405,6 +405,8 @@ describe.each(HOSTS)("host APIs in the %s host", (host) => {
     // The modal closes itself (requestClose from the modal frame); the dialog goes away.
     if (host === "chatgpt") await expect.poll(() => m.page.locator("[data-testid=host-modal]").count()).toBe(0);
     else await expect.poll(() => m.frame.getByTestId("character-editor").count()).toBe(0);
+    // The card shows the edit at once (the modal shares the widget state with it).
+    await expect.poll(() => m.frame.getByTestId("characters").textContent()).toContain("Bram Weald · warden");
     const id = ((bram()!.result.structuredContent as { character: { id: string } }).character.id);
     expect(((await f.call("get_character", { characterId: id })).structuredContent as { character: { role: string } }).character.role).toBe("warden");
     await m.page.close();

@@ -25,6 +25,8 @@ interface EditorProps {
   rerender: () => void;
   /** Called after a save or a cancel: closes the modal or the dialog. */
   done: () => void;
+  /** The character as saved (before `done`). */
+  saved: (character: { id: string; name: string; role: string }) => void;
 }
 
 const drafts = new Map<string, Draft | "loading" | Error>();
@@ -47,7 +49,7 @@ function load(props: EditorProps): void {
 }
 
 export function characterEditor(props: EditorProps): HTMLElement {
-  const { host, t, characterId, activity, rerender, done } = props;
+  const { host, t, characterId, activity, rerender, done, saved } = props;
   const draft = drafts.get(characterId);
   if (draft === undefined) load(props);
   if (draft === undefined || draft === "loading") return h("div", { class: "empty", attrs: { role: "status" } }, t.loadingCharacter);
@@ -70,9 +72,11 @@ export function characterEditor(props: EditorProps): HTMLElement {
         .filter(Boolean);
       const args: Json = { characterId, name: draft.name.trim(), role: draft.role.trim(), traits, backstory: draft.backstory };
       const r = succeeded(await host.callTool("update_character", args), t.toolFailed);
+      const c = record(r.structuredContent?.character);
       drafts.delete(characterId);
+      saved({ id: characterId, name: text(c, "name", draft.name), role: text(c, "role", draft.role) });
       done();
-      return t.saved(text(record(r.structuredContent?.character), "name", draft.name));
+      return t.saved(text(c, "name", draft.name));
     });
   };
   return h(

@@ -26,6 +26,8 @@ interface CardState extends Json {
   draftName?: string;
   draftRole?: string;
   added?: CharacterRow[];
+  /** Characters edited from this card (in its dialog or the host's modal), by id. */
+  edited?: Record<string, CharacterRow>;
   /** The character being edited in the in-frame dialog (hosts without a modal). */
   editing?: string;
 }
@@ -78,14 +80,17 @@ function view({ host, rerender, t }: ViewContext): Node {
   // A host modal (ChatGPT requestModal) renders this widget again just to edit one character.
   const viewMode = host.view();
   const modalId = viewMode.mode === "modal" ? text(viewMode.params, "editCharacterId") : "";
-  if (modalId) return characterEditor({ host, t, characterId: modalId, activity, rerender, done: () => void host.requestClose() });
+  // The edit is widget state, which the host shares between the modal and the card: the card shows it.
+  const saved = (c: CharacterRow) => save({ edited: { ...(host.widgetState<CardState>()?.edited ?? {}), [c.id]: c } });
+  if (modalId) return characterEditor({ host, t, characterId: modalId, activity, rerender, saved, done: () => void host.requestClose() });
 
   const result: ToolResult | undefined = host.toolResult();
   const world = record(result?.structuredContent?.world);
   if (!world) return h("div", { class: "empty", attrs: { role: "status" } }, result ? firstText(result.content) || t.noWorld : t.loadingWorld);
   const full = record(result?._meta?.[WORLD_META]);
   const added = state.added ?? [];
-  const shown = [...rowsOf(full?.characters), ...added];
+  const withEdits = (rows: CharacterRow[]) => rows.map((c) => state.edited?.[c.id] ?? c);
+  const shown = withEdits([...rowsOf(full?.characters), ...added]);
   const counts = record(full?.counts) ?? record(world.counts);
   const worldId = text(world, "id");
   const worldName = text(world, "name");
@@ -251,7 +256,7 @@ function view({ host, rerender, t }: ViewContext): Node {
       )
     : null;
 
-  const dialog = state.editing ? editorDialog({ host, t, characterId: state.editing, activity, rerender, done: () => {
+  const dialog = state.editing ? editorDialog({ host, t, characterId: state.editing, activity, rerender, saved, done: () => {
           expanded = undefined;
           save({ editing: undefined });
         },
@@ -273,7 +278,7 @@ function view({ host, rerender, t }: ViewContext): Node {
   }
 
   const loaded = typeof expanded === "object" && expanded.worldId === worldId ? expanded : undefined;
-  const nodes: GraphNode[] = (loaded?.characters ?? shown).slice(0, GRAPH_LIMIT).map((c) => ({ id: c.id, name: c.name }));
+  const nodes: GraphNode[] = (loaded ? withEdits(loaded.characters) : shown).slice(0, GRAPH_LIMIT).map((c) => ({ id: c.id, name: c.name }));
   return h(
     "article",
     { class: "card expanded", attrs: { "aria-labelledby": "world-name", "data-testid": "expanded" } },
@@ -281,7 +286,7 @@ function view({ host, rerender, t }: ViewContext): Node {
     h(
       "div",
       { class: "columns" },
-      h("section", { attrs: { "aria-label": t.characters } }, h("h3", {}, t.characters), characterList(loaded?.characters ?? shown, true), addForm),
+      h("section", { attrs: { "aria-label": t.characters } }, h("h3", {}, t.characters), characterList(loaded ? withEdits(loaded.characters) : shown, true), addForm),
       h(
         "section",
         { attrs: { "aria-label": t.locations } },
