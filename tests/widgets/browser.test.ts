@@ -513,7 +513,7 @@ describe("MCP Apps host events", () => {
 });
 
 describe("the /preview page", () => {
-  it("renders every widget with sample data in both emulated hosts, and the theme switch reaches each", async () => {
+  it("renders every widget with sample data in both emulated hosts; the theme and locale switches reach each; Export records the sample file link", async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     const dialogs: string[] = [];
     page.on("dialog", (dialog) => {
@@ -535,6 +535,13 @@ describe("the /preview page", () => {
     const themes = () => Promise.all(widgetFrames().map((f) => f.evaluate(() => document.documentElement.dataset.theme)));
     await expect.poll(themes).toEqual(Array(6).fill("dark"));
     await page.screenshot({ path: join(SCREENSHOTS, "preview-dark.png"), fullPage: true });
+    // The sample server answers export_world with file references; the hosts record the link opened.
+    await widgetFrames()[0]!.getByRole("button", { name: "Export" }).click();
+    await expect.poll(() => page.getByRole("list", { name: "world-card host events" }).textContent()).toContain("openExternal: \"http");
+    await expect.poll(() => page.getByRole("list", { name: "world-card host events" }).textContent()).toContain("emberfall.md");
+    // The locale switch reaches every widget in both hosts.
+    await page.getByRole("combobox", { name: "Host locale" }).selectOption("ja-JP");
+    await expect.poll(headings).toEqual(["Emberfall", "Emberfall", "Ilsa Varn", "Ilsa Varn", "あなたの世界", "あなたの世界"]);
     expect(dialogs).toEqual([]);
     await page.close();
   });
