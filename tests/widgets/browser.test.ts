@@ -7,8 +7,14 @@
  *
  * For each widget and host: the widget shows the tool output; a button calls a tool through the
  * host and the result appears (and is in the database); what the widget saved survives the host
- * rendering it again; hostile world names are shown as text. One screenshot per widget per host
- * goes to .ci-results/screenshots (CI keeps .ci-results).
+ * rendering it again; hostile world names are shown as text. Then the host APIs of issue 24, in
+ * both hosts: Export opens the export's first file link through the host (and, once the server
+ * returns file references, that link serves the file); Import hands import_world the uploaded
+ * file (ChatGPT) or the document inline (MCP Apps); Expand, pip and Collapse; editing in the
+ * host's modal or a dialog; delete, after which the widget asks to close; locale switches; a
+ * 390 px phone with safe-area insets; and the MCP Apps partial-input, cancel, teardown and font
+ * events. Screenshots of each view, desktop and phone, go to .ci-results/screenshots (CI keeps
+ * .ci-results).
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
