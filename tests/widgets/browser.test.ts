@@ -17,6 +17,8 @@
  * .ci-results).
  */
 import { existsSync, mkdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { chromium, type Browser, type Frame, type FrameLocator, type Page } from "playwright-core";
@@ -292,6 +294,29 @@ async function populatedWorld(f: Fixture, name: string): Promise<{ worldId: stri
   return { worldId, shown: await f.call("get_world", { worldId }) };
 }
 
+/**
+ * Where the emulated ChatGPT keeps uploads: a loopback HTTP server answering each file at its
+ * download URL, as ChatGPT's file storage does (the server may fetch loopback only behind its test switch).
+ */
+async function uploadStore(): Promise<{ put(name: string, text: string): { fileId: string; downloadUrl: string }; close(): Promise<void> }> {
+  const files = new Map<string, string>();
+  const http = createServer((req, res) => {
+    const text = files.get(req.url ?? "");
+    res.writeHead(text === undefined ? 404 : 200, { "content-type": "text/markdown; charset=utf-8" });
+    res.end(text ?? "not found");
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    put(name, text) {
+      const fileId = `file_${files.size + 1}_${name.replace(/[^a-z0-9.]/gi, "")}`;
+      files.set(`/${fileId}`, text);
+      return { fileId, downloadUrl: `http://127.0.0.1:${port}/${fileId}` };
+    },
+    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+  };
+}
+
 const filesOf = (result: Json) => ((result.structuredContent as { files?: { download_url: string; file_name: string }[] } | undefined)?.files ?? []);
 const hasTool = async (f: Fixture, name: string) => (await f.client.listTools()).tools.some((t) => t.name === name);
 const eventsNamed = async (m: Mounted, name: string) => (await m.events()).filter((e) => e.name === name).map((e) => e.detail);
@@ -330,6 +355,7 @@ describe.each(HOSTS)("host APIs in the %s host", (host) => {
     const files = filesOf(await f.call("export_world", { worldId }));
     const markdown = files[0] ? await (await fetch(files[0].download_url)).text() : "# Fenhollow Again\n\nTheme: fantasy\n";
     const uploads: { name: string; text: string }[] = [];
+    const store = await uploadStore();
     const m = await mount(host, f, {
       html: await f.widgetHtml("list_worlds"),
       toolName: "list_worlds",
@@ -337,7 +363,7 @@ describe.each(HOSTS)("host APIs in the %s host", (host) => {
       toolResult: await f.call("list_worlds", {}),
       upload: async (file) => {
         uploads.push(file);
-        return { fileId: "file_test_1", downloadUrl: `${server()}/uploads/file_test_1` };
+        return store.put(file.name, file.text);
       },
     });
     await expect.poll(() => m.frame.getByTestId("worlds").textContent()).toContain("Fenhollow");
@@ -347,7 +373,10 @@ describe.each(HOSTS)("host APIs in the %s host", (host) => {
     if (host === "chatgpt") {
       // seed 002 §file parameters: the host uploads, the tool gets the file reference.
       expect(uploads).toEqual([{ name: "fenhollow.md", type: "text/markdown", text: markdown }]);
-      expect(call.args).toEqual({ file: { download_url: `${server()}/uploads/file_test_1`, file_id: "file_test_1" } });
+      const stored = call.args.file as { download_url: string; file_id: string };
+      expect(call.args).toEqual({ file: { download_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/file_1_fenhollow\.md$/), file_id: "file_1_fenhollow.md" } });
+      // The reference leads to the very bytes chosen.
+      expect(await (await fetch(stored.download_url)).text()).toBe(markdown);
     } else {
       expect(call.args).toEqual({ document: markdown, format: "markdown" });
       if (await hasTool(f, "import_world")) {
@@ -362,6 +391,7 @@ describe.each(HOSTS)("host APIs in the %s host", (host) => {
     await expect.poll(() => m.frame.getByTestId("status").textContent(), { timeout: 10_000 }).not.toBe("");
     await m.screenshot("world-list-import");
     await m.page.close();
+    await store.close();
   });
 
   it("Expand shows the world fullscreen: characters, locations and a graph with one node per character", async () => {
