@@ -82,6 +82,7 @@ export function createMcpEndpoint(
       ...(adapters.access ? { access: adapters.access } : {}),
       maxToolBatch: env.MCP_MAX_TOOL_BATCH,
       toolTimeoutMs: env.MCP_TOOL_TIMEOUT_MS,
+      publishResourceUpdate: (uri, owner) => hub.publish({ kind: "resource_updated", uri, owner }),
     },
     sessionMode: env.MCP_SESSION_MODE,
     cluster,

@@ -1,4 +1,4 @@
-import type { CallScope } from "../runtime/handler-context";
+import type { CallScope, ResourceUpdatePublisher } from "../runtime/handler-context";
 import type { McpError } from "../../jsonrpc";
 import type { Registry } from "../registry";
 import type { ServerIdentity } from "../protocol/server-info";
@@ -29,6 +29,8 @@ export interface MethodEnv {
   maxToolBatch?: number;
   /** A tools/call still running after this long is stopped and answered with an isError result. */
   toolTimeoutMs?: number;
+  /** Where a handler's `ctx.resourcesUpdated` goes (the notification hub); absent, nowhere. */
+  publishResourceUpdate?: ResourceUpdatePublisher;
 }
 
 export interface MethodCall {

@@ -79,7 +79,7 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
 
   let outcome: CallToolResult | Promise<CallToolResult>;
   try {
-    const run = (bounded: CallScope) => tool.definition.handler(args, createHandlerContext(bounded, env.locales));
+    const run = (bounded: CallScope) => tool.definition.handler(args, createHandlerContext(bounded, env.locales, env.publishResourceUpdate));
     outcome = env.toolTimeoutMs ? withTimeLimit(scope, env.toolTimeoutMs, run) : run(scope);
   } catch (thrown) {
     return observe ? observe.settled(() => failedResult(thrown, scope)) : failedResult(thrown, scope);

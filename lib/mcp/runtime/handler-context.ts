@@ -97,7 +97,16 @@ export interface HandlerContext {
   listRoots(options?: AskOptions): Promise<ListRootsResult>;
   /** End the SSE response early so the client polls for the rest (2025-11-25 transports). */
   closeStream(retryMs?: number): void;
+  /**
+   * Say that these resources changed (call it after the write is done): subscribed 2025 sessions
+   * and 2026-07-28 listen streams of the same caller, on every instance, get
+   * notifications/resources/updated (server/resources §subscriptions).
+   */
+  resourcesUpdated(uris: readonly string[]): void;
 }
+
+/** Publishes one resource change to the streams of its owner (the endpoint's notification hub). */
+export type ResourceUpdatePublisher = (uri: string, owner: string | null) => void;
 
 export interface AskOptions {
   /** A stable name for the question (2026-07-28 `inputRequests` key). */
@@ -121,7 +130,7 @@ async function ask<T>(scope: CallScope, method: ServerRequestMethod, params: obj
 /** When a server declares no locales, everything is written in English. */
 const ENGLISH_ONLY: LocalePolicy = { supported: ["en"], fallback: "en" };
 
-export function createHandlerContext(scope: CallScope, locales: LocalePolicy = ENGLISH_ONLY): HandlerContext {
+export function createHandlerContext(scope: CallScope, locales: LocalePolicy = ENGLISH_ONLY, publish?: ResourceUpdatePublisher): HandlerContext {
   const token = scope.meta.progressToken;
   let hints: ClientHints | undefined;
   return {
@@ -163,5 +172,10 @@ export function createHandlerContext(scope: CallScope, locales: LocalePolicy = E
     sample: (params, options) => ask(scope, "sampling/createMessage", params, CreateMessageResultSchema, options),
     listRoots: (options) => ask(scope, "roots/list", {}, ListRootsResultSchema, options),
     closeStream: (retryMs) => scope.channel.closeStream(retryMs),
+    resourcesUpdated(uris) {
+      if (!publish) return;
+      // The caller's own resources: only its streams hear of them (server-event.ts, mayHear).
+      for (const uri of new Set(uris)) publish(uri, scope.auth?.subject ?? null);
+    },
   };
 }

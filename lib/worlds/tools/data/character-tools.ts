@@ -7,6 +7,7 @@ import { narrate } from "../../i18n/narration";
 import { characterRecord } from "../../records";
 import { CREATES, Cursor, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Traits, WidgetKey, excerpt, fitPage, fitRecord, nothingToUpdate, result } from "./shared";
 import { READS, WRITES } from "../../scopes";
+import { characterChanged } from "../../live-updates";
 
 type CharacterRow = Awaited<ReturnType<typeof characters.getCharacter>>;
 
@@ -35,6 +36,7 @@ export const createCharacter = defineTool({
   ui: { widget: characterCardWidget, invoking: "Creating character…", invoked: "Character created" },
   handler: async ({ worldId, ...input }, ctx) => {
     const c = await characters.createCharacter(ownerOf(ctx), worldId, input);
+    characterChanged(ctx, c);
     return characterResult(narrate(ctx).characterCreated(c.name, c.role, c.id), c, ownerOf(ctx));
   },
 });
@@ -96,6 +98,7 @@ export const updateCharacter = defineTool({
     const fields = Object.keys(changes).filter((k) => changes[k as keyof typeof changes] !== undefined);
     if (fields.length === 0) return nothingToUpdate(ctx, ["name", "role", "traits", "backstory"]);
     const c = await characters.updateCharacter(ownerOf(ctx), characterId, changes);
+    characterChanged(ctx, c);
     return characterResult(narrate(ctx).updated(fields, c.name), c, ownerOf(ctx));
   },
 });

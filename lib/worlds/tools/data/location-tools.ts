@@ -6,6 +6,7 @@ import { narrate } from "../../i18n/narration";
 import { locationRecord } from "../../records";
 import { CREATES, Cursor, Id, Limit, LongText, Name, READ_ONLY, ShortText, WidgetKey, excerpt, fitPage, fitRecord, result } from "./shared";
 import { READS, WRITES } from "../../scopes";
+import { locationChanged } from "../../live-updates";
 
 export const createLocation = defineTool({
   name: "create_location",
@@ -23,6 +24,7 @@ export const createLocation = defineTool({
   ui: { invoking: "Creating location…", invoked: "Location created" },
   handler: async ({ worldId, ...input }, ctx) => {
     const l = await locations.createLocation(ownerOf(ctx), worldId, input);
+    locationChanged(ctx, l);
     return result(narrate(ctx).locationCreated(l.name, l.kind, l.id), { location: fitRecord(locationRecord(l), ["description"]) });
   },
 });

@@ -7,6 +7,7 @@ import { narrate } from "../../i18n/narration";
 import { worldRecord, worldWithCounts } from "../../records";
 import { CREATES, Cursor, DELETES, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Theme, WidgetKey, excerpt, fitPage, fitRecord, iso, nothingToUpdate, result } from "./shared";
 import { READS, WRITES } from "../../scopes";
+import { worldChanged, worldDeleted } from "../../live-updates";
 
 /** The theme of a world created without one (seed 001's example call names only the world). */
 export const DEFAULT_THEME = "fantasy";
@@ -26,6 +27,7 @@ export const createWorld = defineTool({
   ui: { widget: worldCardWidget, invoking: "Creating world…", invoked: "World created" },
   handler: async (args, ctx) => {
     const world = await worlds.createWorld(ownerOf(ctx), args);
+    worldChanged(ctx, world.id);
     const full = worldWithCounts({ ...world, _count: { characters: 0, locations: 0 } });
     return result(narrate(ctx).worldCreated(world.name, world.theme, world.id), { world: fitRecord(worldRecord(world), ["description"]) }, {
       [WidgetKey.World]: { ...full, characters: [], locations: [] },
@@ -97,6 +99,7 @@ export const updateWorld = defineTool({
     const fields = Object.keys(changes).filter((k) => changes[k as keyof typeof changes] !== undefined);
     if (fields.length === 0) return nothingToUpdate(ctx, ["name", "theme", "description", "tone"]);
     const w = await worlds.updateWorld(ownerOf(ctx), worldId, changes);
+    worldChanged(ctx, w.id);
     const full = worldWithCounts(w);
     return result(narrate(ctx).updated(fields, w.name), { world: fitRecord(full, ["description"]) }, { [WidgetKey.World]: full });
   },
@@ -129,7 +132,7 @@ export const deleteWorld = defineTool({
       // ChatGPT and other hosts ask the user themselves before a destructive tool (its
       // annotations); the exact name on top keeps a model from deleting by a stray id.
       if (confirmName !== w.name) return { content: [{ type: "text", text: say.deleteNeedsConfirmation(w.name) }], isError: true };
-      await worlds.deleteWorld(owner, worldId);
+      worldDeleted(ctx, worldId, await worlds.deleteWorld(owner, worldId));
       return result(say.deleted(w.name), { deleted: true, worldId, name: w.name });
     }
     const answer = await ctx.elicit(
@@ -140,7 +143,7 @@ export const deleteWorld = defineTool({
       const reason = answer.action === "accept" ? "not_confirmed" : answer.action === "decline" ? "declined" : "cancelled";
       return result(say.kept(w.name, reason), { deleted: false, worldId, reason });
     }
-    await worlds.deleteWorld(owner, worldId);
+    worldDeleted(ctx, worldId, await worlds.deleteWorld(owner, worldId));
     return result(say.deleted(w.name), { deleted: true, worldId, name: w.name });
   },
 });
