@@ -15,5 +15,5 @@ export { McpError, ErrorCode } from "../jsonrpc";
 export { NO_AUTH, WWW_AUTHENTICATE_META_KEY, decideAccess, hasScopes, type SecurityScheme } from "./policy/access";
 export { insufficientScope, unauthorized, type AccessControl, type ChallengeDetails } from "../auth/access-control";
 export type { AuthInfo } from "../auth/auth-info";
-export { ToolError } from "./runtime/tool-error";
+export { TOOL_ERROR_CODES, ToolError, ToolErrorContent, toolErrorResult, type ToolErrorCode } from "./runtime/tool-error";
 export { ownEntry } from "./protocol/own-property";

@@ -6,6 +6,7 @@ import * as characters from "../../data/characters";
 import { narrate } from "../../i18n/narration";
 import { characterRecord } from "../../records";
 import { CREATES, Cursor, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Traits, WidgetKey, excerpt, fitPage, fitRecord, nothingToUpdate, result } from "./shared";
+import { CharacterOutput, CharacterPageOutput } from "./outputs";
 import { READS, WRITES } from "../../scopes";
 import { characterChanged } from "../../live-updates";
 
@@ -31,6 +32,7 @@ export const createCharacter = defineTool({
     traits: Traits.optional().describe("Up to 12 short traits"),
     backstory: LongText.optional().describe("A paragraph of backstory"),
   }),
+  output: CharacterOutput,
   annotations: CREATES,
   security: WRITES,
   ui: { widget: characterCardWidget, invoking: "Creating character…", invoked: "Character created" },
@@ -46,6 +48,7 @@ export const getCharacter = defineTool({
   title: "Get Character",
   description: "Read one character with traits and backstory.",
   input: z.object({ characterId: Id.describe("The character's id") }),
+  output: CharacterOutput,
   annotations: READ_ONLY,
   security: READS,
   ui: { widget: characterCardWidget, invoking: "Looking up character…", invoked: "Character found" },
@@ -65,6 +68,7 @@ export const listCharacters = defineTool({
     cursor: Cursor,
     limit: Limit,
   }),
+  output: CharacterPageOutput,
   annotations: READ_ONLY,
   security: READS,
   ui: { invoking: "Listing characters…", invoked: "Characters listed" },
@@ -91,6 +95,7 @@ export const updateCharacter = defineTool({
     traits: Traits.optional(),
     backstory: LongText.optional(),
   }),
+  output: CharacterOutput,
   annotations: OVERWRITES,
   security: WRITES,
   ui: { widget: characterCardWidget, invoking: "Updating character…", invoked: "Character updated" },

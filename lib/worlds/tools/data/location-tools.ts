@@ -5,6 +5,7 @@ import * as locations from "../../data/locations";
 import { narrate } from "../../i18n/narration";
 import { locationRecord } from "../../records";
 import { CREATES, Cursor, Id, Limit, LongText, Name, READ_ONLY, ShortText, WidgetKey, excerpt, fitPage, fitRecord, result } from "./shared";
+import { LocationOutput, LocationPageOutput } from "./outputs";
 import { READS, WRITES } from "../../scopes";
 import { locationChanged } from "../../live-updates";
 
@@ -19,6 +20,7 @@ export const createLocation = defineTool({
     description: LongText.optional(),
     parentId: Id.optional().describe("A location of the same world that contains this one"),
   }),
+  output: LocationOutput,
   annotations: CREATES,
   security: WRITES,
   ui: { invoking: "Creating location…", invoked: "Location created" },
@@ -40,6 +42,7 @@ export const listLocations = defineTool({
     cursor: Cursor,
     limit: Limit,
   }),
+  output: LocationPageOutput,
   annotations: READ_ONLY,
   security: READS,
   ui: { invoking: "Listing locations…", invoked: "Locations listed" },
