@@ -7,7 +7,7 @@ export * from "./registry";
 export type { HandlerContext } from "./runtime/handler-context";
 export type * from "./protocol/types";
 export { LOGGING_LEVELS } from "./protocol/types";
-export type { ServerIdentity } from "./protocol/server-info";
+export type { ServerExtensions, ServerIdentity } from "./protocol/server-info";
 export type { SessionStore, SessionRecord } from "./transport/session-store";
 export type { HandleInit } from "../http/handle-init";
 export { resourceNotFound } from "./protocol/errors";

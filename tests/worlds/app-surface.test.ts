@@ -25,7 +25,8 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
   });
 
   async function open() {
-    const { client } = await connectClient(url(), { token });
+    // An MCP Apps host: it gets the widget-only _meta (lib/worlds/host-ui.ts).
+    const { client } = await connectClient(url(), { token, capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } });
     const call = async (name: string, args: Json = {}, meta?: Json) =>
       (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) })) as CallToolResult;
     const ok = async (name: string, args: Json = {}, meta?: Json) => {

@@ -7,6 +7,7 @@ import type { MethodHandler } from "./method-env";
 import type { CompiledTool } from "../registry";
 import { InputRequired, ProtocolError } from "../protocol/protocol-error";
 import { CursorParams } from "./list-params";
+import { listForRevision } from "./icons-by-revision";
 import type { CallScope } from "../runtime/handler-context";
 import type { ToolCallObserver, ToolCallOutcome } from "../runtime/tool-call-observer";
 import { errorReference, logUnexpected, unexpectedFailureText } from "../runtime/request-log";
@@ -19,9 +20,9 @@ const CallToolParams = z.looseObject({
   arguments: z.record(z.string(), z.unknown()).optional(),
 });
 
-export const listTools: MethodHandler = (env, { params }) => {
+export const listTools: MethodHandler = (env, { params, scope }) => {
   const { cursor } = parseOrInvalidParams(CursorParams, params);
-  return env.registry.listToolsResult(cursor);
+  return listForRevision(env.registry.listToolsResult(cursor), "tools", scope.protocolVersion);
 };
 
 /** The first line of a message the server wrote for the model (ToolError, McpError), bounded, no stack. */

@@ -75,6 +75,11 @@ export interface HandlerContext {
   /** What the client declared it can do (elicitation, sampling, roots, …). */
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /**
+   * The extensions the client declared (`capabilities.extensions`: in initialize for the 2025
+   * revisions, in each request's `_meta` in 2026-07-28), by identifier, with their settings.
+   */
+  readonly clientExtensions: Readonly<Record<string, unknown>>;
+  /**
    * The locale to write human text in: the request's `_meta["openai/locale"]` looked up (RFC
    * 4647) among the server's supported locales; the fallback when it names none of them.
    */
@@ -144,6 +149,10 @@ export function createHandlerContext(scope: CallScope, locales: LocalePolicy = E
     meta: scope.meta,
     protocolVersion: scope.protocolVersion,
     clientCapabilities: scope.clientCapabilities ?? {},
+    get clientExtensions() {
+      const extensions = scope.clientCapabilities?.extensions;
+      return typeof extensions === "object" && extensions !== null && !Array.isArray(extensions) ? (extensions as Record<string, unknown>) : {};
+    },
     // Getters: most handlers never look, so the lookups cost nothing on the hot path.
     get locale() {
       return lookupLocale(scope.meta[LOCALE_META_KEY], locales);
