@@ -1,4 +1,4 @@
-import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER } from "./paths";
+import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER, RETURN_TO, safeReturnPath } from "./paths";
 import type { AuthServer } from "./auth-server";
 
 /**
@@ -71,6 +71,8 @@ function backToForm(origin: string, action: FormAction, form: FormData, reason: 
   target.searchParams.set("error", reason.slice(0, 300));
   const email = field(form, "email");
   if (email && action !== "consent") target.searchParams.set("email", email.slice(0, 254));
+  const back = safeReturnPath(field(form, RETURN_TO));
+  if (back) target.searchParams.set(RETURN_TO, back);
   return seeOther(target.toString());
 }
 
@@ -125,6 +127,8 @@ export async function submitForm(auth: AuthServer, { action, request, origin, cl
   }
   if (!answer.ok) return backToForm(origin, action, form, reasonOf(json, answer.status));
   if (action === "sign-out") return seeOther(`${origin}${AuthPage.SignedOut}`, setCookies);
-  // Signed in outside an authorization flow (someone opened the page directly): the home page.
-  return seeOther(nextLocation(origin, json) ?? `${origin}/`, setCookies);
+  // Signed in outside an authorization flow: back to the page of ours that sent them (a record's
+  // page), else the home page. Only a path on this origin is followed.
+  const back = safeReturnPath(field(form, RETURN_TO));
+  return seeOther(nextLocation(origin, json) ?? `${origin}${back ?? "/"}`, setCookies);
 }

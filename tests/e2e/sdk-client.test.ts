@@ -26,6 +26,8 @@ describe("SDK client on /api/mcp: handshake and tools", () => {
       prompts: { listChanged: true },
       logging: {},
       completions: {},
+      // The MCP Apps extension (lib/worlds/host-ui.ts), announced in initialize too.
+      extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
     });
     expect(client.getInstructions()).toMatch(/draft_world_outline/);
     await expect(client.ping()).resolves.toEqual({});

@@ -62,7 +62,8 @@ interface Fixture {
 /** A signed-in SDK client of its own subject (closed when the test ends). */
 async function fixture(): Promise<Fixture> {
   const token = await tokenFor(server(), newSubject("widgets"));
-  const { client } = await connectClient(`${server()}/api/mcp`, { token });
+  // The emulated hosts render widgets: the client declares MCP Apps, so results carry the widget-only _meta.
+  const { client } = await connectClient(`${server()}/api/mcp`, { token, capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } });
   const tools = (await client.listTools()).tools;
   const call = async (name: string, args: Json) => (await client.callTool({ name, arguments: args })) as Json;
   return {

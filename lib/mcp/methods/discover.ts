@@ -1,5 +1,5 @@
 import { ALL_SUPPORTED_VERSIONS } from "../protocol/protocol-versions";
-import { SERVER_CAPABILITIES } from "../protocol/server-info";
+import { serverCapabilities } from "../protocol/server-info";
 import type { MethodHandler } from "./method-env";
 
 /**
@@ -8,6 +8,6 @@ import type { MethodHandler } from "./method-env";
  */
 export const discover: MethodHandler = (env) => ({
   supportedVersions: ALL_SUPPORTED_VERSIONS,
-  capabilities: { ...SERVER_CAPABILITIES, extensions: {} },
+  capabilities: serverCapabilities(env.extensions),
   ...(env.instructions ? { instructions: env.instructions } : {}),
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { negotiateVersion } from "../protocol/protocol-versions";
-import { SERVER_CAPABILITIES } from "../protocol/server-info";
+import { hasIcons, negotiateVersion } from "../protocol/protocol-versions";
+import { withoutIcons } from "../protocol/icons";
+import { SERVER_CAPABILITIES, serverCapabilities } from "../protocol/server-info";
 import { LOGGING_LEVELS } from "../protocol/types";
 import { parseOrInvalidParams } from "../runtime/validate";
 import { LOCALE_META_KEY, lookupLocale } from "../policy/locale";
@@ -33,8 +34,9 @@ export function initialize(env: MethodEnv, params: Record<string, unknown>): Neg
     clientCapabilities: p.capabilities,
     result: {
       protocolVersion,
-      capabilities: SERVER_CAPABILITIES,
-      serverInfo: env.info,
+      // Extensions (SEP-1724) are announced here too: MCP Apps negotiates in initialize (ext-apps §capability negotiation).
+      capabilities: env.extensions ? serverCapabilities(env.extensions) : SERVER_CAPABILITIES,
+      serverInfo: hasIcons(protocolVersion) ? env.info : withoutIcons(env.info),
       ...(env.instructions ? { instructions: env.instructions } : {}),
       ...(requestedLocale !== undefined && env.locales ? { _meta: { [LOCALE_META_KEY]: lookupLocale(requestedLocale, env.locales) } } : {}),
     },

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { JsonRpcId } from "../../../jsonrpc";
 import { MetaKey } from "../../protocol/meta-keys";
 import type { NotificationHub } from "../../cluster/notification-hub";
-import type { ServerEvent } from "../../cluster/server-event";
+import { mayHear, type ServerEvent } from "../../cluster/server-event";
 import { parseOrInvalidParams } from "../../runtime/validate";
 import { SSE_HEADERS, encodeSse, encodeSseComment } from "../sse";
 
@@ -17,8 +17,10 @@ const Filter = z.looseObject({
 
 type Agreed = z.infer<typeof Filter>["notifications"];
 
-function wants(filter: Agreed, event: ServerEvent): boolean {
+function wants(filter: Agreed, event: ServerEvent, subject: string | undefined): boolean {
   if (event.kind === "resource_updated") {
+    // Another user's resource is never announced, whatever URI the listener named.
+    if (!mayHear(event, subject)) return false;
     // A subscription to a URI covers its sub-resources too.
     return (filter.resourceSubscriptions ?? []).some((uri) => event.uri === uri || event.uri.startsWith(uri.endsWith("/") ? uri : `${uri}/`));
   }
@@ -47,6 +49,8 @@ export function listenResponse(
   hub: NotificationHub,
   keepAliveMs: number,
   maxLifetimeMs: number,
+  /** Who opened the stream (the bearer token's subject; undefined: anonymous). */
+  subject: string | undefined,
   /** Called once when the stream ends, whoever ends it. */
   onEnd?: () => void,
 ): Response {
@@ -80,7 +84,7 @@ export function listenResponse(
         }),
       );
       const unsubscribe = hub.subscribe((event) => {
-        if (wants(agreed, event)) send(encodeSse({ data: notificationFor(event, id) }));
+        if (wants(agreed, event, subject)) send(encodeSse({ data: notificationFor(event, id) }));
       });
       const keepAlive = keepAliveMs > 0 ? setInterval(() => send(encodeSseComment("keep-alive")), keepAliveMs) : undefined;
       // A bounded lifetime keeps the stream inside the platform's function limit; the client re-listens.
