@@ -7,6 +7,7 @@ export const PRODUCT_TOOLS = [
   "draft_world_outline",
   "export_world",
   "fetch",
+  "import_world",
   "get_character",
   "get_world",
   "list_characters",

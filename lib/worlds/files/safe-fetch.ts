@@ -69,6 +69,17 @@ function pinnedLookup(pinned: LookupAddress): LookupFunction {
   };
 }
 
+/**
+ * Why a connection failed, in words: never the system's error code, which would say more about
+ * the network than a user needs (and an ECONNREFUSED would read as the database's failure to
+ * lib/worlds/tools/database-errors.ts).
+ */
+function unreachable(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code ?? "";
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code)) return "the file's server has no valid TLS certificate";
+  return "the file's server could not be reached";
+}
+
 function mediaTypeOf(header: string | undefined): string | undefined {
   const type = header?.split(";")[0]?.trim().toLowerCase();
   return type ? type : undefined;
@@ -107,7 +118,7 @@ async function openHop(url: URL, limits: FetchLimits, signal: AbortSignal): Prom
       },
       (response) => resolve({ response, url }),
     );
-    req.on("error", (error) => reject(signal.aborted ? new FileFetchRefused("fetching the file took too long") : new FileFetchRefused(`the file could not be fetched (${(error as NodeJS.ErrnoException).code ?? error.message})`)));
+    req.on("error", (error) => reject(new FileFetchRefused(signal.aborted ? "fetching the file took too long" : unreachable(error))));
     req.end();
   });
 }
