@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Character, Location } from "../../lib/db/generated/client";
 import { renderMarkdown } from "../../lib/worlds/export/markdown";
 import { parseMarkdownWorld } from "../../lib/worlds/import/markdown-world";
@@ -138,5 +138,24 @@ describe("addresses a file fetch may not reach", () => {
     for (const a of ["93.184.216.34", "2606:4700::1111", "::ffff:93.184.216.34"]) expect(isNonPublicAddress(a), a).toBe(false);
     expect(isLoopbackAddress("::ffff:127.0.0.1")).toBe(true);
     expect(isLoopbackAddress("10.0.0.1")).toBe(false);
+  });
+});
+
+describe("the world card's redirect domain", () => {
+  it("is the app's public https origin, so ChatGPT opens download links from the card", async () => {
+    const saved = process.env.MCP_RESOURCE_URL;
+    process.env.MCP_RESOURCE_URL = "https://worlds.example.com/api/mcp";
+    try {
+      vi.resetModules();
+      const { worldCardWidget, worldListWidget } = await import("../../lib/worlds/widgets");
+      const { widgetResource } = await import("../../lib/mcp/registry/widgets");
+      const csp = (widget: typeof worldCardWidget) => widgetResource(widget).meta?.["openai/widgetCSP"] as Record<string, unknown>;
+      expect(csp(worldCardWidget).redirect_domains).toEqual(["https://worlds.example.com"]);
+      expect(csp(worldListWidget).redirect_domains).toBeUndefined();
+    } finally {
+      if (saved === undefined) delete process.env.MCP_RESOURCE_URL;
+      else process.env.MCP_RESOURCE_URL = saved;
+      vi.resetModules();
+    }
   });
 });
