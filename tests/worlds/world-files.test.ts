@@ -1,4 +1,9 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -294,8 +299,26 @@ describe("the file fetcher without the test switch", () => {
       await expect(fetchFile("https://localhost/ok.md", strict)).rejects.toThrow(/localhost is a private, loopback or link-local address/);
       await expect(fetchFile(hang.url("/hang"), { ...strict, allowLoopback: true })).rejects.toThrow(/took too long/);
       await expect(fetchFile(hang.url("/ok.md"), { ...strict, allowLoopback: true })).resolves.toMatchObject({ text: "# W", mediaType: "text/markdown", fileName: "ok.md" });
+      // By name: the connection goes to the addresses the check resolved (the pinned lookup).
+      await expect(fetchFile(hang.url("/ok.md").replace("127.0.0.1", "localhost"), { ...strict, allowLoopback: true })).resolves.toMatchObject({ text: "# W" });
     } finally {
       await hang.close();
+    }
+  });
+
+  it("fetches https through the pinned lookup and still verifies the certificate", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "wc-files-tls-"));
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=localhost"], { stdio: "ignore" });
+    const tls = createHttpsServer({ key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) }, (_req, res) => res.writeHead(200, { "content-type": "text/markdown" }).end("# W"));
+    await new Promise<void>((resolve) => tls.listen(0, "127.0.0.1", resolve));
+    const { port } = tls.address() as AddressInfo;
+    try {
+      await expect(fetchFile(`https://localhost:${port}/w.md`, { ...strict, allowLoopback: true })).rejects.toThrow(/^the file's server has no valid TLS certificate$/);
+      await expect(fetchFile(`https://localhost:${port}/w.md`, strict)).rejects.toThrow(/private, loopback or link-local/);
+    } finally {
+      tls.closeAllConnections();
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

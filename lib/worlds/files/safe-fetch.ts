@@ -47,25 +47,33 @@ function allowedAddress(address: string, allowLoopback: boolean): boolean {
 }
 
 /**
- * Resolve `hostname` once and check every address; the connection then uses the first. Refusing
+ * Resolve `hostname` once and check every address; the connection then uses only these. Refusing
  * when any address is non-public (rather than picking a public one) leaves a mixed answer no way in.
  */
-function resolveChecked(hostname: string, allowLoopback: boolean): Promise<LookupAddress> {
+function resolveChecked(hostname: string, allowLoopback: boolean, signal: AbortSignal): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {
+    // The time limit covers resolution too: a resolver that never answers must not hold the call.
+    const onAbort = () => reject(new FileFetchRefused("fetching the file took too long"));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
     dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
+      signal.removeEventListener("abort", onAbort);
       if (error || addresses.length === 0) return reject(new FileFetchRefused(`the file's host ${hostname} could not be resolved`));
       const refused = addresses.find((a) => !allowedAddress(a.address, allowLoopback));
       if (refused) return reject(new FileFetchRefused(`the file's host ${hostname} is a private, loopback or link-local address (${refused.address}); only public https URLs can be fetched`));
-      resolve(addresses[0] as LookupAddress);
+      resolve(addresses);
     });
   });
 }
 
-/** A `lookup` for http(s).request that answers with the address already checked, never asking DNS again. */
-function pinnedLookup(pinned: LookupAddress): LookupFunction {
+/**
+ * A `lookup` for http(s).request that answers with the addresses already checked, never asking
+ * DNS again: all of them when the socket tries several (Happy Eyeballs), else the first.
+ */
+function pinnedLookup(pinned: LookupAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
-    if (options.all) (callback as (e: null, a: LookupAddress[]) => void)(null, [pinned]);
-    else (callback as (e: null, a: string, f: number) => void)(null, pinned.address, pinned.family);
+    if (options.all) (callback as (e: null, a: LookupAddress[]) => void)(null, pinned);
+    else (callback as (e: null, a: string, f: number) => void)(null, (pinned[0] as LookupAddress).address, (pinned[0] as LookupAddress).family);
   };
 }
 
@@ -96,14 +104,14 @@ async function openHop(url: URL, limits: FetchLimits, signal: AbortSignal): Prom
   }
   if (url.username || url.password) throw new FileFetchRefused("a file URL may not carry a user name or password");
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  let pinned: LookupAddress;
+  let pinned: LookupAddress[];
   if (isIP(host)) {
     if (!allowedAddress(host, limits.allowLoopback)) throw new FileFetchRefused(`the file URL points to a private, loopback or link-local address (${host}); only public https URLs can be fetched`);
-    pinned = { address: host, family: isIP(host) };
+    pinned = [{ address: host, family: isIP(host) }];
   } else {
-    pinned = await resolveChecked(host, limits.allowLoopback);
+    pinned = await resolveChecked(host, limits.allowLoopback, signal);
   }
-  if (url.protocol === "http:" && !isLoopbackAddress(pinned.address)) {
+  if (url.protocol === "http:" && !pinned.every((a) => isLoopbackAddress(a.address))) {
     throw new FileFetchRefused("only https URLs can be fetched (plain http is allowed to loopback in tests only)");
   }
   const request = url.protocol === "https:" ? httpsRequest : httpRequest;
