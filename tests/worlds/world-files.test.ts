@@ -5,7 +5,7 @@ import { createServer as createHttpsServer } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { newSubject, tokenFor } from "../support/auth";
 import { DATABASE_SERVERS } from "../support/servers";
@@ -285,6 +285,22 @@ describe.each(DATABASE_SERVERS)("on $database", ({ server }) => {
 
       expect(await worldCount()).toBe(before);
     });
+  });
+});
+
+describe("download links across instances", () => {
+  it("a link one instance made opens on another instance of the deployment (one key, one database)", async () => {
+    const subject = newSubject("files-x");
+    const { client } = await connectClient(`${inject("statefulUrl")}/api/mcp`, { token: await tokenFor(inject("statefulUrl"), subject) });
+    const world = (await client.callTool({ name: "create_world", arguments: { name: "Shared Reef" } })) as CallToolResult;
+    const worldId = ((world.structuredContent as Json).world as Json).id as string;
+    const exported = (await client.callTool({ name: "export_world", arguments: { worldId } })) as CallToolResult;
+    const link = new URL(((exported.structuredContent as Json).files as { download_url: string }[])[1]!.download_url);
+    const elsewhere = new URL(link.pathname, inject("statelessUrl"));
+    expect(elsewhere.origin).not.toBe(link.origin);
+    const res = await fetch(elsewhere);
+    expect(res.status).toBe(200);
+    expect((JSON.parse(await res.text()) as { world: Json }).world.name).toBe("Shared Reef");
   });
 });
 
