@@ -10,6 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { newSubject, tokenFor } from "../support/auth";
 import { DATABASE_SERVERS } from "../support/servers";
 import { connectClient, mcpErrorOf } from "../support/sdk-client";
+import { connectModernClient } from "../support/v2-client";
 import { downloadLinkKey } from "../../lib/worlds/files/link-key";
 import { signDownloadToken, verifyDownloadToken } from "../../lib/worlds/files/download-token";
 import { fetchFile } from "../../lib/worlds/files/safe-fetch";
@@ -301,6 +302,22 @@ describe("download links across instances", () => {
     const res = await fetch(elsewhere);
     expect(res.status).toBe(200);
     expect((JSON.parse(await res.text()) as { world: Json }).world.name).toBe("Shared Reef");
+  });
+});
+
+describe("in the 2026-07-28 era", () => {
+  it("export links and import_world work the same for a v2 client (stateless requests)", async () => {
+    const base = inject("statefulUrl");
+    const { client } = await connectModernClient(`${base}/api/mcp`, { token: await tokenFor(base, newSubject("files-v2")) });
+    await client.listTools();
+    const world = await client.callTool({ name: "create_world", arguments: { name: "Modern Mire", tone: "damp" } });
+    const worldId = ((world.structuredContent as Json).world as Json).id as string;
+    const exported = await client.callTool({ name: "export_world", arguments: { worldId } });
+    const ref = ((exported.structuredContent as Json).files as { download_url: string }[])[0]!;
+    const markdown = await (await fetch(ref.download_url)).text();
+    const imported = await client.callTool({ name: "import_world", arguments: { document: markdown } });
+    expect(imported.isError).toBeFalsy();
+    expect((imported.structuredContent as Json).world).toMatchObject({ name: "Modern Mire", tone: "damp", counts: { characters: 0, locations: 0 } });
   });
 });
 
