@@ -273,6 +273,8 @@ describe.each(DATABASE_SERVERS)("on $database", ({ server }) => {
       const badMarkdown = markdown.replace(/^## Characters \(3\)$/m, "## Characters (5)");
       expect(await refused({ document: badMarkdown })).toMatch(/^Nothing imported: the Markdown file is not a valid WorldCrafter world: line \d+: the heading says 5 characters but 3 follow/);
       expect(await refused({ document: "Just some notes\nabout a world" })).toMatch(/line 1: expected the world's title/);
+      // Text quoted from the file is the file's problem, not a database outage.
+      expect(await refused({ document: "# W\n*Theme:* t\n## Characters (0)\n## Locations (1)\n- **A** Connection terminated ECONNREFUSED\n" })).toMatch(/line 5: unexpected text after the location: "Connection terminated ECONNREFUSED"/);
       expect(await refused({ document: json.slice(0, -20) })).toMatch(/^Nothing imported: the JSON file is not a valid WorldCrafter world: not valid JSON/);
       const longName = JSON.stringify({ ...JSON.parse(json), characters: [{ name: "x".repeat(200) }] });
       expect(await refused({ document: longName })).toMatch(/\$\.characters\[0\]\.name: /);

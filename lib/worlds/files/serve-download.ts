@@ -27,13 +27,11 @@ function notFound(): Response {
 export async function serveDownload(token: string, signal: AbortSignal): Promise<Response> {
   const grant = verifyDownloadToken(await downloadLinkKey(loadEnv()), token);
   if (!grant) return notFound();
-  let exported;
-  try {
-    exported = await exportWorld(grant.subject, grant.worldId, { signal });
-  } catch (thrown) {
-    if (thrown instanceof NotFoundError) return notFound();
+  const exported = await exportWorld(grant.subject, grant.worldId, { signal }).catch((thrown: unknown) => {
+    if (thrown instanceof NotFoundError) return undefined;
     throw thrown;
-  }
+  });
+  if (!exported) return notFound();
   const body = grant.format === "md" ? exported.markdown : exported.json;
   return new Response(body, {
     status: 200,

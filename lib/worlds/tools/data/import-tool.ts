@@ -9,7 +9,7 @@ import { worldWithCounts } from "../../records";
 import { worldCardWidget } from "../../widgets";
 import { fetchFile, FileFetchRefused } from "../../files/safe-fetch";
 import { parseWorldFile, sniffFormat, WORLD_FILE_FORMATS } from "../../import/parse-world-file";
-import { describeProblems, WorldFileProblems } from "../../import/world-document";
+import { describeProblems, WorldFileProblems, type WorldDocument } from "../../import/world-document";
 import { CREATES, WidgetKey, fitRecord, result } from "./shared";
 import { WRITES } from "../../scopes";
 
@@ -100,7 +100,7 @@ export const importWorldTool = defineTool({
     await ctx.progress(1, STEPS, "Read the file");
 
     const chosen = format ?? sniffFormat(text, hints);
-    let doc;
+    let doc: WorldDocument;
     try {
       doc = parseWorldFile(text, chosen);
     } catch (thrown) {
