@@ -137,6 +137,17 @@ const EnvSchema = z.object({
    * the widgets are defined (lib/worlds/widgets); validated here with everything else at start-up.
    */
   MCP_WIDGET_DOMAIN: url.optional(),
+  /** How long an export's download link (GET /api/files/<token>) stays valid. */
+  MCP_DOWNLOAD_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(24 * 3600).default(900),
+  /** import_world: the largest world file it reads (fetched or inline); reading stops past it. */
+  MCP_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(1024 * 1024),
+  /** import_world: the whole fetch of a file URL (every redirect hop included) within this time. */
+  MCP_IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * Tests only: import_world may fetch http:// and https:// URLs on loopback addresses (a local
+   * test server). Every other private, link-local or unique-local address stays refused.
+   */
+  MCP_IMPORT_ALLOW_LOOPBACK: bool.default(false),
   /** First part of every cluster key and channel: deployments sharing one Redis set different ones. */
   MCP_CLUSTER_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, "letters, digits, '_', '.', '-' (at most 40)").default("mcp"),
   /** GET streams end after this long (clients reconnect); keep it below the platform's function limit. */

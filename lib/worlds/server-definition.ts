@@ -5,6 +5,7 @@ import { worldTools } from "./tools/data/world-tools";
 import { characterTools } from "./tools/data/character-tools";
 import { locationTools } from "./tools/data/location-tools";
 import { exportWorldTool } from "./tools/data/export-tool";
+import { importWorldTool } from "./tools/data/import-tool";
 import { knowledgeTools } from "./tools/data/knowledge-tools";
 import { guideResource, themeNotesTemplate } from "./resources/guide";
 import { worldResourceTemplates, worldResources } from "./resources/world-resources";
@@ -22,9 +23,9 @@ export const WORLDCRAFTER_NAMESPACE = "worldcrafter";
 export const worldcrafterServer: EndpointDefinition = {
   info: { name: "worldcrafter", title: "WorldCrafter", version: "0.1.0", description: "Build fictional worlds: names, outlines, characters and places", icons: SERVER_ICONS },
   instructions:
-    "WorldCrafter helps build fictional worlds. Use draft_world_outline to start a world and suggest_names for consistent names; read worldcrafter://guide for the method. Worlds, characters and locations are saved: create_world, then create_character / create_location with its id; list_* tools page with nextCursor; export_world gives a whole world as Markdown and JSON; search and fetch find anything you saved.",
+    "WorldCrafter helps build fictional worlds. Use draft_world_outline to start a world and suggest_names for consistent names; read worldcrafter://guide for the method. Worlds, characters and locations are saved: create_world, then create_character / create_location with its id; list_* tools page with nextCursor; export_world gives a whole world as Markdown and JSON with download links, and import_world makes a new world from such a file; search and fetch find anything you saved.",
   contents: {
-    tools: [draftWorldOutline, suggestNames, ...[...worldTools, ...characterTools, ...locationTools, exportWorldTool, ...knowledgeTools].map(withDatabaseErrors)].map((tool) => withIcon(withWidgetPayloadsForUiHosts(tool))),
+    tools: [draftWorldOutline, suggestNames, ...[...worldTools, ...characterTools, ...locationTools, exportWorldTool, importWorldTool, ...knowledgeTools].map(withDatabaseErrors)].map((tool) => withIcon(withWidgetPayloadsForUiHosts(tool))),
     resources: [guideResource, ...worldResources],
     resourceTemplates: [themeNotesTemplate, ...worldResourceTemplates],
     prompts: [startWorldPrompt, developCharacterPrompt, describeLocationPrompt],

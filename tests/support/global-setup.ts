@@ -50,6 +50,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     MCP_RATE_LIMIT_TOOLS_CALL: "1000000",
     MCP_RATE_LIMIT_OTHER: "1000000",
     MCP_MAX_STREAMS_PER_CALLER: "1000",
+    // import_world may fetch files from the tests' own loopback http servers (tests/worlds/world-files.test.ts).
+    MCP_IMPORT_ALLOW_LOOPBACK: "1",
   };
   /** next start on its own port, which is also its resource URL: the tokens' audience. */
   const start = async (env: Record<string, string>) => {

@@ -9,6 +9,7 @@ export const PRODUCT_TOOLS = [
   "fetch",
   "get_character",
   "get_world",
+  "import_world",
   "list_characters",
   "list_locations",
   "list_worlds",

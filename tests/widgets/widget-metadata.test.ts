@@ -57,7 +57,7 @@ describe("what the server publishes", () => {
     if (!body.result) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
     return body.result;
   };
-  const WIDGETS: Record<string, string> = { get_world: "world-card", create_world: "world-card", update_world: "world-card", get_character: "character-card", create_character: "character-card", update_character: "character-card", list_worlds: "world-list" };
+  const WIDGETS: Record<string, string> = { get_world: "world-card", create_world: "world-card", update_world: "world-card", get_character: "character-card", create_character: "character-card", update_character: "character-card", list_worlds: "world-list", import_world: "world-card" };
 
   it("gives each widget tool ui.resourceUri = openai/outputTemplate, and every tool its visibility and short status lines", async () => {
     const headers = await openSession(url());

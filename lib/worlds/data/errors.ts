@@ -30,6 +30,9 @@ const CONNECTION_TEXT = /ECONNREFUSED|ECONNRESET|Connection terminated|connectio
 
 /** Whether `thrown` (or anything in its cause chain) says the database connection failed. */
 export function isConnectionFailure(thrown: unknown): boolean {
+  // A ToolError is a message the app wrote on purpose, which may quote user text ("ECONNRESET"
+  // typed into an imported file): it is never the driver's failure.
+  if (thrown instanceof ToolError) return false;
   for (let e: unknown = thrown, depth = 0; e && depth < 6; depth += 1) {
     if (typeof e !== "object") return false;
     const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };

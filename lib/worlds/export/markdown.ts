@@ -5,18 +5,32 @@ import { neutraliseLinks } from "./safe-links";
  * A world as a Markdown document. Names, roles, kinds and traits are escaped so user text can
  * never become markup (a name like `<img onerror=…>` or `**x**` reads as typed); prose fields
  * (description, backstory) are kept as written paragraphs, with their HTML escaped and their
- * links limited to safe schemes (safe-links.ts).
+ * links limited to safe schemes (safe-links.ts). A prose line that would start a heading is
+ * escaped too, so no text can forge the document's own structure: lib/worlds/import reads this
+ * layout back (markdown-world.ts), and every escape here is one it undoes.
  */
 
-const INLINE_SPECIALS = /[\\`*_{}[\]()#+\-.!|<>~]/g;
+const INLINE_SPECIALS = /[\\`*_{}[\]()#+\-.!|<>~&]/g;
 
 export function escapeInline(text: string): string {
-  return text.replace(/\s+/g, " ").trim().replace(INLINE_SPECIALS, (c) => (c === "<" ? "&lt;" : c === ">" ? "&gt;" : `\\${c}`));
+  return text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(INLINE_SPECIALS, (c) => (c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === "&" ? "&amp;" : `\\${c}`));
 }
 
-/** User prose as Markdown paragraphs: HTML escaped, links only to http(s), mailto or relative places. */
+/** A trait: inline-escaped, and its commas too (`\,`, CommonMark §2.4), since traits are listed comma-separated. */
+export function escapeTrait(text: string): string {
+  return escapeInline(text).replace(/,/g, "\\,");
+}
+
+/** The label of a character's traits line; a backstory starting with it is escaped so it cannot pose as one. */
+export const TRAITS_LABEL = "*Traits:*";
+
+/** User prose as Markdown paragraphs: HTML escaped, links only to http(s), mailto or relative places, no headings. */
 function prose(text: string): string {
-  return neutraliseLinks(text.replace(/</g, "&lt;").replace(/>/g, "&gt;").trim());
+  const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").trim();
+  return neutraliseLinks(escaped.replace(/^( {0,3})#/gm, "$1\\#"));
 }
 
 interface WorldHead {
@@ -54,13 +68,15 @@ export function renderMarkdown(world: WorldHead, characters: Character[], locati
   const out: string[] = [`# ${escapeInline(world.name)}`, ""];
   const facts = [`*Theme:* ${escapeInline(world.theme)}`, ...(world.tone ? [`*Tone:* ${escapeInline(world.tone)}`] : [])];
   out.push(facts.join(" · "), "");
-  if (world.description) out.push(prose(world.description), "");
+  const description = prose(world.description);
+  if (description) out.push(description, "");
 
   out.push(`## Characters (${characters.length})`, "");
   for (const c of characters) {
     out.push(`### ${escapeInline(c.name)}${c.role ? ` — ${escapeInline(c.role)}` : ""}`, "");
-    if (c.traits.length) out.push(`*Traits:* ${c.traits.map(escapeInline).join(", ")}`, "");
-    if (c.backstory) out.push(prose(c.backstory), "");
+    if (c.traits.length) out.push(`${TRAITS_LABEL} ${c.traits.map(escapeTrait).join(", ")}`, "");
+    const backstory = prose(c.backstory);
+    if (backstory) out.push(backstory.startsWith(TRAITS_LABEL) ? `\\${backstory}` : backstory, "");
   }
 
   out.push(`## Locations (${locations.length})`, "");

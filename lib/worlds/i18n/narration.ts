@@ -25,6 +25,8 @@ export interface Narration {
   locationCreated(name: string, kind: string, id: string): string;
   locations(count: number, more: boolean): string;
   exported(name: string, characters: number, locations: number): string;
+  imported(name: string, characters: number, locations: number, id: string): string;
+  importRefused(problems: string): string;
 }
 
 const en: Narration = {
@@ -43,6 +45,8 @@ const en: Narration = {
   locationCreated: (name, kind, id) => `Created ${kind ? `${kind} ` : "location "}"${name}", id ${id}.`,
   locations: (n, more) => (n === 0 ? "No locations found." : `${n} location${n === 1 ? "" : "s"}${more ? "; more with nextCursor" : ""}.`),
   exported: (name, c, l) => `Exported "${name}" with ${c} characters and ${l} locations as Markdown and JSON.`,
+  imported: (name, c, l, id) => `Imported "${name}" as a new world with ${c} characters and ${l} locations, id ${id}.`,
+  importRefused: (problems) => `Nothing imported: ${problems}`,
 };
 
 const fr: Narration = {
@@ -62,6 +66,8 @@ const fr: Narration = {
   locationCreated: (name, kind, id) => `Lieu « ${name} »${kind ? ` (${kind})` : ""} créé, id ${id}.`,
   locations: (n, more) => (n === 0 ? "Aucun lieu trouvé." : `${n} lieu${n === 1 ? "" : "x"}${more ? " ; la suite avec nextCursor" : ""}.`),
   exported: (name, c, l) => `« ${name} » exporté en Markdown et JSON, avec ${c} personnages et ${l} lieux.`,
+  imported: (name, c, l, id) => `« ${name} » importé comme nouveau monde, avec ${c} personnages et ${l} lieux, id ${id}.`,
+  importRefused: (problems) => `Rien n'a été importé : ${problems}`,
 };
 
 const es: Narration = {
@@ -81,6 +87,8 @@ const es: Narration = {
   locationCreated: (name, kind, id) => `Lugar «${name}»${kind ? ` (${kind})` : ""} creado, id ${id}.`,
   locations: (n, more) => (n === 0 ? "No se encontraron lugares." : `${n} lugar${n === 1 ? "" : "es"}${more ? "; hay más con nextCursor" : ""}.`),
   exported: (name, c, l) => `«${name}» exportado en Markdown y JSON, con ${c} personajes y ${l} lugares.`,
+  imported: (name, c, l, id) => `«${name}» importado como un mundo nuevo, con ${c} personajes y ${l} lugares, id ${id}.`,
+  importRefused: (problems) => `No se importó nada: ${problems}`,
 };
 
 const CATALOG: Record<Locale, Narration> = { en, fr, es };

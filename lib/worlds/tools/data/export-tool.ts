@@ -4,6 +4,8 @@ import { ownerOf } from "../../owner";
 import { exportWorld } from "../../export/world-export";
 import { narrate } from "../../i18n/narration";
 import { uriOf } from "../../records";
+import { exportFileReferences, type FileReference } from "../../files/download-link";
+import { EXPORT_FILE_FORMATS } from "../../files/download-token";
 import { Id, READ_ONLY, result } from "./shared";
 import { READS } from "../../scopes";
 
@@ -13,17 +15,53 @@ import { READS } from "../../scopes";
  */
 export const EMBED_LIMIT_BYTES = 256 * 1024;
 
+/**
+ * What export_world returns in structuredContent. `files` are real downloads: signed https links
+ * served by the app (GET /api/files/<token>) that expire, in the Apps SDK's file-object shape, so
+ * a widget opens `files[0].download_url` with the host's openExternal / openLink.
+ */
+export const ExportOutput = z.object({
+  worldId: z.string(),
+  name: z.string(),
+  counts: z.object({ characters: z.number().int().min(0), locations: z.number().int().min(0) }),
+  exports: z.array(
+    z.object({ format: z.enum(["markdown", "json"]), uri: z.string(), mimeType: z.string(), bytes: z.number().int().min(0), embedded: z.boolean() }),
+  ),
+  files: z.array(
+    z.object({
+      download_url: z.url(),
+      file_name: z.string(),
+      mime_type: z.string(),
+      expires_at: z.iso.datetime(),
+      format: z.enum(EXPORT_FILE_FORMATS),
+    }),
+  ),
+});
+
+/** A download link as an MCP content block (server/tools §resource links): for clients without widgets. */
+function linkBlock(file: FileReference, bytes: number | undefined): ContentBlock {
+  return {
+    type: "resource_link",
+    uri: file.download_url,
+    name: file.file_name,
+    mimeType: file.mime_type,
+    description: `Download (${bytes ?? "?"} bytes), valid until ${file.expires_at}`,
+  };
+}
+
 export const exportWorldTool = defineTool({
   name: "export_world",
   title: "Export World",
   description:
-    "Export a whole world — details, every character and every location — as a Markdown document and a JSON document. Long worlds report progress per step; cancelling stops it.",
+    "Export a whole world — details, every character and every location — as a Markdown document and a JSON document, with a short-lived download link for each file (structuredContent.files). Long worlds report progress per step; cancelling stops it.",
   input: z.object({ worldId: Id.describe("The world's id") }),
+  output: ExportOutput,
   annotations: READ_ONLY,
   security: READS,
   ui: { invoking: "Exporting world…", invoked: "World exported" },
   handler: async ({ worldId }, ctx) => {
-    const exported = await exportWorld(ownerOf(ctx), worldId, {
+    const owner = ownerOf(ctx);
+    const exported = await exportWorld(owner, worldId, {
       signal: ctx.signal,
       onStep: ({ step, total, message }) => ctx.progress(step, total, message),
     });
@@ -39,12 +77,15 @@ export const exportWorldTool = defineTool({
         ? { type: "resource", resource: { uri: d.uri, mimeType: d.mimeType, text: d.text } }
         : { type: "resource_link", uri: d.uri, name: `${world.name}.${d.format === "markdown" ? "md" : "json"}`, mimeType: d.mimeType, description: `${bytes[i]} bytes` },
     );
+    const files = await exportFileReferences(owner, world);
+    const bytesOf = { md: bytes[0], json: bytes[1] };
     const narrated = result(narrate(ctx).exported(world.name, exported.characters, exported.locations), {
       worldId: world.id,
       name: world.name,
       counts: { characters: exported.characters, locations: exported.locations },
       exports: documents.map((d, i) => ({ format: d.format, uri: d.uri, mimeType: d.mimeType, bytes: bytes[i], embedded: embed })),
+      files,
     });
-    return { ...narrated, content: [...narrated.content, ...blocks] };
+    return { ...narrated, content: [...narrated.content, ...blocks, ...files.map((f) => linkBlock(f, bytesOf[f.format]))] };
   },
 });

@@ -1,0 +1,65 @@
+import { loadEnv } from "../../config/env";
+import { worldcrafterResourceServer } from "../authorization";
+import { downloadLinkKey } from "./link-key";
+import { signDownloadToken, type ExportFileFormat } from "./download-token";
+
+/**
+ * Download links of a world's exports: `<public origin>/api/files/<token>`, where the public
+ * origin is the resource URL's (MCP_RESOURCE_URL, else Vercel's production host, else this
+ * machine — the same origin the OAuth metadata names), and each link's file reference in the
+ * shape of the Apps SDK's file objects (`download_url`, `file_name`, `mime_type`; seed 002 "File
+ * Parameter Handling", skybridge's FileRef), with when it stops working.
+ */
+
+export const DOWNLOAD_ROUTE = "/api/files/";
+
+export const EXPORT_MIME_TYPES: Record<ExportFileFormat, string> = {
+  md: "text/markdown; charset=utf-8",
+  json: "application/json; charset=utf-8",
+};
+
+export interface FileReference {
+  download_url: string;
+  file_name: string;
+  mime_type: string;
+  /** ISO 8601: the link answers 404 from then on. */
+  expires_at: string;
+  format: ExportFileFormat;
+}
+
+/** The app's public origin, where its routes are served. */
+export function publicOrigin(): string {
+  return new URL(worldcrafterResourceServer().settings.resourceUrl).origin;
+}
+
+/**
+ * A file name any file system and any Content-Disposition parser accepts: the world's name in
+ * ASCII letters, digits, dots, dashes and underscores (accents dropped, anything else a dash),
+ * at most 80 characters, never empty, never hidden.
+ */
+export function exportFileName(worldName: string, format: ExportFileFormat): string {
+  const ascii = worldName.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+  const stem = ascii
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^[.-]+|[.-]+$/g, "")
+    .slice(0, 80)
+    .replace(/[.-]+$/, "");
+  return `${stem || "world"}.${format}`;
+}
+
+/** Signed, expiring links to both exports of `worldId` for `subject`. */
+export async function exportFileReferences(subject: string, world: { id: string; name: string }, now = Date.now()): Promise<FileReference[]> {
+  const env = loadEnv();
+  const key = await downloadLinkKey(env);
+  const expiresAt = new Date(now + env.MCP_DOWNLOAD_LINK_TTL_SECONDS * 1000);
+  // The token carries whole seconds: report the moment it really ends.
+  const ends = new Date(Math.floor(expiresAt.getTime() / 1000) * 1000);
+  const origin = publicOrigin();
+  return (["md", "json"] as const).map((format) => ({
+    download_url: `${origin}${DOWNLOAD_ROUTE}${signDownloadToken(key, { subject, worldId: world.id, format, expiresAt })}`,
+    file_name: exportFileName(world.name, format),
+    mime_type: EXPORT_MIME_TYPES[format].split(";")[0] as string,
+    expires_at: ends.toISOString(),
+    format,
+  }));
+}

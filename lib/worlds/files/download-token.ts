@@ -1,0 +1,63 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+
+/**
+ * The token of a download link: who may download which export of which world until when, signed
+ * with HMAC-SHA256 so none of it can be changed. It is the whole capability (a browser opening
+ * the link carries no bearer token), so it is short-lived and names its owner: the route
+ * regenerates the export for that owner, and a world the owner no longer has is not found.
+ *
+ * Format: base64url(JSON payload) "." base64url(HMAC(key, first part)).
+ */
+
+export const EXPORT_FILE_FORMATS = ["md", "json"] as const;
+export type ExportFileFormat = (typeof EXPORT_FILE_FORMATS)[number];
+
+const Payload = z.object({
+  v: z.literal(1),
+  /** The owner's subject. */
+  s: z.string().min(1).max(512),
+  /** The world's id. */
+  w: z.string().min(1).max(64),
+  f: z.enum(EXPORT_FILE_FORMATS),
+  /** Expiry, seconds since the epoch. */
+  e: z.number().int().positive(),
+});
+
+export interface DownloadGrant {
+  subject: string;
+  worldId: string;
+  format: ExportFileFormat;
+  expiresAt: Date;
+}
+
+/** Longest token read: anything longer is not one of ours (and is not parsed). */
+const MAX_TOKEN = 2048;
+
+const mac = (key: Buffer, body: string) => createHmac("sha256", key).update(body).digest();
+
+export function signDownloadToken(key: Buffer, grant: DownloadGrant): string {
+  const payload: z.infer<typeof Payload> = { v: 1, s: grant.subject, w: grant.worldId, f: grant.format, e: Math.floor(grant.expiresAt.getTime() / 1000) };
+  const body = Buffer.from(JSON.stringify(payload), "utf8").toString("base64url");
+  return `${body}.${mac(key, body).toString("base64url")}`;
+}
+
+/** The grant a token carries when its signature holds and it has not expired; undefined otherwise, whatever the reason. */
+export function verifyDownloadToken(key: Buffer, token: string, now = Date.now()): DownloadGrant | undefined {
+  if (token.length > MAX_TOKEN) return undefined;
+  const dot = token.indexOf(".");
+  if (dot <= 0) return undefined;
+  const body = token.slice(0, dot);
+  const given = Buffer.from(token.slice(dot + 1), "base64url");
+  const expected = mac(key, body);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+  } catch {
+    return undefined;
+  }
+  const payload = Payload.safeParse(parsed);
+  if (!payload.success || payload.data.e * 1000 <= now) return undefined;
+  return { subject: payload.data.s, worldId: payload.data.w, format: payload.data.f, expiresAt: new Date(payload.data.e * 1000) };
+}

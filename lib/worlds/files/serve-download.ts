@@ -1,0 +1,44 @@
+import { loadEnv } from "../../config/env";
+import { exportWorld } from "../export/world-export";
+import { NotFoundError } from "../data/errors";
+import { downloadLinkKey } from "./link-key";
+import { verifyDownloadToken } from "./download-token";
+import { EXPORT_MIME_TYPES, exportFileName } from "./download-link";
+
+/**
+ * GET /api/files/<token>: the export a download link names, made afresh for the link's owner.
+ * A forged, altered or expired token, and a world its owner no longer has, all get the same 404
+ * (one body, one set of headers), so a link says nothing about why it does not open.
+ */
+
+const PRIVATE_HEADERS = {
+  "cache-control": "private, no-store",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+} as const;
+
+function notFound(): Response {
+  return new Response("Not found: this download link is invalid or has expired. Export the world again for a new link.\n", {
+    status: 404,
+    headers: { ...PRIVATE_HEADERS, "content-type": "text/plain; charset=utf-8" },
+  });
+}
+
+export async function serveDownload(token: string, signal: AbortSignal): Promise<Response> {
+  const grant = verifyDownloadToken(await downloadLinkKey(loadEnv()), token);
+  if (!grant) return notFound();
+  const exported = await exportWorld(grant.subject, grant.worldId, { signal }).catch((thrown: unknown) => {
+    if (thrown instanceof NotFoundError) return undefined;
+    throw thrown;
+  });
+  if (!exported) return notFound();
+  const body = grant.format === "md" ? exported.markdown : exported.json;
+  return new Response(body, {
+    status: 200,
+    headers: {
+      ...PRIVATE_HEADERS,
+      "content-type": EXPORT_MIME_TYPES[grant.format],
+      "content-disposition": `attachment; filename="${exportFileName(exported.world.name, grant.format)}"`,
+    },
+  });
+}

@@ -1,0 +1,161 @@
+import { describe, expect, it, vi } from "vitest";
+import type { Character, Location } from "../../lib/db/generated/client";
+import { renderMarkdown } from "../../lib/worlds/export/markdown";
+import { parseMarkdownWorld } from "../../lib/worlds/import/markdown-world";
+import { parseJsonWorld } from "../../lib/worlds/import/json-world";
+import { WorldFileProblems } from "../../lib/worlds/import/world-document";
+import { isLoopbackAddress, isNonPublicAddress } from "../../lib/config/address-range";
+import { signDownloadToken, verifyDownloadToken } from "../../lib/worlds/files/download-token";
+import { exportFileName } from "../../lib/worlds/files/download-link";
+
+/**
+ * The world-file readers on their own: the Markdown exporter's output parsed back to the same
+ * world, however hostile the text in it (markup, entities, headings and the exporter's own labels
+ * typed into prose); problems named by line or JSON path. Plus the pure pieces of download links
+ * and the SSRF address rules. End-to-end behaviour is in tests/worlds/world-files.test.ts.
+ */
+
+const at = new Date("2026-01-01T00:00:00Z");
+const character = (c: Partial<Character> & { name: string }): Character =>
+  ({ id: `c-${c.name}`, ownerSubject: "o", worldId: "w", role: "", traits: [], backstory: "", createdAt: at, updatedAt: at, ...c }) as Character;
+const location = (l: Partial<Location> & { id: string; name: string }): Location =>
+  ({ ownerSubject: "o", worldId: "w", kind: "", description: "", parentId: null, createdAt: at, updatedAt: at, ...l }) as Location;
+
+const problemsOf = (run: () => unknown): string[] => {
+  try {
+    run();
+  } catch (thrown) {
+    if (thrown instanceof WorldFileProblems) return thrown.problems;
+    throw thrown;
+  }
+  throw new Error("expected WorldFileProblems");
+};
+
+describe("Markdown export read back", () => {
+  const world = {
+    name: "Salt & <Pepper> **Isles** #1",
+    theme: "sea\\punk [x](y)",
+    tone: "wry · *Tone:* odd",
+    description: "## Characters (9)\n\nA land of [links](javascript:alert(1)) and <b>tags</b> & &lt;entities&gt;.\n\n### Not a character\n  # nor a title",
+  };
+  const characters = [
+    character({ name: "Ada — the First", role: "", traits: [] }),
+    character({ name: "Bo_b*", role: "guard (night)", traits: ["brave, mostly", "a\\b", "#1"], backstory: "*Traits:* none really\n\n## Locations (0)\nsecond line" }),
+    character({ name: "Cy", role: "— dash", traits: ["x"], backstory: "[ref]: javascript:alert(1)\nplain" }),
+  ];
+  const locations = [
+    location({ id: "city", name: "City (old)", kind: "city **big**", description: "Walls — of glass" }),
+    location({ id: "inn", name: "Inn*", kind: "", description: "", parentId: "city" }),
+    location({ id: "cellar", name: "Cellar", kind: "room", parentId: "inn" }),
+    location({ id: "port", name: "Port", kind: "harbour" }),
+  ];
+
+  it("gives back the same world, characters and location tree", () => {
+    const markdown = renderMarkdown(world, characters, locations);
+    const doc = parseMarkdownWorld(markdown);
+    expect(doc.world).toEqual({ ...world, description: world.description.trim() });
+    // A name containing the role separator is the one ambiguity the layout has (docs/tools.md).
+    expect(doc.characters.slice(1)).toEqual(characters.slice(1).map((c) => ({ name: c.name, role: c.role, traits: c.traits, backstory: c.backstory })));
+    expect(doc.locations.map((l) => [l.name, l.kind, l.description])).toEqual(locations.map((l) => [l.name, l.kind, l.description]));
+    const parentName = (i: number) => doc.locations.find((l) => l.key === doc.locations[i]!.parentKey)?.name ?? null;
+    expect([0, 1, 2, 3].map(parentName)).toEqual([null, "City (old)", "Inn*", null]);
+  });
+
+  it("reads CRLF line ends and a byte order mark", () => {
+    const markdown = renderMarkdown(world, characters, locations);
+    expect(parseMarkdownWorld(`\uFEFF${markdown.replace(/\n/g, "\r\n")}`)).toEqual(parseMarkdownWorld(markdown));
+  });
+
+  it("names the line of what is wrong", () => {
+    expect(problemsOf(() => parseMarkdownWorld("hello\n"))[0]).toMatch(/^line 1: expected the world's title/);
+    expect(problemsOf(() => parseMarkdownWorld("# W\n\n*Theme:* t\n\n## Characters (2)\n\n### A\n\n## Locations (0)\n"))[0]).toBe("line 5: the heading says 2 characters but 1 follow");
+    expect(problemsOf(() => parseMarkdownWorld("# W\n*Theme:* t\n## Characters (0)\n## Locations (1)\n- **A** (x\n"))[0]).toBe("line 5: the location's kind has no closing )");
+    expect(problemsOf(() => parseMarkdownWorld("# W\n*Theme:* t\n## Characters (0)\n## Locations (1)\n    - **A**\n"))[0]).toBe("line 5: indented more than one level below the location above it");
+    expect(problemsOf(() => parseMarkdownWorld(`# ${"n".repeat(121)}\n*Theme:* t\n## Characters (0)\n## Locations (0)\n`))[0]).toMatch(/^line 1: world name: /);
+    expect(problemsOf(() => parseMarkdownWorld("# W\n*Theme:* t\n## Characters (1)\n### \n## Locations (0)\n"))[0]).toMatch(/^line 4: character 1 name: /);
+  });
+});
+
+describe("JSON export read back", () => {
+  const exported = {
+    format: "worldcrafter.world/v1",
+    world: { id: "w", name: "W", theme: "t", tone: "", description: "d", counts: { characters: 1, locations: 2 } },
+    characters: [{ id: "c", name: "A", role: "r", traits: ["x"], backstory: "b" }],
+    locations: [
+      { id: "l2", name: "Inn", kind: "", description: "", parentId: "l1" },
+      { id: "l1", name: "City", kind: "city", description: "", parentId: null },
+    ],
+  };
+
+  it("reads the fields a world is made of, parents by id in any order", () => {
+    const doc = parseJsonWorld(JSON.stringify(exported));
+    expect(doc.world).toEqual({ name: "W", theme: "t", tone: "", description: "d" });
+    expect(doc.characters).toEqual([{ name: "A", role: "r", traits: ["x"], backstory: "b" }]);
+    expect(doc.locations.map((l) => [l.key, l.parentKey])).toEqual([["l2", "l1"], ["l1", null]]);
+  });
+
+  it("names the JSON path or the position of what is wrong", () => {
+    // The line and column when the engine's message gives a position (V8's wording varies by version).
+    expect(problemsOf(() => parseJsonWorld('{"format": "worldcrafter.world/v1",\n "world": }'))[0]).toMatch(/^not valid JSON( \(line 2, column \d+\))?: Unexpected token/);
+    expect(problemsOf(() => parseJsonWorld(JSON.stringify({ ...exported, format: "other" })))[0]).toMatch(/^\$\.format: must be "worldcrafter\.world\/v1"/);
+    expect(problemsOf(() => parseJsonWorld(JSON.stringify({ ...exported, characters: [{ name: "" }] })))[0]).toMatch(/^\$\.characters\[0\]\.name: /);
+    const dangling = { ...exported, locations: [{ id: "a", name: "A", parentId: "zz" }] };
+    expect(problemsOf(() => parseJsonWorld(JSON.stringify(dangling)))).toEqual(['$.locations[0].parentId: names no location of this file ("zz")']);
+    const cycle = { ...exported, locations: [{ id: "a", name: "A", parentId: "b" }, { id: "b", name: "B", parentId: "a" }] };
+    expect(problemsOf(() => parseJsonWorld(JSON.stringify(cycle)))[0]).toBe("$.locations[0].parentId: its parents form a cycle");
+    const many = { ...exported, characters: Array.from({ length: 1001 }, (_, i) => ({ name: `C${i}` })) };
+    expect(problemsOf(() => parseJsonWorld(JSON.stringify(many)))[0]).toBe("$.characters: at most 1000 characters per import");
+  });
+});
+
+describe("download tokens", () => {
+  const key = Buffer.alloc(32, 7);
+  const grant = { subject: "user-1", worldId: "w1", format: "md" as const, expiresAt: new Date(Date.now() + 60_000) };
+
+  it("verify only unaltered, unexpired tokens signed with the key", () => {
+    const token = signDownloadToken(key, grant);
+    expect(verifyDownloadToken(key, token)).toMatchObject({ subject: "user-1", worldId: "w1", format: "md" });
+    expect(verifyDownloadToken(Buffer.alloc(32, 8), token)).toBeUndefined();
+    const [body, mac] = token.split(".") as [string, string];
+    const swapped = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, "base64url").toString()), w: "w2" })).toString("base64url");
+    expect(verifyDownloadToken(key, `${swapped}.${mac}`)).toBeUndefined();
+    expect(verifyDownloadToken(key, signDownloadToken(key, { ...grant, expiresAt: new Date(Date.now() - 1000) }))).toBeUndefined();
+    for (const junk of ["", ".", "abc", `${body}.`, "x".repeat(5000)]) expect(verifyDownloadToken(key, junk)).toBeUndefined();
+  });
+
+  it("name files safely", () => {
+    expect(exportFileName("Élan / ../../etc \"passwd\"", "md")).toBe("Elan-..-..-etc-passwd.md");
+    expect(exportFileName("...", "json")).toBe("world.json");
+    expect(exportFileName("世界", "md")).toBe("world.md");
+  });
+});
+
+describe("addresses a file fetch may not reach", () => {
+  it("refuses private, loopback, link-local and unique-local addresses in every spelling", () => {
+    for (const a of ["10.0.0.1", "127.0.0.1", "169.254.169.254", "172.16.5.4", "192.168.1.1", "100.64.0.1", "0.0.0.0", "::1", "[::1]", "::", "fd00::1", "fe80::1", "::ffff:10.0.0.1", "::ffff:a9fe:a9fe", "::ffff:7f00:1", "64:ff9b::a00:1"]) {
+      expect(isNonPublicAddress(a), a).toBe(true);
+    }
+    for (const a of ["93.184.216.34", "2606:4700::1111", "::ffff:93.184.216.34"]) expect(isNonPublicAddress(a), a).toBe(false);
+    expect(isLoopbackAddress("::ffff:127.0.0.1")).toBe(true);
+    expect(isLoopbackAddress("10.0.0.1")).toBe(false);
+  });
+});
+
+describe("the world card's redirect domain", () => {
+  it("is the app's public https origin, so ChatGPT opens download links from the card", async () => {
+    const saved = process.env.MCP_RESOURCE_URL;
+    process.env.MCP_RESOURCE_URL = "https://worlds.example.com/api/mcp";
+    try {
+      vi.resetModules();
+      const { worldCardWidget, worldListWidget } = await import("../../lib/worlds/widgets");
+      const { widgetResource } = await import("../../lib/mcp/registry/widgets");
+      const csp = (widget: typeof worldCardWidget) => widgetResource(widget).meta?.["openai/widgetCSP"] as Record<string, unknown>;
+      expect(csp(worldCardWidget).redirect_domains).toEqual(["https://worlds.example.com"]);
+      expect(csp(worldListWidget).redirect_domains).toBeUndefined();
+    } finally {
+      if (saved === undefined) delete process.env.MCP_RESOURCE_URL;
+      else process.env.MCP_RESOURCE_URL = saved;
+      vi.resetModules();
+    }
+  });
+});
