@@ -220,7 +220,9 @@ describe.each(DATABASE_SERVERS)("on $database", ({ server }) => {
       expect(tool.outputSchema).toBeDefined();
       expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(["file", "document", "format"]);
       const exportTool = (await client.listTools()).tools.find((t) => t.name === "export_world")!;
-      expect(exportTool.outputSchema?.properties).toHaveProperty("files");
+      // The published schema is the success shape or the tool-error envelope (lib/mcp/registry).
+      const [success] = (exportTool.outputSchema as unknown as { anyOf: { properties?: Record<string, unknown> }[] }).anyOf;
+      expect(success?.properties).toHaveProperty("files");
     });
 
     it("round-trips the Markdown export (inline) and the JSON export (by its download link) to an equal, new world", async () => {
