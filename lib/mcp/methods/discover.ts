@@ -1,6 +1,7 @@
 import { ALL_SUPPORTED_VERSIONS } from "../protocol/protocol-versions";
 import { SERVER_CAPABILITIES } from "../protocol/server-info";
 import type { MethodHandler } from "./method-env";
+import { TASKS_EXTENSION } from "../tasks/wire";
 
 /**
  * server/discover (2026-07-28): what the server speaks and offers, with no handshake. serverInfo
@@ -8,6 +9,6 @@ import type { MethodHandler } from "./method-env";
  */
 export const discover: MethodHandler = (env) => ({
   supportedVersions: ALL_SUPPORTED_VERSIONS,
-  capabilities: { ...SERVER_CAPABILITIES, extensions: {} },
+  capabilities: { ...SERVER_CAPABILITIES, extensions: env.tasks ? { [TASKS_EXTENSION]: {} } : {} },
   ...(env.instructions ? { instructions: env.instructions } : {}),
 });

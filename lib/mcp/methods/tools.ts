@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { McpError } from "../../jsonrpc";
+import { ErrorCode, McpError } from "../../jsonrpc";
 import { createHandlerContext } from "../runtime/handler-context";
 import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../runtime/validate";
 import type { CallToolResult } from "../protocol/types";
@@ -13,6 +13,10 @@ import { errorReference, logUnexpected, unexpectedFailureText } from "../runtime
 import { decideAccess, signInResult } from "../policy/access";
 import { ToolError } from "../runtime/tool-error";
 import { withTimeLimit } from "../runtime/tool-timeout";
+import { isStatelessEraVersion } from "../protocol/protocol-versions";
+import { callAsTask } from "../tasks/call-as-task";
+import { TASKS_EXTENSION, declaresTasks } from "../tasks/wire";
+import type { TaskEnding } from "../tasks/store";
 
 const CallToolParams = z.looseObject({
   name: z.string().min(1).max(128),
@@ -75,6 +79,17 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
     if (decision.kind === "sign_in") return signInResult(env.access, name, decision.scopes);
   }
   const args = parseArgumentsOrInvalidParams(tool.definition.input, rawArgs ?? {}, `arguments for tool ${name}`);
+  const execution = tool.definition.execution;
+  if (execution) {
+    // SEP-2663 §required capabilities: tasks are offered in 2026-07-28, to a request that declares the extension.
+    const asTask = env.tasks !== undefined && isStatelessEraVersion(scope.protocolVersion) && declaresTasks(scope.clientCapabilities);
+    if (asTask && env.tasks) return callToolAsTask(env, env.tasks, tool, args, scope);
+    if (execution.taskSupport === "required") {
+      throw new ProtocolError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: the tool ${name} runs only as a task (${TASKS_EXTENSION})`, {
+        requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+      });
+    }
+  }
   const observe = env.onToolCall ? observer(env.onToolCall, name, args, scope) : undefined;
 
   let outcome: CallToolResult | Promise<CallToolResult>;
@@ -90,6 +105,45 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
   }
   return observe ? observe.settled(() => finishedResult(tool, outcome)) : finishedResult(tool, outcome);
 };
+
+/**
+ * tools/call as a durable task: the same handler, ctx, tool-error mapping and output check as a
+ * plain call; the outcome lands in the task store and `onToolCall` hears of it when it ends.
+ */
+function callToolAsTask(
+  env: Parameters<MethodHandler>[0],
+  tasks: NonNullable<Parameters<MethodHandler>[0]["tasks"]>,
+  tool: CompiledTool,
+  args: Record<string, unknown>,
+  scope: CallScope,
+): Promise<Record<string, unknown>> {
+  const started = performance.now();
+  const ended = (ending: TaskEnding, cancelled: boolean) => {
+    if (!env.onToolCall) return;
+    const outcome: ToolCallOutcome = cancelled ? "cancelled" : ending.status === "completed" ? (ending.result.isError === true ? "tool_error" : "ok") : "protocol_error";
+    try {
+      env.onToolCall({ tool: tool.definition.name, auth: scope.auth, arguments: args, durationMs: Math.round(performance.now() - started), outcome });
+    } catch (thrown) {
+      logUnexpected("onToolCall", thrown);
+    }
+  };
+  return callAsTask(tasks, scope, {
+    owner: scope.auth?.subject ?? "",
+    tool: tool.definition.name,
+    args,
+    atOnce: tool.definition.execution?.taskStarts !== "when_handler_asks",
+    ended,
+    run: async (taskScope) => {
+      let result: CallToolResult;
+      try {
+        result = await tool.definition.handler(args, createHandlerContext(taskScope, env.locales));
+      } catch (thrown) {
+        return failedResult(thrown, taskScope);
+      }
+      return finishedResult(tool, result);
+    },
+  });
+}
 
 /** Reports how a call ended to `onToolCall`, passing the answer (or the thrown error) through. */
 function observer(onToolCall: ToolCallObserver, tool: string, args: Record<string, unknown>, scope: CallScope) {
