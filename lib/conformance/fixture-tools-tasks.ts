@@ -73,9 +73,12 @@ export const fixtureToolsTasks = [
   defineTool({
     name: "confirm_delete",
     description: "Asks the user to confirm, then 'deletes' the file",
-    input: z.object({ filename: z.string().max(500) }),
+    // First in tools/list by name, so the header scenarios call it with no arguments and no
+    // elicitation capability: then it answers at once instead of failing their request.
+    input: z.object({ filename: z.string().max(500).default("file.txt") }),
     execution: { taskSupport: "optional" },
     handler: async ({ filename }, ctx) => {
+      if (!ctx.clientCapabilities.elicitation) return text(`Kept ${filename} (nobody to ask)`);
       const answer = await ctx.elicit({ mode: "form", message: `Delete ${filename}?`, requestedSchema: askConfirm }, { key: "confirm" });
       return text(answer.action === "accept" && answer.content?.confirm === true ? `Deleted ${filename}` : `Kept ${filename}`);
     },

@@ -85,7 +85,7 @@ export function createMcpEndpoint(
       ...(adapters.access ? { access: adapters.access } : {}),
       maxToolBatch: env.MCP_MAX_TOOL_BATCH,
       toolTimeoutMs: env.MCP_TOOL_TIMEOUT_MS,
-      ...(adapters.tasks ? { tasks: new TaskRuntime(adapters.tasks, cluster.bus) } : {}),
+      ...(adapters.tasks ? { tasks: new TaskRuntime(adapters.tasks, cluster.bus, hub) } : {}),
     },
     sessionMode: env.MCP_SESSION_MODE,
     cluster,

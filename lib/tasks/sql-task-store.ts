@@ -120,7 +120,10 @@ export function sqlTaskStore(run: RunSql): TaskStore {
     },
     async answer(id, owner, responses, now) {
       const rows = await run<{ id: string }>(
-        `UPDATE "McpTask" SET "inputResponses" = CASE WHEN "status" = 'working' THEN "inputResponses" || $3::jsonb ELSE "inputResponses" END,
+        // SEP-2663 §tasks/update: answers to keys not currently outstanding (never asked, already answered) are ignored.
+        `UPDATE "McpTask" SET "inputResponses" = CASE WHEN "status" = 'working' THEN "inputResponses" || (
+             SELECT COALESCE(jsonb_object_agg(r.key, r.value), '{}'::jsonb) FROM jsonb_each($3::jsonb) AS r
+             WHERE "McpTask"."inputRequests" ? r.key AND NOT ("McpTask"."inputResponses" ? r.key)) ELSE "inputResponses" END,
            "updatedAt" = CASE WHEN "status" = 'working' THEN ${ts("$4")} ELSE "updatedAt" END
          WHERE "id" = $1 AND "owner" = $2 AND "expiresAt" > ${ts("$4")} RETURNING "id"`,
         [id, owner, JSON.stringify(responses), now.getTime()],

@@ -157,6 +157,46 @@ describe("durable tasks across two instances", () => {
     expect(done.result).toMatchObject({ content: [{ type: "text", text: "Deleted x.txt" }] });
   });
 
+  it("status notifications reach a listen stream on the other instance, for the owner's task ids only", async () => {
+    const started = await call(pair.a.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 2, label: "listened" } });
+    const taskId = started.result!.taskId as string;
+    const stop = new AbortController();
+    const res = await fetch(`${pair.b.url}${FIXTURE}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": V, "mcp-method": "subscriptions/listen" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: "listen-1",
+        method: "subscriptions/listen",
+        params: {
+          notifications: { taskIds: [taskId] },
+          _meta: { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } } },
+        },
+      }),
+      signal: stop.signal,
+    });
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const seen: Record<string, unknown>[] = [];
+    let buffer = "";
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !seen.some((m) => m.method === "notifications/tasks")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      for (const line of buffer.split("\n")) if (line.startsWith("data:")) seen.push(JSON.parse(line.slice(5)) as Record<string, unknown>);
+      buffer = buffer.slice(buffer.lastIndexOf("\n") + 1);
+    }
+    stop.abort();
+    expect(seen[0]).toMatchObject({ method: "notifications/subscriptions/acknowledged", params: { notifications: { taskIds: [taskId] } } });
+    const note = seen.find((m) => m.method === "notifications/tasks") as { params: Record<string, unknown> };
+    expect(note.params).toMatchObject({ taskId, status: "completed", result: { content: [{ type: "text", text: "Computed listened after 2 s" }] } });
+
+    // Without the extension, asking for task ids is -32021.
+    const refused = await call(pair.b.url, FIXTURE, "subscriptions/listen", { notifications: { taskIds: [taskId] } }, { tasks: false });
+    expect(refused.error?.code).toBe(-32021);
+  });
+
   it("a required-task tool refuses a plain call with -32021 naming the extension", async () => {
     const refused = await call(pair.a.url, FIXTURE, "tools/call", { name: "failing_job", arguments: {} }, { tasks: false });
     expect(refused.error?.code).toBe(-32021);

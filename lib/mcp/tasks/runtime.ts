@@ -3,7 +3,9 @@ import { ErrorCode, McpError, toMcpError } from "../../jsonrpc";
 import { INSTANCE_ID, type ClusterBus } from "../cluster/cluster";
 import { logUnexpected } from "../runtime/request-log";
 import type { ServerRequestMethod } from "../runtime/client-requests";
+import type { NotificationHub } from "../cluster/notification-hub";
 import type { TaskEnding, TaskError, TaskInputRequest, TaskRecord, TaskStore } from "./store";
+import { detailedTask } from "./wire";
 
 /** Tunables (env: docs/configuration.md). */
 export interface TaskSettings {
@@ -87,6 +89,8 @@ export class TaskRuntime {
   constructor(
     private readonly adapters: TaskAdapters,
     private readonly bus: ClusterBus,
+    /** Where status changes go (SEP-2663 notifications/tasks on the owner's listen streams, any instance). */
+    private readonly hub: NotificationHub,
   ) {
     bus.subscribe((message) => {
       if (message.kind === "task_cancelled") this.abortLocal(message.taskId, "cancelled from another instance");
@@ -157,6 +161,7 @@ export class TaskRuntime {
       ask: async (method, params, key) => {
         const name = key ?? `${SHORT[method]}_${++asked}`;
         await store.ask(record.id, { [name]: { method, params } satisfies TaskInputRequest });
+        this.announce(record.id, record.owner);
         for (;;) {
           await sleep(ANSWER_POLL_MS, controller.signal);
           const state = await store.answers(record.id);
@@ -174,7 +179,9 @@ export class TaskRuntime {
         const error = toMcpError(thrown);
         return { status: "failed", error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
       })
-      .then((ending) => store.end(record.id, ending, {}))
+      .then(async (ending) => {
+        if (await store.end(record.id, ending, {})) this.announce(record.id, record.owner);
+      })
       .catch((thrown: unknown) => logUnexpected("task end", thrown))
       .finally(() => {
         clearInterval(heartbeat);
@@ -191,13 +198,15 @@ export class TaskRuntime {
     const now = new Date();
     const task = await store.get(id, owner, now);
     if (!task || task.status !== "working" || task.leaseExpiresAt >= now) return task;
-    await store.end(id, { status: "failed", error: leaseExpiredError(settings.leaseMs) }, { leaseBefore: now });
+    if (await store.end(id, { status: "failed", error: leaseExpiredError(settings.leaseMs) }, { leaseBefore: now })) this.announce(id, owner);
     return store.get(id, owner, now);
   }
 
   /** tasks/update: false when the owner has no such task. */
-  answer(id: string, owner: string, responses: Record<string, unknown>): Promise<boolean> {
-    return this.adapters.store.answer(id, owner, responses, new Date());
+  async answer(id: string, owner: string, responses: Record<string, unknown>): Promise<boolean> {
+    const known = await this.adapters.store.answer(id, owner, responses, new Date());
+    if (known) this.announce(id, owner);
+    return known;
   }
 
   /**
@@ -210,10 +219,21 @@ export class TaskRuntime {
     if (task.status !== "working") return true;
     const ended = await this.adapters.store.end(id, { status: "cancelled", statusMessage: "Cancelled by the client" }, { owner });
     if (ended) {
+      this.announce(id, owner);
       this.abortLocal(id, "cancelled");
       this.bus.publish({ kind: "task_cancelled", taskId: id });
     }
     return true;
+  }
+
+  /** Publish the task's current DetailedTask to its owner's listen streams, wherever they are. */
+  private announce(id: string, owner: string): void {
+    this.adapters.store.get(id, owner, new Date()).then(
+      (task) => {
+        if (task) this.hub.publish({ kind: "task_status", owner, task: detailedTask(task) });
+      },
+      (thrown: unknown) => logUnexpected("task status notification", thrown),
+    );
   }
 
   private abortLocal(id: string, reason: string): void {
