@@ -155,6 +155,9 @@ export function sqlTaskStore(run: RunSql): TaskStore {
       );
       return rows.length > 0;
     },
+    async runStopped(id, statusMessage) {
+      await run(`UPDATE "McpTask" SET "statusMessage" = $2 WHERE "id" = $1 AND "status" = 'cancelled'`, [id, statusMessage]);
+    },
     async sweep(now) {
       const rows = await run<{ id: string }>(`DELETE FROM "McpTask" WHERE "expiresAt" <= ${ts("$1")} RETURNING "id"`, [now.getTime()]);
       return rows.length;

@@ -40,7 +40,7 @@ async function call(base: string, path: string, method: string, params: Record<s
         ...params,
         _meta: {
           "io.modelcontextprotocol/protocolVersion": V,
-          "io.modelcontextprotocol/clientCapabilities": opts.tasks === false ? {} : { extensions: { [TASKS]: {} } },
+          "io.modelcontextprotocol/clientCapabilities": opts.tasks === false ? {} : { extensions: { [TASKS]: {} }, elicitation: {} },
         },
       },
     }),
@@ -130,19 +130,21 @@ describe("durable tasks across two instances", () => {
     expect((done.result as Record<string, unknown>).structuredContent).toEqual(outline.result!.structuredContent);
   });
 
-  it("tasks/cancel on the other instance ends the task cancelled and it never completes", async () => {
-    const started = await call(pair.a.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 3, label: "cancel-me" } });
+  it("tasks/cancel on the other instance fires the handler's signal on the running one: the run stops long before its end", async () => {
+    const started = await call(pair.a.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 30, label: "cancel-me" } });
     const taskId = started.result!.taskId as string;
     await until(pair.b.url, FIXTURE, taskId, (t) => typeof t.progress === "number" && t.progress >= 1);
     const ack = await call(pair.b.url, FIXTURE, "tasks/cancel", { taskId });
     expect(ack.result).toEqual({ resultType: "complete", _meta: expect.any(Object) });
+    const cancelledAt = Date.now();
     expect((await getTask(pair.a.url, FIXTURE, taskId)).status).toBe("cancelled");
-    // Past the run's natural end: still cancelled (the handler stopped; a terminal state is written once).
-    await new Promise((r) => setTimeout(r, 3_000));
-    const after = await getTask(pair.a.url, FIXTURE, taskId);
-    expect(after.status).toBe("cancelled");
-    expect(after.progress).toBeLessThan(3);
-    expect(after).not.toHaveProperty("result");
+    // The handler on instance a settles only when its signal fires (slow_compute sleeps on it for
+    // 30 s otherwise); the runtime then marks the cancelled task's run as stopped.
+    const stopped = await until(pair.b.url, FIXTURE, taskId, (t) => t.statusMessage === "Cancelled by the client; its run has stopped", undefined, 5_000);
+    expect(Date.now() - cancelledAt).toBeLessThan(5_000);
+    expect(stopped.status).toBe("cancelled");
+    expect(stopped.progress).toBeLessThan(30);
+    expect(stopped).not.toHaveProperty("result");
   });
 
   it("an input round inside a task is answered through the other instance", async () => {

@@ -37,6 +37,9 @@ const SHORT: Record<ServerRequestMethod, string> = {
   "roots/list": "roots",
 };
 
+/** A cancelled task's status message once its handler has settled. */
+export const CANCELLED_AND_STOPPED = "Cancelled by the client; its run has stopped";
+
 /** How often a task waiting for its client's answer looks for them. */
 const ANSWER_POLL_MS = 150;
 /** The sweep of expired tasks runs at most this often per instance. */
@@ -181,6 +184,7 @@ export class TaskRuntime {
       })
       .then(async (ending) => {
         if (await store.end(record.id, ending, {})) this.announce(record.id, record.owner);
+        else if (controller.signal.aborted) await store.runStopped(record.id, CANCELLED_AND_STOPPED);
       })
       .catch((thrown: unknown) => logUnexpected("task end", thrown))
       .finally(() => {

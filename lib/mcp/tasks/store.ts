@@ -75,6 +75,11 @@ export interface TaskStore {
    * task whose lease ran out (the sweep of dead runs).
    */
   end(id: string, ending: TaskEnding, condition: { owner?: string; leaseBefore?: Date }): Promise<boolean>;
+  /**
+   * A cancelled task's run has stopped (its handler settled after the signal fired): its status
+   * message says so, for clients that want to know the work really ended (cancel is cooperative).
+   */
+  runStopped(id: string, statusMessage: string): Promise<void>;
   /** Delete expired tasks; returns how many went. */
   sweep(now: Date): Promise<number>;
 }
