@@ -39,7 +39,7 @@ export const fixtureToolsTasks = [
   defineTool({
     name: "slow_compute",
     description: "Sleeps `seconds` seconds, then answers; a task when the client supports tasks",
-    input: z.object({ seconds: z.number().min(0).max(600), label: z.string().max(200).optional() }),
+    input: z.object({ seconds: z.number().min(0).max(600), label: z.string().max(4000).optional() }),
     execution: { taskSupport: "optional" },
     handler: async ({ seconds, label }, ctx) => {
       const steps = Math.max(1, Math.ceil(seconds));

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTwoInstances, type TwoInstances } from "../support/two-instances";
+import { startNextServer, type RunningNextServer } from "../support/next-server.mjs";
+import { migratedTestSchema, type TestSchema } from "../support/test-database";
 
 /**
  * Durable tasks (io.modelcontextprotocol/tasks, docs/tasks.md) across two instances sharing one
@@ -217,5 +219,46 @@ describe("durable tasks across two instances", () => {
     expect((failed.error as { message: string }).message).toMatch(/instance running this task stopped/);
     expect(Date.now() - killedAt).toBeLessThan(LEASE_MS * 2 + 1_000);
     expect(failed).not.toHaveProperty("result");
+  });
+});
+
+describe("task limits (one instance, tight limits)", () => {
+  let server: RunningNextServer;
+  let schema: TestSchema;
+  beforeAll(async () => {
+    schema = await migratedTestSchema("wc_tasks_limits");
+    server = await startNextServer({
+      readyPath: FIXTURE,
+      env: {
+        MCP_CONFORMANCE_FIXTURES: "1",
+        BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
+        DATABASE_URL: schema.url,
+        MCP_TASKS_MAX_RUNNING_PER_CALLER: "2",
+        MCP_TASK_MAX_RESULT_BYTES: "1024",
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await schema?.drop();
+  });
+
+  it("a caller past its running-task limit gets the documented -32000 with data.taskLimit", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) ids.push((await call(server.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 60 } })).result!.taskId as string);
+    const refused = await call(server.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 60 } });
+    expect(refused.error).toMatchObject({ code: -32000, data: { taskLimit: "working", limit: 2 } });
+    expect(refused.error?.message).toMatch(/Too many running tasks: at most 2 per caller/);
+    for (const taskId of ids) await call(server.url, FIXTURE, "tasks/cancel", { taskId });
+    const again = await call(server.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 0 } });
+    expect(again.result?.resultType).toBe("task");
+  });
+
+  it("a result larger than the bound fails the task with a message giving both sizes", async () => {
+    const started = await call(server.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 0, label: "x".repeat(2000) } });
+    const ended = await until(server.url, FIXTURE, started.result!.taskId as string, terminal);
+    expect(ended.status).toBe("failed");
+    expect((ended.error as { message: string }).message).toMatch(/result \(\d+ bytes\) exceeds the 1024-byte limit/);
+    expect(ended).not.toHaveProperty("result");
   });
 });

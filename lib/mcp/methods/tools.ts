@@ -82,9 +82,13 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
   const execution = tool.definition.execution;
   if (execution) {
     // SEP-2663 §required capabilities: tasks are offered in 2026-07-28, to a request that declares the extension.
-    const asTask = env.tasks !== undefined && isStatelessEraVersion(scope.protocolVersion) && declaresTasks(scope.clientCapabilities);
+    const modern = isStatelessEraVersion(scope.protocolVersion);
+    const asTask = env.tasks !== undefined && modern && declaresTasks(scope.clientCapabilities);
     if (asTask && env.tasks) return callToolAsTask(env, env.tasks, tool, args, scope);
     if (execution.taskSupport === "required") {
+      // 2025-11-25 server/tools §execution: a required-task tool called plainly is -32601 (tasks
+      // are not offered in that era); 2026-07-28 names the missing extension (-32021, SEP-2663).
+      if (!modern) throw McpError.methodNotFound(`tools/call of ${name} without a task`);
       throw new ProtocolError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: the tool ${name} runs only as a task (${TASKS_EXTENSION})`, {
         requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
       });
