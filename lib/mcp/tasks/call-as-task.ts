@@ -1,7 +1,7 @@
 import type { CallChannel, CallScope } from "../runtime/handler-context";
 import { createTaskResult } from "./wire";
 import type { TaskEnding } from "./store";
-import type { TaskRun, TaskRuntime } from "./runtime";
+import { failedEnding, type TaskRun, type TaskRuntime } from "./runtime";
 
 export interface TaskCall {
   owner: string;
@@ -101,7 +101,7 @@ export function callAsTask(runtime: TaskRuntime, request: CallScope, call: TaskC
       (switching ??= runtime.create(call.owner, call.tool, call.args).then((record) => {
         runtime.run(record, (run) => {
           switchable.switchTo(taskScopeOf(request, run));
-          return new Promise<TaskEnding>((done, fail) => (task = { done, fail })).then((ending) => {
+          return new Promise<TaskEnding>((done, fail) => (task = { done, fail })).catch(failedEnding).then((ending) => {
             call.ended?.(ending, run.signal.aborted);
             return ending;
           });

@@ -53,6 +53,12 @@ export function leaseExpiredError(leaseMs: number): TaskError {
   };
 }
 
+/** A run that threw past the tool-error mapping: a protocol-level failure (SEP-2663 `failed` + JSON-RPC error). */
+export function failedEnding(thrown: unknown): TaskEnding {
+  const error = toMcpError(thrown);
+  return { status: "failed", error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
+}
+
 function digest(args: unknown): string {
   return createHash("sha256").update(JSON.stringify(args ?? {})).digest("hex").slice(0, 32);
 }
@@ -178,10 +184,7 @@ export class TaskRuntime {
     };
     const finished = work(taskRun)
       .then((ending) => this.bounded(ending))
-      .catch((thrown: unknown): TaskEnding => {
-        const error = toMcpError(thrown);
-        return { status: "failed", error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
-      })
+      .catch(failedEnding)
       .then(async (ending) => {
         if (await store.end(record.id, ending, {})) this.announce(record.id, record.owner);
         else if (controller.signal.aborted) await store.runStopped(record.id, CANCELLED_AND_STOPPED);
