@@ -26,6 +26,8 @@ describe("SDK client on /api/mcp: handshake and tools", () => {
       prompts: { listChanged: true },
       logging: {},
       completions: {},
+      // 2025-11-25 experimental tasks (docs/tasks.md): tools/call may run as a task.
+      tasks: { cancel: {}, requests: { tools: { call: {} } } },
     });
     expect(client.getInstructions()).toMatch(/draft_world_outline/);
     await expect(client.ping()).resolves.toEqual({});

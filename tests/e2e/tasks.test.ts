@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { DATABASE_SERVERS } from "../support/servers";
+import { connectClient } from "../support/sdk-client";
 
 /**
  * Durable tasks (io.modelcontextprotocol/tasks, docs/tasks.md) on both databases the app runs on:
@@ -94,5 +96,37 @@ describe.each(DATABASE_SERVERS)("durable tasks on $database", ({ server }) => {
     expect((await call(server(), "tasks/get", { taskId: "x" }, {})).error?.code).toBe(-32021);
     expect((await call(server(), "tools/call", { name: "failing_job", arguments: {} }, {})).error?.code).toBe(-32021);
     expect((await call(server(), "tasks/get", { taskId: "00000000-0000-4000-8000-000000000000" })).error?.code).toBe(-32602);
+  });
+});
+
+describe("2025-11-25 experimental tasks with the SDK 1.x client", () => {
+  const url = () => `${DATABASE_SERVERS[0].server()}${PATH}`;
+
+  it("the server declares tasks for tools/call; callToolStream gets a task and then the tool's result", async () => {
+    const { client } = await connectClient(url());
+    expect(client.getServerCapabilities()?.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
+    await client.listTools();
+    const kinds: string[] = [];
+    let text = "";
+    for await (const message of client.experimental.tasks.callToolStream({ name: "slow_compute", arguments: { seconds: 0.3, label: "v1" } })) {
+      kinds.push(message.type);
+      if (message.type === "result") text = (message.result.content as { text: string }[])[0]!.text;
+      if (message.type === "error") throw message.error;
+    }
+    expect(kinds[0]).toBe("taskCreated");
+    expect(kinds.at(-1)).toBe("result");
+    expect(text).toBe("Computed v1 after 0.3 s");
+  });
+
+  it("tasks/cancel returns the cancelled task; cancelling it again is -32602; a plain call of a required-task tool is -32601", async () => {
+    const { client } = await connectClient(url());
+    const created = await client.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 30 }, task: {} } }, CreateTaskResultSchema);
+    const taskId = created.task.taskId;
+    expect(created.task).toMatchObject({ status: "working", ttl: expect.any(Number), pollInterval: expect.any(Number) });
+    const cancelled = await client.experimental.tasks.cancelTask(taskId);
+    expect(cancelled).toMatchObject({ taskId, status: "cancelled" });
+    expect((await client.experimental.tasks.getTask(taskId)).status).toBe("cancelled");
+    await expect(client.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602 });
+    await expect(client.request({ method: "tools/call", params: { name: "failing_job", arguments: {} } }, CreateTaskResultSchema)).rejects.toMatchObject({ code: -32601 });
   });
 });

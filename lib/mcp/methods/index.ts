@@ -8,6 +8,7 @@ import { callTool, listTools } from "./tools";
 import { discover } from "./discover";
 import { batchTools } from "./tools-batch";
 import { cancelTask, getTask, updateTask } from "./tasks";
+import { cancelLegacyTask, getLegacyTask, legacyTaskResult } from "./legacy-tasks";
 
 export { initialize, type Negotiated } from "./lifecycle";
 export type { MethodCall, MethodEnv, SessionControl } from "./method-env";
@@ -31,6 +32,10 @@ export const SESSION_ERA_METHODS: Readonly<Record<string, MethodHandler>> = {
   "resources/subscribe": subscribeResource,
   "resources/unsubscribe": unsubscribeResource,
   "logging/setLevel": setLogLevel,
+  // 2025-11-25 experimental tasks (legacy-tasks.ts); -32601 on the earlier revisions.
+  "tasks/get": getLegacyTask,
+  "tasks/result": legacyTaskResult,
+  "tasks/cancel": cancelLegacyTask,
 };
 
 /**

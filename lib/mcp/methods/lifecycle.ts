@@ -5,6 +5,7 @@ import { LOGGING_LEVELS } from "../protocol/types";
 import { parseOrInvalidParams } from "../runtime/validate";
 import { LOCALE_META_KEY, lookupLocale } from "../policy/locale";
 import type { MethodEnv, MethodHandler } from "./method-env";
+import { LEGACY_TASKS_CAPABILITY, LEGACY_TASKS_VERSION } from "../tasks/wire";
 
 export const InitializeParams = z.looseObject({
   protocolVersion: z.string().min(1).max(64),
@@ -33,7 +34,7 @@ export function initialize(env: MethodEnv, params: Record<string, unknown>): Neg
     clientCapabilities: p.capabilities,
     result: {
       protocolVersion,
-      capabilities: SERVER_CAPABILITIES,
+      capabilities: env.tasks && protocolVersion === LEGACY_TASKS_VERSION ? { ...SERVER_CAPABILITIES, tasks: LEGACY_TASKS_CAPABILITY } : SERVER_CAPABILITIES,
       serverInfo: env.info,
       ...(env.instructions ? { instructions: env.instructions } : {}),
       ...(requestedLocale !== undefined && env.locales ? { _meta: { [LOCALE_META_KEY]: lookupLocale(requestedLocale, env.locales) } } : {}),

@@ -15,7 +15,7 @@ import { ToolError } from "../runtime/tool-error";
 import { withTimeLimit } from "../runtime/tool-timeout";
 import { isStatelessEraVersion } from "../protocol/protocol-versions";
 import { callAsTask } from "../tasks/call-as-task";
-import { TASKS_EXTENSION, declaresTasks } from "../tasks/wire";
+import { LEGACY_TASKS_VERSION, TASKS_EXTENSION, declaresTasks } from "../tasks/wire";
 import type { TaskEnding } from "../tasks/store";
 
 const CallToolParams = z.looseObject({
@@ -84,7 +84,9 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
     // SEP-2663 §required capabilities: tasks are offered in 2026-07-28, to a request that declares the extension.
     const modern = isStatelessEraVersion(scope.protocolVersion);
     const asTask = env.tasks !== undefined && modern && declaresTasks(scope.clientCapabilities);
-    if (asTask && env.tasks) return callToolAsTask(env, env.tasks, tool, args, scope);
+    if (asTask && env.tasks) return callToolAsTask(env, env.tasks, tool, args, scope, false);
+    // 2025-11-25 basic/utilities/tasks: the client asks for a task with the `task` param.
+    if (env.tasks && wantsLegacyTask(scope, params)) return callToolAsTask(env, env.tasks, tool, args, scope, true);
     if (execution.taskSupport === "required") {
       // 2025-11-25 server/tools §execution: a required-task tool called plainly is -32601 (tasks
       // are not offered in that era); 2026-07-28 names the missing extension (-32021, SEP-2663).
@@ -94,6 +96,8 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
       });
     }
   }
+  // 2025-11-25 server/tools §execution: a task asked of a tool that does not support tasks is -32601.
+  if (env.tasks && wantsLegacyTask(scope, params)) throw McpError.methodNotFound(`tools/call of ${name} as a task`);
   const observe = env.onToolCall ? observer(env.onToolCall, name, args, scope) : undefined;
 
   let outcome: CallToolResult | Promise<CallToolResult>;
@@ -114,12 +118,19 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
  * tools/call as a durable task: the same handler, ctx, tool-error mapping and output check as a
  * plain call; the outcome lands in the task store and `onToolCall` hears of it when it ends.
  */
+/** A 2025-11-25 request with a `task` object in its params (the v1 opt-in; SEP-2663 ignores it). */
+function wantsLegacyTask(scope: CallScope, params: Record<string, unknown>): boolean {
+  const task = params.task;
+  return scope.protocolVersion === LEGACY_TASKS_VERSION && typeof task === "object" && task !== null && !Array.isArray(task);
+}
+
 function callToolAsTask(
   env: Parameters<MethodHandler>[0],
   tasks: NonNullable<Parameters<MethodHandler>[0]["tasks"]>,
   tool: CompiledTool,
   args: Record<string, unknown>,
   scope: CallScope,
+  legacy: boolean,
 ): Promise<Record<string, unknown>> {
   const started = performance.now();
   const ended = (ending: TaskEnding, cancelled: boolean) => {
@@ -135,7 +146,8 @@ function callToolAsTask(
     owner: scope.auth?.subject ?? "",
     tool: tool.definition.name,
     args,
-    atOnce: tool.definition.execution?.taskStarts !== "when_handler_asks",
+    atOnce: legacy || tool.definition.execution?.taskStarts !== "when_handler_asks",
+    legacy,
     ended,
     run: async (taskScope) => {
       let result: CallToolResult;

@@ -1,5 +1,7 @@
 import type { CallChannel, CallScope } from "../runtime/handler-context";
-import { createTaskResult } from "./wire";
+import { ErrorCode } from "../../jsonrpc";
+import { ProtocolError } from "../protocol/protocol-error";
+import { createTaskResult, legacyTask } from "./wire";
 import type { TaskEnding } from "./store";
 import { failedEnding, type TaskRun, type TaskRuntime } from "./runtime";
 
@@ -11,16 +13,21 @@ export interface TaskCall {
   atOnce: boolean;
   /** The handler, its outcome mapped to a tools/call result (thrown: a protocol-level failure). */
   run: (scope: CallScope) => Promise<Record<string, unknown>>;
+  /** The 2025-11-25 task wire (`{ task }`, no questions to the client) instead of SEP-2663's. */
+  legacy?: boolean;
   /** Told how the task ended (the audit log), after its terminal write was attempted. */
   ended?: (ending: TaskEnding, cancelled: boolean) => void;
 }
 
 /** The scope a handler keeps when its call turns into a task: signal and channel become the task's. */
-function taskScopeOf(request: CallScope, run: TaskRun): CallScope {
+function taskScopeOf(request: CallScope, run: TaskRun, legacy: boolean): CallScope {
   const channel: CallChannel = {
     // Notifications have no stream to go to once the request is answered; progress is stored.
     notify: () => Promise.resolve(),
-    request: (method, params, _signal, key) => run.ask(method, params, key),
+    request: (method, params, _signal, key) =>
+      legacy
+        ? Promise.reject(new ProtocolError(ErrorCode.InvalidRequest, `A 2025-11-25 task cannot ask the client (${method}): use protocol revision 2026-07-28 for tasks that ask`))
+        : run.ask(method, params, key),
     missingCapability: (capability, method) => request.channel.missingCapability(capability, method),
     closeStream: () => undefined,
   };
@@ -100,13 +107,13 @@ export function callAsTask(runtime: TaskRuntime, request: CallScope, call: TaskC
     const continueAsTask = () =>
       (switching ??= runtime.create(call.owner, call.tool, call.args).then((record) => {
         runtime.run(record, (run) => {
-          switchable.switchTo(taskScopeOf(request, run));
+          switchable.switchTo(taskScopeOf(request, run, call.legacy === true));
           return new Promise<TaskEnding>((done, fail) => (task = { done, fail })).catch(failedEnding).then((ending) => {
             call.ended?.(ending, run.signal.aborted);
             return ending;
           });
         });
-        resolve(createTaskResult(record));
+        resolve(call.legacy ? { task: legacyTask(record) } : createTaskResult(record));
       }));
     const switchable = switchableScope(request, continueAsTask);
     // A handler that asked for the switch without awaiting it may finish first: wait for it.

@@ -58,3 +58,26 @@ export function declaresTasks(clientCapabilities: Record<string, unknown> | unde
   const extensions = clientCapabilities?.extensions;
   return typeof extensions === "object" && extensions !== null && Object.hasOwn(extensions, TASKS_EXTENSION);
 }
+
+/**
+ * The 2025-11-25 revision's experimental tasks (basic/utilities/tasks): the same tasks under the
+ * v1 wire — `capabilities.tasks`, a `task` param on tools/call, `{ task }` on creation, `ttl` and
+ * `pollInterval`, the result from `tasks/result`. No `tasks/list` (the capability is not declared)
+ * and no input during a task (its questions would travel on the tasks/result stream).
+ */
+export const LEGACY_TASKS_VERSION = "2025-11-25";
+export const LEGACY_TASKS_CAPABILITY = { cancel: {}, requests: { tools: { call: {} } } } as const;
+/** 2025-11-25: tasks/result's answer names its task in `_meta` (SEP-2663 dropped it). */
+export const RELATED_TASK_META_KEY = "io.modelcontextprotocol/related-task";
+
+export function legacyTask(task: TaskRecord): Record<string, unknown> {
+  return {
+    taskId: task.id,
+    status: statusOf(task),
+    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+    createdAt: task.createdAt.toISOString(),
+    lastUpdatedAt: task.updatedAt.toISOString(),
+    ttl: task.ttlMs,
+    pollInterval: task.pollIntervalMs,
+  };
+}
