@@ -80,13 +80,16 @@ function runSuite(args, label) {
   });
 }
 
+/** The tasks' schema, dropped at the end of the pair's run or when the run fails before it. */
+let db;
+
 async function main() {
   ensureInstalled();
   rmSync(RESULTS, { recursive: true, force: true });
   mkdirSync(RESULTS, { recursive: true });
   // The fixture route is unauthenticated by design; the product route beside it still needs an
   // issuer to start in production mode, and the development issuer is fine for that here.
-  const db = await taskDatabase();
+  db = await taskDatabase();
   const base = { MCP_CONFORMANCE_FIXTURES: "1", BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef", DATABASE_URL: db.url };
   const runs = [];
   // One server process serves every run: both eras side by side, as in production.
@@ -117,6 +120,7 @@ async function main() {
     await proxy.close();
     await Promise.all(pair.map((s) => s.stop()));
     await db.drop();
+    db = undefined;
   }
   let passed = 0;
   let failed = 0;
@@ -139,7 +143,8 @@ async function main() {
   process.exit(failed === 0 ? 0 : 1);
 }
 
-main().catch((e) => {
+main().catch(async (e) => {
   console.error(e);
+  await db?.drop().catch(() => undefined);
   process.exit(1);
 });
