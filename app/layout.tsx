@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import "./palette.css";
 
 export const metadata = { title: "WorldCrafter MCP", description: "A hand-written MCP server for building fictional worlds" };
 

@@ -62,6 +62,9 @@ export const MCP_PATH = "/api/mcp";
 export const CEILING_PATH = "/api/ceiling";
 /** The bare route plus reading the body: the least a JSON-RPC route does (the targets' floor). */
 export const CEILING_BODY = "ceiling+body";
+/** The tools/list floor: ceiling+body answering the exact bytes of a tools/list page (like for like). */
+export const CEILING_PAGE = "ceiling+page";
+export const CEILING_PAGE_PATH = `${CEILING_PATH}/tools-page`;
 /** The row of a query timed alone in the db worker, no HTTP: "prisma:get_world/pg". */
 export const directRowName = (query, db) => `prisma:${query}/${db}`;
 

@@ -5,13 +5,21 @@
  * hands Next's requests to), and each answer is read whole. Steadier than the HTTP rows on a
  * shared machine, so it is what the profiling rounds in bench/PROFILING.md compare.
  *
- *   node bench/core-inprocess.mjs [tools/call|tools/list] [requests]
- *   node --cpu-prof --cpu-prof-dir=bench/.work/profiles bench/core-inprocess.mjs tools/call
+ *   tests/node24/node_modules/.bin/node bench/core-inprocess.mjs [tools/call|tools/list] [requests]
+ *   BENCH_PROFILE_SIDECAR=bench/.work/profiles/call.json tests/node24/node_modules/.bin/node --cpu-prof \
+ *     --cpu-prof-interval 100 --cpu-prof-dir=bench/.work/profiles --cpu-prof-name=call.cpuprofile bench/core-inprocess.mjs tools/call
+ *   node bench/profile-top.mjs bench/.work/profiles/call.cpuprofile   # µs per timed request, by function
  *
- * Uses PostgreSQL at BENCH_DATABASE_URL (default: the local `test` database) for the audit rows
- * suggest_names writes; 2026-07-28 requests, anonymous (MCP_AUTH_MODE=mixed), limits off.
+ * (On Node 24, as the bench; `npm run bench` installs that Node, or `npm ci` in tests/node24.)
+ * Uses a fresh, migrated schema in the PostgreSQL at BENCH_DATABASE_URL (default: the local `test`
+ * database; dropped at the end) for the audit rows suggest_names writes; 2026-07-28 requests,
+ * anonymous (MCP_AUTH_MODE=mixed), limits off.
  */
+import { writeFileSync } from "node:fs";
 import { createJiti } from "jiti";
+import { preparePostgres } from "./databases.mjs";
+
+const database = await preparePostgres(process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test");
 
 Object.assign(process.env, {
   NODE_ENV: "production",
@@ -19,7 +27,7 @@ Object.assign(process.env, {
   BETTER_AUTH_SECRET: "bench-only-better-auth-secret-0123456789abcdef",
   MCP_RATE_LIMITS: "0",
   MCP_LOG_REQUESTS: "0",
-  DATABASE_URL: process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test",
+  DATABASE_URL: database.serverEnv.DATABASE_URL,
 });
 
 const method = process.argv[2] ?? "tools/call";
@@ -66,7 +74,16 @@ await run(3_000); // warm-up: JIT, caches, the database connection
 const cpu0 = process.cpuUsage();
 const t0 = process.hrtime.bigint();
 await run(requests);
-const wallUs = Number(process.hrtime.bigint() - t0) / 1000 / requests;
+const t1 = process.hrtime.bigint();
+const wallUs = Number(t1 - t0) / 1000 / requests;
+// With --cpu-prof: the timed window (monotonic µs, the profile's clock) beside the profile, so
+// bench/profile-top.mjs reports µs per request of the timed requests alone, not start-up or warm-up.
+if (process.env.BENCH_PROFILE_SIDECAR) {
+  const us = (t) => Number(t / 1000n);
+  writeFileSync(process.env.BENCH_PROFILE_SIDECAR, JSON.stringify({ requests, windows: [{ system: method, concurrency: 1, round: 0, startUs: us(t0), endUs: us(t1), requests }] }));
+}
 const cpu = process.cpuUsage(cpu0);
-console.log(`${method}: ${requests} requests, ${wallUs.toFixed(1)} µs wall and ${((cpu.user + cpu.system) / requests).toFixed(1)} µs CPU per request (Request built, handled, answer read)`);
+console.log(`${method}: ${requests} requests on Node ${process.version}, ${wallUs.toFixed(1)} µs wall and ${((cpu.user + cpu.system) / requests).toFixed(1)} µs CPU per request (Request built, handled, answer read)`);
+await new Promise((resolve) => setTimeout(resolve, 200)); // the last audit batch
+await database.cleanup();
 process.exit(0);

@@ -14,7 +14,18 @@
  *   BENCH_SYSTEMS='tools/*,mcp-handler*' npm run bench
  *                                         # ours against Vercel's mcp-handler
  *   BENCH_SYSTEMS='ceiling,node:http*,cold-start' npm run bench
- *                                         # the core on plain node:http; cold start and memory
+ *                                         # the core on plain node:http; cold start, memory and
+ *                                         # the first data tool call after a cold start
+ *   BENCH_SYSTEMS='ceiling*,tools/*,node20:*' npm run bench
+ *                                         # Node 24 against the machine's Node (BENCH_NODE,
+ *                                         # BENCH_SECONDARY: bench/runtime.mjs)
+ *   BENCH_SYSTEMS='ceiling,redis-trips,idle-streams' npm run bench
+ *                                         # Redis commands per request kind (MONITOR); 10,000
+ *                                         # idle streams on one instance (BENCH_STREAMS,
+ *                                         # BENCH_STREAM_PING_MS, BENCH_STREAM_HOLD_SECONDS;
+ *                                         # BENCH_REDIS_TRIP_REQUESTS per kind)
+ *   BENCH_NOTE='loaded machine' npm run bench
+ *                                         # a line in bold at the top of RESULTS.md
  *
  * Where things are (this file is the runner's entry: it prepares, times, reports and cleans up):
  *   config.mjs              the environment variables above, read once; shared names (host, routes)
@@ -33,6 +44,12 @@
  *                           markdown.mjs (the whole document)
  *   closed-loop.mjs, databases.mjs, db-worker.mjs, redis.mjs, seed-data.mjs, mcp-handler-app.mjs,
  *   node-http-server.mjs    the load generator and the helpers the modules above use
+ *
+ * Runtime: Node 24 (what Vercel runs) by default. Started on another Node, this file re-runs itself
+ * on tests/node24's Node (installed from the npm registry, the copy CI's Node 24 leg uses), so the
+ * client, every server, the database workers and the cold starts run on it; the Node it was started
+ * with answers the `node20:…` rows (ceiling, both floors, tools/list and tools/call in both eras) on
+ * `main-machine`, a twin of main. BENCH_NODE=machine runs everything on the starting Node instead.
  *
  * Method (why it is built this way):
  * - `next start` production servers on 127.0.0.1, started as `node scripts/start.mjs` (what
@@ -84,85 +101,17 @@
  *   tools/list and tools/call in both eras) and the VmRSS of its process tree is read.
  * - A server is started only if a selected system needs it; whatever is started (servers, database
  *   schema and folder, the Redis connection) is undone at the end or on SIGINT/SIGTERM.
+ * - Floors: `ceiling+body` (the bare route reading its body) for tools/call, `ceiling+page` (the
+ *   same, answering the exact bytes of a recorded tools/list page: /api/ceiling/tools-page) for
+ *   tools/list, so each has a like-for-like ratio.
+ * - redis-trips (cells/redis-trips.mjs): Redis commands per request kind on `limits-redis`, counted
+ *   with MONITOR. idle-streams (cells/idle-streams.mjs): N idle GET / listen streams on `streams`.
  * - RESULTS.md opens with the issue's targets (measured value, goal, pass/miss), then the tables.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { measureColdStarts } from "./cells/cold-start.mjs";
-import { machine } from "./cells/proc.mjs";
-import { defineSystems } from "./cells/systems.mjs";
-import { COLD_START, CONFIG, PROFILE_DIR, PROFILE_NAME, ROOT } from "./config.mjs";
-import { renderMarkdown } from "./report/markdown.mjs";
-import { fmt, summarize } from "./report/stats.mjs";
-import { cleanUp } from "./runner/cleanup.mjs";
-import { runRounds, warmUp } from "./runner/rounds.mjs";
-import { DATABASES } from "./servers/catalog.mjs";
-import { ensureBuild, servers } from "./servers/lifecycle.mjs";
-import { prepareDatabases, prepareMcpHandlerIfNeeded, prepareRedisIfNeeded, startServers } from "./servers/prepare.mjs";
+import { fileURLToPath } from "node:url";
+import { reexecOnNode24 } from "./runtime.mjs";
 
-/** The runner: warm-up, then interleaved rounds with the order rotated, cold starts, the report. */
-async function main() {
-  const started = Date.now();
-  const loadavg = os.loadavg()[0].toFixed(2);
-  let { systems, coldStart: withColdStart } = defineSystems();
-  const overHttp = systems.some((s) => !s.direct) || withColdStart;
-  const staleFiles = overHttp ? ensureBuild() : [];
-  const buildId = overHttp ? fs.readFileSync(path.join(ROOT, CONFIG.distDir, "BUILD_ID"), "utf8").trim() : undefined;
-  const context = {};
-  systems = await prepareMcpHandlerIfNeeded(systems, context);
-  context.redis = await prepareRedisIfNeeded(systems); // before the seeding: a missing Redis fails fast
-  // The cold starts run the main server's settings: its database too.
-  context.databases = await prepareDatabases(withColdStart ? [...systems, { name: COLD_START, db: "pg", direct: true }] : systems);
-  systems = await startServers(systems, context);
-
-  const cells = [];
-  const estimate = CONFIG.concurrencies.length * systems.length * (CONFIG.rounds * CONFIG.seconds + CONFIG.warmupSeconds);
-  console.log(`[bench] ${systems.length} systems, ${CONFIG.rounds} rounds x ${CONFIG.seconds} s, c=${CONFIG.concurrencies.join(",")}: ~${Math.round(estimate)} s`);
-
-  systems = await warmUp(systems, context);
-  const share = await runRounds(systems, context, cells);
-
-  const cold = withColdStart ? await measureColdStarts(context) : undefined;
-
-  const rows = summarize(systems, cells);
-  const markdown = renderMarkdown(rows, {
-    date: new Date().toISOString(),
-    machine: machine(),
-    buildId,
-    servers: [...servers.keys()],
-    databases: DATABASES.filter((d) => context.databases.has(d.key)).map((d) => ({ ...d, description: context.databases.get(d.key).description, queries: context.databases.get(d.key).worker.queries })),
-    redis: context.redis?.description,
-    mcpHandlerApp: context.mcpHandlerApp,
-    loadavg,
-    loadavgEnd: os.loadavg()[0].toFixed(2),
-    share,
-    staleFiles,
-    cold,
-    wallSeconds: (Date.now() - started) / 1000,
-  });
-  console.log(`\n${markdown}`);
-  fs.writeFileSync(CONFIG.out, markdown);
-  console.log(`[bench] wrote ${path.relative(ROOT, CONFIG.out)} (${fmt((Date.now() - started) / 1000)} s)`);
-  return rows.some((r) => r.errors > 0) ? 1 : 0;
-}
-
-let exitCode = 1;
-try {
-  exitCode = await main();
-} catch (err) {
-  console.error(`[bench] failed: ${err?.stack ?? err}`);
-  for (const server of servers.values()) {
-    if (server.log.length) console.error(`[bench] server ${server.key} log tail:\n${server.log.slice(-20).join("\n")}`);
-  }
-} finally {
-  await cleanUp();
-  if (CONFIG.cpuProf) {
-    for (const server of servers.values()) {
-      const base = path.join(PROFILE_DIR, `${PROFILE_NAME}_${server.key}`);
-      fs.writeFileSync(`${base}.json`, JSON.stringify({ systems: CONFIG.systems ?? "all", server: server.key, requests: server.served, windows: server.windows }, null, 2));
-      console.log(`[bench] profile: ${path.relative(ROOT, base)}.cpuprofile (${server.served} requests); node bench/profile-top.mjs ${path.relative(ROOT, base)}.cpuprofile`);
-    }
-  }
-}
-process.exit(exitCode);
+// Node 24 first (bench/runtime.mjs): on another Node this process only starts the real run there.
+const code = await reexecOnNode24(fileURLToPath(import.meta.url));
+if (code !== undefined) process.exit(code);
+await import("./runner/main.mjs");

@@ -1,14 +1,17 @@
 /** Cold start and memory: fresh servers timed from spawn() to their first good answer, then their RSS. */
 import http from "node:http";
+import net from "node:net";
 import { performance } from "node:perf_hooks";
 import { closedLoop } from "../closed-loop.mjs";
-import { CEILING_PATH, CONFIG, MCP_PATH } from "../config.mjs";
-import { fmt } from "../report/stats.mjs";
+import { CEILING_PATH, CONFIG, HOST, MCP_PATH } from "../config.mjs";
+import { fmt, median } from "../report/stats.mjs";
+import { checkWorld, TARGET_WORLD_ID } from "../seed-data.mjs";
+import { devToken } from "../servers/auth-keys.mjs";
 import { serverEnv } from "../servers/catalog.mjs";
 import { freePort, spawnServer, stopServer, transient } from "../servers/lifecycle.mjs";
 import { decodeAnswer, ERAS, openSession, request, rpc, sleep, stubSession } from "./client.mjs";
 import { treeRssKb } from "./proc.mjs";
-import { hasResult, isToolList, isToolResult, SUGGEST_NAMES } from "./systems.mjs";
+import { hasResult, isToolList, isToolResult, SUGGEST_NAMES, toolCall } from "./systems.mjs";
 
 /** What a cold-started process must answer first: the ceiling, or a tools/list (2026-07-28: no handshake). */
 export const COLD_PROBES = {
@@ -104,6 +107,94 @@ export async function measureColdStarts(context) {
     return { runs };
   } catch (err) {
     console.error(`[bench] cold starts failed: ${err?.message ?? err}`);
+    return { runs, afterList, error: String(err?.message ?? err).split("\n")[0] };
+  }
+}
+
+/** Warm get_world calls timed after the first, for the cold-vs-warm comparison. */
+export const WARM_CALLS = 20;
+
+/** Resolves once something accepts TCP connections on `port` (the server listens), polling every 5 ms. */
+async function listening(server, deadline) {
+  for (;;) {
+    if (server.exited) throw new Error(`${server.key} exited early:\n${server.log.slice(-10).join("\n")}`);
+    const ok = await new Promise((resolve) => {
+      const socket = net.connect(server.port, HOST, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (performance.now() > deadline) throw new Error(`${server.key}: not listening after 60 s`);
+    await sleep(5);
+  }
+}
+
+/**
+ * The first data tool call after a cold start: a fresh `next start` (main's settings, PostgreSQL),
+ * and as soon as it listens, a 2026-07-28 get_world with a token — its latency is the first call's
+ * (route module loaded, Prisma client and pool opened, the statement prepared) — then WARM_CALLS
+ * more on the same process, whose median is the warm call. `afterList`: an anonymous tools/list
+ * first (timed too), so the get_world after it is the first *data* call on a loaded route.
+ */
+export async function firstDataCall(index, context, afterList) {
+  const key = `cold-get-world-${afterList ? "after-list-" : ""}${index + 1}`;
+  const port = await freePort();
+  const modern = ERAS[1];
+  const call = toolCall("get_world", { worldId: TARGET_WORLD_ID });
+  const check = isToolResult((s) => checkWorld(s.world));
+  const t0 = performance.now();
+  const server = spawnServer(key, { runtime: "next", env: serverEnv("main", port, context), port, context, profile: false });
+  transient.add(server);
+  try {
+    await listening(server, t0 + 60_000);
+    const listenMs = performance.now() - t0;
+    const headers = { ...modern.headers("tools/call", "get_world"), authorization: `Bearer ${await devToken(port)}` };
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const timed = async (id) => {
+      const start = performance.now();
+      const res = await request(agent, server, MCP_PATH, modern.body("tools/call", call)(id), headers);
+      const ms = performance.now() - start;
+      if (res.status !== 200 || !check(decodeAnswer(res).json)) throw new Error(`${key}: get_world answered HTTP ${res.status}: ${res.body.slice(0, 200)}`);
+      return ms;
+    };
+    try {
+      let listMs;
+      if (afterList) {
+        const start = performance.now();
+        const res = await request(agent, server, MCP_PATH, modern.body("tools/list")(1), modern.headers("tools/list"));
+        listMs = performance.now() - start;
+        if (res.status !== 200 || !isToolList(decodeAnswer(res).json)) throw new Error(`${key}: tools/list answered HTTP ${res.status}: ${res.body.slice(0, 200)}`);
+      }
+      const firstMs = await timed(1);
+      const warm = [];
+      for (let i = 0; i < WARM_CALLS; i++) warm.push(await timed(i + 2));
+      return { listenMs, listMs, firstMs, warmMs: median(warm) };
+    } finally {
+      agent.destroy();
+    }
+  } finally {
+    await stopServer(server);
+    transient.delete(server);
+  }
+}
+
+/** BENCH_COLD_STARTS first data calls of each kind (get_world first; after a tools/list); never fails the run. */
+export async function measureFirstDataCalls(context) {
+  const runs = [];
+  const afterList = [];
+  try {
+    for (let i = 0; i < CONFIG.coldStarts; i++) {
+      const r = await firstDataCall(i, context, false);
+      runs.push(r);
+      const l = await firstDataCall(i, context, true);
+      afterList.push(l);
+      console.log(`[bench] first data call ${i + 1}/${CONFIG.coldStarts}: listening after ${fmt(r.listenMs)} ms, first request get_world ${fmt(r.firstMs, 1)} ms; after a first tools/list (${fmt(l.listMs, 1)} ms) get_world ${fmt(l.firstMs, 1)} ms; warm ${fmt(r.warmMs, 1)} / ${fmt(l.warmMs, 1)} ms`);
+    }
+    return { runs, afterList };
+  } catch (err) {
+    console.error(`[bench] first data calls failed: ${err?.message ?? err}`);
     return { runs, error: String(err?.message ?? err).split("\n")[0] };
   }
 }

@@ -6,8 +6,9 @@
  * ceiling and the MCP rows differ only in the route, not in the request the server parses.
  * Direct systems (prisma:…) are a query name for the database's db-worker.
  */
-import { CEILING_BODY, CEILING_PATH, COLD_START, CONFIG, directRowName, MCP_PATH, PROTOCOL_VERSION } from "../config.mjs";
+import { CEILING_BODY, CEILING_PAGE, CEILING_PAGE_PATH, CEILING_PATH, COLD_START, CONFIG, directRowName, MCP_PATH, PROTOCOL_VERSION } from "../config.mjs";
 import { checkWorld, checkWorldPage, LIST_ARGS, TARGET_WORLD_ID } from "../seed-data.mjs";
+import { SECONDARY_NODE } from "../runtime.mjs";
 import { DATABASES, LIMITERS } from "../servers/catalog.mjs";
 import { ACCEPT, ERAS, rpc, SESSIONLESS_2025 } from "./client.mjs";
 
@@ -96,12 +97,26 @@ export function databaseSystems(db) {
   ];
 }
 
+/** Cells that are not closed-loop rows, selected by name like one: Redis commands per request kind, idle streams. */
+export const EXTRA_CELLS = ["redis-trips", "idle-streams"];
+
+/** The rows the machine's Node answers too (on `main-machine`), beside the same rows on Node 24. */
+export const SECONDARY_ROWS = ["ceiling", CEILING_BODY, CEILING_PAGE, "tools/list", "tools/list@2026", "tools/call", "tools/call@2026"];
+
+/** Those rows again as `node20:<row>` on the twin server running the machine's Node, if there is one. */
+export function secondaryRows(all) {
+  if (!SECONDARY_NODE) return [];
+  return all.filter((s) => SECONDARY_ROWS.includes(s.name)).map((s) => ({ ...s, name: `${SECONDARY_NODE.prefix}${s.name}`, server: "main-machine", nodePrefix: SECONDARY_NODE.prefix, primary: s.name }));
+}
+
 export function defineSystems() {
   const all = [
     // Same bytes as a tools/list request, sent to the bare route: what Next alone costs.
     { name: "ceiling", path: CEILING_PATH, body: rpc("tools/list"), check: hasResult },
     // The bare route that also reads the body: the floor for any endpoint that must parse a POST.
     { name: CEILING_BODY, path: `${CEILING_PATH}/read-body`, body: rpc("tools/list"), check: hasResult },
+    // ceiling+body answering a recorded tools/list page's bytes: tools/list's like-for-like floor.
+    { name: CEILING_PAGE, path: CEILING_PAGE_PATH, body: rpc("tools/list"), check: isToolList },
     ...ERAS.flatMap((era) => [
       mcpSystem(era, "tools/list", "tools/list", undefined, isToolList),
       // The same list with a valid token: what verifying it costs (the JWKS is cached).
@@ -123,14 +138,16 @@ export function defineSystems() {
     ...DATABASES.flatMap((db) => databaseSystems(db.key)),
     ...ERAS.map(createWorld),
   ];
-  if (!CONFIG.systems) return { systems: all, coldStart: CONFIG.coldStarts > 0 };
+  all.push(...secondaryRows(all));
+  if (!CONFIG.systems) return { systems: all, coldStart: CONFIG.coldStarts > 0, extras: new Set(EXTRA_CELLS) };
   const patterns = CONFIG.systems.map((text) => ({ text, re: globToRegExp(text) }));
-  // Not a closed-loop system, but selected the same way.
+  // Not closed-loop systems, but selected the same way.
   const coldStart = CONFIG.coldStarts > 0 && patterns.some(({ re }) => re.test(COLD_START));
+  const extras = new Set(EXTRA_CELLS.filter((name) => patterns.some(({ re }) => re.test(name))));
   // A pattern that selects nothing is a typo: say so rather than quietly measure less.
-  const unknown = patterns.filter(({ re }) => !re.test(COLD_START) && !all.some((s) => re.test(s.name)));
-  if (unknown.length > 0) throw new Error(`BENCH_SYSTEMS: nothing matches ${unknown.map((u) => u.text).join(", ")} (known: ${all.map((s) => s.name).join(", ")}, ${COLD_START})`);
-  return { systems: all.filter((s) => patterns.some(({ re }) => re.test(s.name))), coldStart };
+  const unknown = patterns.filter(({ re }) => !re.test(COLD_START) && !EXTRA_CELLS.some((name) => re.test(name)) && !all.some((s) => re.test(s.name)));
+  if (unknown.length > 0) throw new Error(`BENCH_SYSTEMS: nothing matches ${unknown.map((u) => u.text).join(", ")} (known: ${all.map((s) => s.name).join(", ")}, ${[COLD_START, ...EXTRA_CELLS].join(", ")})`);
+  return { systems: all.filter((s) => patterns.some(({ re }) => re.test(s.name))), coldStart, extras };
 }
 
 /** A whole-name matcher where `*` stands for any text and everything else is literal. */

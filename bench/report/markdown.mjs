@@ -6,7 +6,8 @@ import { CHARACTERS_PER_WORLD, LIST_ARGS, LOCATIONS_PER_WORLD, TARGET_WORLD_ID, 
 import { isOurs, LIMIT_BUDGETS, LIMIT_WINDOW_SECONDS, SERVERS } from "../servers/catalog.mjs";
 import { SUBJECTS } from "../servers/auth-keys.mjs";
 import { fmt } from "./stats.mjs";
-import { coldStartTable, databaseTable, limiterLines, limiterTable, mcpHandlerTable, moreRequestsTable, nodeHttpTable, throughputTable } from "./tables.mjs";
+import { SECONDARY_NODE } from "../runtime.mjs";
+import { coldStartTable, firstDataCallTable, databaseTable, limiterLines, limiterTable, mcpHandlerTable, moreRequestsTable, nodeHttpTable, nodeVersionsTable, throughputTable } from "./tables.mjs";
 import { targetLines, targetsTable } from "./targets.mjs";
 
 export function renderMarkdown(rows, meta) {
@@ -14,7 +15,8 @@ export function renderMarkdown(rows, meta) {
   lines.push("# MCP endpoint benchmark");
   lines.push("");
   lines.push(`- Date: ${meta.date}`);
-  lines.push(`- Node ${meta.machine.node}, Next.js ${meta.machine.next}, Linux ${meta.machine.kernel}`);
+  lines.push(`- Node ${meta.machine.node} (client, servers, workers, cold starts)${SECONDARY_NODE ? `; the machine's Node ${SECONDARY_NODE.version} answers the \`${SECONDARY_NODE.prefix}…\` rows on \`main-machine\`, a twin of main` : ""}, Next.js ${meta.machine.next}, Linux ${meta.machine.kernel}`);
+  if (meta.note) lines.push(`- **${meta.note}**`);
   lines.push(`- CPU: ${meta.machine.model}, ${meta.machine.cores} core(s) (client and server share them)`);
   if (meta.buildId) {
     const ours = meta.servers.filter((key) => (SERVERS[key].runtime ?? "next") === "next");
@@ -61,7 +63,7 @@ export function renderMarkdown(rows, meta) {
   lines.push("");
   const targets = targetsTable(rows, meta.cold);
   if (targets.length > 2) {
-    lines.push("## Targets (issue 9)");
+    lines.push("## Targets (issues 9 and 22)");
     lines.push("");
     lines.push(...targets);
     lines.push("");
@@ -103,6 +105,16 @@ export function renderMarkdown(rows, meta) {
     const target = targetLines(rows);
     if (target.length > 0) lines.push(...target, "");
   }
+  if (SECONDARY_NODE && rows.some((r) => r.nodePrefix === SECONDARY_NODE.prefix)) {
+    lines.push(`## Node 24 and the machine's Node (${SECONDARY_NODE.version})`);
+    lines.push("");
+    lines.push(...nodeVersionsTable(rows, SECONDARY_NODE.prefix));
+    lines.push("");
+    lines.push(`The same requests, in the same rounds, to \`main\` (Node ${meta.machine.node}) and to \`main-machine\` (${SECONDARY_NODE.version}), same build and`);
+    lines.push("settings; the client is Node 24 for both. \"vs its floor\": tools/list ÷ ceiling+page, tools/call ÷ ceiling+body, each on its own Node.");
+    lines.push("");
+  }
+  for (const extra of meta.extraSections ?? []) lines.push(...extra, "");
   const more = moreRequestsTable(rows);
   if (more.length > 2) {
     lines.push("## More MCP requests");
@@ -155,6 +167,18 @@ export function renderMarkdown(rows, meta) {
     lines.push("The ceiling kind then serves only POST /api/ceiling (c=8) for the warm-up; ours serves tools/list and tools/call");
     lines.push(`in both eras (a quarter each, c=8), ${CONFIG.rssWarmupSeconds} s in all; RSS = Σ VmRSS over the process tree (/proc/<pid>/status) after it.`);
     lines.push("");
+    const first = meta.cold.firstData;
+    if (first?.runs.length > 0) {
+      lines.push("### First data tool call after a cold start (PostgreSQL)");
+      lines.push("");
+      lines.push(...firstDataCallTable(first), "");
+      lines.push("Two fresh `next start` processes of main's settings per run; as soon as the port accepts a TCP connection,");
+      lines.push("A sends a 2026-07-28 get_world with a token first (the route module loads, the Prisma client and its pool");
+      lines.push("open, the statement is prepared), B an anonymous tools/list first and then the get_world (its first data");
+      lines.push("call on a loaded route); then more get_world on the same keep-alive connection. Goal (issue 22): first − warm ≤ 100 ms.");
+      lines.push("");
+    }
+    if (first?.error) lines.push(`**First data calls stopped early:** ${first.error}`, "");
   }
   const limiterSection = limiterTable(rows);
   if (limiterSection.length > 2) {
@@ -183,7 +207,9 @@ export function renderMarkdown(rows, meta) {
   lines.push("answering server's process tree (/proc/<pid>/stat) ÷ requests. The ceiling is `POST /api/ceiling`");
   lines.push("(a bare route returning a fixed JSON body) sent the same bytes and headers as tools/list. It never");
   lines.push("reads the request body, which any JSON-RPC route must do; `ceiling+body` (`POST /api/ceiling/read-body`)");
-  lines.push("is the same route plus `await request.text()`, and \"vs ceiling+body\" is the ratio to it.");
+  lines.push("is the same route plus `await request.text()`, and \"vs ceiling+body\" is the ratio to it. `ceiling+page`");
+  lines.push("(`POST /api/ceiling/tools-page`) reads the body too, then answers the exact bytes and content type of an");
+  lines.push("anonymous 2026-07-28 tools/list page (recorded once from the MCP endpoint, replayed): tools/list's like-for-like floor.");
   lines.push("Every response must be HTTP 200 with a JSON `result` for the request's id (tools/call: not `isError`;");
   lines.push("get_world and list_worlds: the seeded world with its counts, a full page; SSE only where a row says so),");
   lines.push("and from our /api/mcp the RateLimit-Limit header of its server's limiter, or none where limits are off.");
@@ -203,7 +229,7 @@ export function renderMarkdown(rows, meta) {
     lines.push("tools/call (suggest_names, which reads no world data) is there to split a database row's distance from the ceiling");
     lines.push("into MCP (tools/call − ceiling) and data access (roughly the prisma:… row).");
   }
-  lines.push("Reproduce: `npm run build && npm run bench` (env: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONCURRENCY, BENCH_SYSTEMS, BENCH_COLD_STARTS, BENCH_RSS_WARMUP_SECONDS, BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_MCP_HANDLER_VERSION, BENCH_MCP_SERVER_VERSION, NEXT_DIST_DIR, BENCH_OUT).");
+  lines.push("Reproduce: `npm run build && npm run bench` (env: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONCURRENCY, BENCH_SYSTEMS, BENCH_NODE, BENCH_SECONDARY, BENCH_COLD_STARTS, BENCH_STREAMS, BENCH_STREAM_PING_MS, BENCH_STREAM_HOLD_SECONDS, BENCH_REDIS_TRIP_REQUESTS, BENCH_NOTE, BENCH_RSS_WARMUP_SECONDS, BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_MCP_HANDLER_VERSION, BENCH_MCP_SERVER_VERSION, NEXT_DIST_DIR, BENCH_OUT).");
   lines.push("");
   return lines.join("\n");
 }

@@ -1,5 +1,5 @@
 /** Statistics over the cells: per-row aggregates, percentiles, per-round spreads, and number formats. */
-import { CEILING_BODY, CONFIG } from "../config.mjs";
+import { CEILING_BODY, CEILING_PAGE, CONFIG } from "../config.mjs";
 
 export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
@@ -26,6 +26,7 @@ export function summarize(systems, cells) {
       const latencies = ascending(runs.flatMap((r) => r.latencies));
       byName.set(s.name, {
         system: s.name,
+        nodePrefix: s.nodePrefix ?? "",
         db: s.db,
         concurrency: c,
         rps: (requests / wallMs) * 1000,
@@ -43,10 +44,13 @@ export function summarize(systems, cells) {
         sample: runs.find((r) => r.sample)?.sample,
       });
     }
-    const ceiling = byName.get("ceiling");
-    const ceilingBody = byName.get(CEILING_BODY);
     for (const row of byName.values()) {
+      // Each row against the references on its own Node (node20:… rows against node20:ceiling).
+      const ceiling = byName.get(`${row.nodePrefix}ceiling`);
+      const ceilingBody = byName.get(`${row.nodePrefix}${CEILING_BODY}`);
+      const ceilingPage = byName.get(`${row.nodePrefix}${CEILING_PAGE}`);
       if (ceilingBody) row.ratioBody = row.rps / ceilingBody.rps;
+      if (ceilingPage) row.ratioPage = row.rps / ceilingPage.rps;
       if (ceiling) {
         row.ratio = row.rps / ceiling.rps;
         // Per-round ratios resist a noisy round (other work on the machine); their spread shows

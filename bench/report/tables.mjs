@@ -1,6 +1,6 @@
 /** RESULTS.md's tables other than the targets: all rows, databases, limiter, mcp-handler, node:http, more requests, cold start. */
 import { ERAS } from "../cells/client.mjs";
-import { COLD_PROBES } from "../cells/cold-start.mjs";
+import { COLD_PROBES, WARM_CALLS } from "../cells/cold-start.mjs";
 import { NODE_RAW } from "../cells/systems.mjs";
 import { CONFIG } from "../config.mjs";
 import { DATABASES, LIMITERS } from "../servers/catalog.mjs";
@@ -9,15 +9,16 @@ import { fmt, fmtSignedSpread, fmtSpread, median, pairOf, signed, spreadOf, time
 /** The main table: throughput and CPU of every system. */
 export function throughputTable(rows) {
   const lines = [
-    "| system | c | req/s | vs ceiling | per-round median [min–max] | vs ceiling+body | p50 ms | p99 ms | server CPU ms/req | CPU vs ceiling | client CPU ms/req | requests | errors |",
-    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+    "| system | c | req/s | vs ceiling | per-round median [min–max] | vs ceiling+body | vs ceiling+page | p50 ms | p99 ms | server CPU ms/req | CPU vs ceiling | client CPU ms/req | requests | errors |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
   ];
   for (const r of rows) {
-    const ratio = r.system === "ceiling" ? "1.00x" : times(r.ratio, true);
-    const spread = r.system === "ceiling" ? "" : fmtSpread(r.ratioSpread);
+    const isCeiling = r.system === `${r.nodePrefix}ceiling`;
+    const ratio = isCeiling ? "1.00x" : times(r.ratio, true);
+    const spread = isCeiling ? "" : fmtSpread(r.ratioSpread);
     const errors = r.errors > 0 ? `**${r.errors} ⚠**` : "0";
     lines.push(
-      `| ${r.system} | ${r.concurrency} | ${fmt(r.rps)} | ${ratio} | ${spread} | ${times(r.ratioBody)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuPerReq, 3)} | ${times(r.cpuRatio)} | ${fmt(r.clientCpuPerReq, 3)} | ${fmt(r.requests)} | ${errors} |`,
+      `| ${r.system} | ${r.concurrency} | ${fmt(r.rps)} | ${ratio} | ${spread} | ${times(r.ratioBody)} | ${r.system.includes("tools/list") ? times(r.ratioPage) : ""} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuPerReq, 3)} | ${times(r.cpuRatio)} | ${fmt(r.clientCpuPerReq, 3)} | ${fmt(r.requests)} | ${errors} |`,
     );
   }
   return lines;
@@ -160,5 +161,44 @@ export function coldStartTable(cold) {
       `| \`next start\`, ${label} | ${COLD_PROBES[kind].label} | ${fmt(median(runs.map((r) => r.startMs)))} | ${runs.map((r) => fmt(r.startMs)).join(", ")} | ${fmt(median(runs.map((r) => r.rssKb)) / 1024, 1)} | ${runs.map((r) => fmt(r.rssKb / 1024, 1)).join(", ")} |`,
     );
   }
+  return lines;
+}
+
+/**
+ * The same rows on Node 24 and on the machine's Node (the node20:… twin server): absolute req/s,
+ * server CPU and p50 side by side, and each one's ratio to its own floor.
+ */
+export function nodeVersionsTable(rows, prefix) {
+  const lines = [
+    `| row | c | req/s Node 24 | req/s ${prefix.slice(0, -1)} | Node 24 ÷ ${prefix.slice(0, -1)} | per-round median [min–max] | p50 ms 24 / ${prefix.slice(4, -1)} | server CPU ms/req 24 / ${prefix.slice(4, -1)} | vs its floor 24 / ${prefix.slice(4, -1)} |`,
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+  ];
+  const floorOf = (r) => (r.system.includes("tools/list") ? r.ratioPage : r.system.includes("tools/call") ? r.ratioBody : undefined);
+  for (const c of CONFIG.concurrencies) {
+    for (const other of rows.filter((r) => r.concurrency === c && r.nodePrefix === prefix)) {
+      const name = other.system.slice(prefix.length);
+      const primary = rows.find((r) => r.concurrency === c && r.system === name);
+      const pair = pairOf(primary, other);
+      lines.push(
+        `| ${name} | ${c} | ${fmt(primary?.rps)} | ${fmt(other.rps)} | ${pair ? `**${fmt(pair.value, 2)}x**` : ""} | ${fmtSpread(pair?.spread)} | ${fmt(primary?.p50, 2)} / ${fmt(other.p50, 2)} | ${fmt(primary?.cpuPerReq, 3)} / ${fmt(other.cpuPerReq, 3)} | ${primary && floorOf(primary) ? `${times(floorOf(primary))} / ${times(floorOf(other))}` : ""} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** The first data tool call after a cold start against warm calls on the same process, every run. */
+export function firstDataCallTable(firstData) {
+  const { runs, afterList } = firstData;
+  const lines = ["| measure | median ms | every run, ms |", "|---|--:|---|"];
+  const row = (label, values) => values.length > 0 && lines.push(`| ${label} | ${fmt(median(values), 1)} | ${values.map((v) => fmt(v, 1)).join(", ")} |`);
+  row("spawn → listening (TCP)", runs.map((r) => r.listenMs));
+  row("A. get_world@2026/pg as the process's first request", runs.map((r) => r.firstMs));
+  row(`A. warm get_world@2026/pg (median of the next ${WARM_CALLS})`, runs.map((r) => r.warmMs));
+  row("**A. first − warm**", runs.map((r) => r.firstMs - r.warmMs));
+  row("B. tools/list@2026 as the process's first request (the route module loads)", afterList.map((r) => r.listMs));
+  row("B. then get_world@2026/pg: the first data call on a loaded route", afterList.map((r) => r.firstMs));
+  row(`B. warm get_world@2026/pg (median of the next ${WARM_CALLS})`, afterList.map((r) => r.warmMs));
+  row("**B. first data call − warm**", afterList.map((r) => r.firstMs - r.warmMs));
   return lines;
 }

@@ -1,7 +1,7 @@
 /** The issue's targets: measured value, goal, verdict, the server-CPU view and the floor. */
 import { ERAS } from "../cells/client.mjs";
 import { NODE_RAW } from "../cells/systems.mjs";
-import { CEILING_BODY, CONFIG, directRowName } from "../config.mjs";
+import { CEILING_BODY, CEILING_PAGE, CONFIG, directRowName } from "../config.mjs";
 import { skipped } from "../runner/skipped.mjs";
 import { fmt, fmtSpread, median, pairOf, spreadOf } from "./stats.mjs";
 
@@ -18,7 +18,7 @@ export function targetLines(rows) {
 }
 
 /** The issue's goals. */
-export const GOALS = { vsCeiling: 0.95, vsMcpHandler: 2.5, mcpHandlerAt: 32, coreVsRaw: 0.3, getWorldP50: TARGET_P50_RATIO, coldStart: 1.1, rss: 1.1 };
+export const GOALS = { vsCeiling: 0.95, vsFloor: 0.95, redisP50: 1.15, getWorldFloorP50: 1.2, vsMcpHandler: 2.5, mcpHandlerAt: 32, coreVsRaw: 0.3, getWorldP50: TARGET_P50_RATIO, coldStart: 1.1, rss: 1.1 };
 
 /** The cold-start and memory comparisons: medians, and the ratios of the i-th run of each kind. */
 export function coldPairs(cold) {
@@ -76,6 +76,17 @@ export function targetRows(rows, cold) {
       }
     }
   }
+  // Issue 22: each against its own floor — tools/call against ceiling+body, tools/list against
+  // ceiling+page (the same route answering a tools/list page's bytes).
+  for (const [req, floorName] of [["tools/list", CEILING_PAGE], ["tools/call", CEILING_BODY]]) {
+    for (const era of ERAS) {
+      for (const c of CONFIG.concurrencies) {
+        const ours = at(`${req}${era.suffix}`, c);
+        const floor = at(floorName, c);
+        if (ours && floor) add(`${req}${era.suffix} req/s ÷ ${floorName} req/s (issue 22)`, c, pairOf(ours, floor), atLeast(GOALS.vsFloor), rps(ours, floor));
+      }
+    }
+  }
   for (const req of ["tools/list", "tools/call"]) {
     for (const era of ERAS) {
       const c = GOALS.mcpHandlerAt;
@@ -100,6 +111,33 @@ export function targetRows(rows, cold) {
       if (row && ceiling) add(`get_world${era.suffix}/pg p50 ÷ ceiling p50`, c, pairOf(row, ceiling, "p50"), atMost(GOALS.getWorldP50), `${fmt(row.p50, 2)} vs ${fmt(ceiling.p50, 2)} ms`, queryFloorOf(at(CEILING_BODY, c), at(directRowName("get_world", "pg"), c), ceiling));
     }
   }
+  // Issue 22: get_world at c=1 against its own floor, ceiling+body's p50 plus the statement's alone.
+  for (const era of ERAS) {
+    const row = at(`get_world${era.suffix}/pg`, 1);
+    const body = at(CEILING_BODY, 1);
+    const query = at(directRowName("get_world", "pg"), 1);
+    if (row && body && query) {
+      const value = row.p50 / (body.p50 + query.p50);
+      const spread = spreadOf(row.roundP50.map((p, i) => p / (body.roundP50[i] + query.roundP50[i])));
+      add(`get_world${era.suffix}/pg p50 ÷ (ceiling+body p50 + ${directRowName("get_world", "pg")} p50) (issue 22)`, 1, { value, spread }, atMost(GOALS.getWorldFloorP50), `${fmt(row.p50, 2)} vs ${fmt(body.p50, 2)} + ${fmt(query.p50, 2)} ms`);
+    }
+  }
+  // Issue 22: with Redis (sessions, limits, bus) against the same server counting in process.
+  for (const era of ERAS) {
+    for (const c of CONFIG.concurrencies) {
+      const redis = at(`tools/call+limits:redis${era.suffix}`, c);
+      const memory = at(`tools/call+limits:memory${era.suffix}`, c);
+      if (redis && memory) add(`tools/call+limits:redis${era.suffix} p50 ÷ tools/call+limits:memory${era.suffix} p50 (Redis sessions, limits, bus vs in process)`, c, pairOf(redis, memory, "p50"), atMost(GOALS.redisP50), `${fmt(redis.p50, 2)} vs ${fmt(memory.p50, 2)} ms`);
+    }
+  }
+  for (const [label, first] of [
+    ["as the first request", cold?.firstData?.runs ?? []],
+    ["after a first tools/list", cold?.firstData?.afterList ?? []],
+  ]) {
+    if (first.length === 0) continue;
+    const added = first.map((r) => r.firstMs - r.warmMs);
+    out.push({ target: `first data tool call after a cold start (${label}) − a warm call, get_world@2026/pg`, c: 1, pair: { value: median(added), spread: spreadOf(added) }, goal: { text: "≤ 100 ms", ok: (v) => v <= 100 }, detail: `${fmt(median(first.map((r) => r.firstMs)), 1)} vs ${fmt(median(first.map((r) => r.warmMs)), 1)} ms (medians of ${first.length})`, unit: "ms" });
+  }
   const pairs = coldPairs(cold);
   if (cold) {
     const n = pairs ? ` (medians of ${pairs.n})` : "";
@@ -120,7 +158,7 @@ export function targetsTable(rows, cold) {
   const sideView = (ratio, goal) => (ratio ? `${fmt(ratio.value, 2)}x ${fmtSpread(ratio.spread).replace(/^[^ ]+ /, "")} ${verdict(ratio.value, goal)}` : "");
   for (const t of targetRows(rows, cold)) {
     const value = t.pair?.value;
-    lines.push(`| ${t.target} | ${t.c} | ${Number.isFinite(value) ? `**${fmt(value, 2)}x**` : "n/a"} | ${t.detail} | ${fmtSpread(t.pair?.spread)} | ${t.goal.text} | ${verdict(value, t.goal)} | ${sideView(t.pair?.cpu, t.goal)} | ${sideView(t.floor, t.goal)} |`);
+    lines.push(`| ${t.target} | ${t.c} | ${Number.isFinite(value) ? `**${fmt(value, t.unit ? 1 : 2)}${t.unit ? ` ${t.unit}` : "x"}**` : "n/a"} | ${t.detail} | ${fmtSpread(t.pair?.spread)} | ${t.goal.text} | ${verdict(value, t.goal)} | ${sideView(t.pair?.cpu, t.goal)} | ${sideView(t.floor, t.goal)} |`);
   }
   return lines;
 }

@@ -7,6 +7,7 @@ import { START_SCRIPT } from "../../tests/support/next-server.mjs";
 import { CONFIG, HOST, MCP_PATH, ROOT } from "../config.mjs";
 import { databaseEnv, preparePglite, preparePostgres } from "../databases.mjs";
 import { AUTH_KEYS_DIR } from "./auth-keys.mjs";
+import { STREAMS_ENV } from "./streams-env.mjs";
 
 /**
  * How each kind of server is run. `mcp`: it is our MCP endpoint (sessions are opened on it, its
@@ -46,6 +47,10 @@ export const SERVERS = {
   pglite: { db: "pglite" },
   "limits-memory": { db: "pg", limiter: "memory" },
   "limits-redis": { db: "pg", limiter: "redis" },
+  // A twin of main on the machine's Node (bench/runtime.mjs): the secondary `node20:…` rows.
+  "main-machine": { db: "pg", node: "secondary" },
+  // Main's settings for the idle-streams cell: its pings, lifetimes and session store (cells/idle-streams.mjs).
+  streams: { db: "pg", env: STREAMS_ENV },
   // A twin of main for the initialize row alone: every initialize leaves a session behind.
   initialize: { db: "pg" },
   // The other stacks (RUNTIMES). node-core is our core again, so it has main's settings.
@@ -104,7 +109,7 @@ export function limiterEnv(env, limiter, redis) {
  * limiter, auth with the built-in authorization server's keys); for the others only what production needs.
  */
 export function serverEnv(key, port, { databases, redis }) {
-  const { db, limiter, runtime = "next" } = SERVERS[key];
+  const { db, limiter, runtime = "next", env: own = {} } = SERVERS[key];
   // MCP_BENCH_ROUTES: our build serves /api/ceiling(/read-body) only when asked (404 in production).
   const base = { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", MCP_BENCH_ROUTES: "1" };
   if (!RUNTIMES[runtime].mcp) {
@@ -122,5 +127,6 @@ export function serverEnv(key, port, { databases, redis }) {
     BETTER_AUTH_SECRET: "bench-only-better-auth-secret-0123456789abcdef",
     MCP_AUTH_KEYS_DIR: AUTH_KEYS_DIR,
     MCP_RESOURCE_URL: `http://${HOST}:${port}${MCP_PATH}`,
+    ...own,
   };
 }

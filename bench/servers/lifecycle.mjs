@@ -6,6 +6,7 @@ import path from "node:path";
 import { openSession, request, sleep, stubSession } from "../cells/client.mjs";
 import { CEILING_PATH, CONFIG, HOST, PROFILE_DIR, PROFILE_NAME, ROOT } from "../config.mjs";
 import { cleanUp, cleanups } from "../runner/cleanup.mjs";
+import { SECONDARY_NODE } from "../runtime.mjs";
 import { LIMIT_BUDGETS, RUNTIMES, serverEnv, SERVERS } from "./catalog.mjs";
 import { devToken, SUBJECTS } from "./auth-keys.mjs";
 
@@ -58,14 +59,14 @@ export function freePort() {
  * Spawns a server process (not yet ready). detached: its own process group, so clean-up can
  * signal it and anything it spawned. The caller registers it (servers map or a transient one).
  */
-export function spawnServer(key, { runtime, env, port, context, profile = true }) {
+export function spawnServer(key, { runtime, env, port, context, profile = true, execPath = process.execPath }) {
   const { script, args, cwd, env: runtimeEnv } = RUNTIMES[runtime].command(context);
   const nodeArgs = [];
   if (CONFIG.cpuProf && profile) {
     fs.mkdirSync(PROFILE_DIR, { recursive: true });
     nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${PROFILE_NAME}_${key}.cpuprofile`);
   }
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args(port)], {
+  const child = spawn(execPath, [...nodeArgs, script, ...args(port)], {
     cwd,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -93,9 +94,10 @@ export function spawnServer(key, { runtime, env, port, context, profile = true }
  * one) is what its answers must carry. MCP servers get a token and a session per subject.
  */
 export async function startServer(key, context) {
-  const { runtime = "next", limiter } = SERVERS[key];
+  const { runtime = "next", limiter, node } = SERVERS[key];
   const port = await freePort();
-  const server = spawnServer(key, { runtime, env: serverEnv(key, port, context), port, context });
+  const execPath = node === "secondary" ? SECONDARY_NODE.execPath : process.execPath;
+  const server = spawnServer(key, { runtime, env: serverEnv(key, port, context), port, context, execPath });
   server.budgets = limiter ? LIMIT_BUDGETS : undefined;
   servers.set(key, server);
   cleanups.push(() => stopServer(server));
@@ -124,7 +126,7 @@ export async function startServer(key, context) {
   } else {
     server.session = stubSession();
   }
-  console.log(`[bench] ${what} ready on ${HOST}:${port} (pid ${server.pid})${RUNTIMES[runtime].mcp ? `, session ${server.session["mcp-session-id"]}` : ""}`);
+  console.log(`[bench] ${what} ready on ${HOST}:${port} (pid ${server.pid}, Node ${node === "secondary" ? SECONDARY_NODE.version : process.version})${RUNTIMES[runtime].mcp ? `, session ${server.session["mcp-session-id"]}` : ""}`);
   return server;
 }
 

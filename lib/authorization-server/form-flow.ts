@@ -1,4 +1,4 @@
-import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER } from "./paths";
+import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER, RETURN_TO, safeReturnPath } from "./paths";
 import type { AuthServer } from "./auth-server";
 
 /**
@@ -10,22 +10,20 @@ import type { AuthServer } from "./auth-server";
  * what better-auth answers, which is a registered redirect URI or one of our pages.
  */
 
-export type FormAction = "sign-in" | "sign-up" | "social" | "consent" | "sign-out";
-
-const FORM_ACTIONS: ReadonlySet<string> = new Set<FormAction>(["sign-in", "sign-up", "social", "consent", "sign-out"]);
-
-export function isFormAction(value: string): value is FormAction {
-  return FORM_ACTIONS.has(value);
-}
-
-/** The page a failed form goes back to, and the endpoint each form calls. */
-const ROUTES: Record<FormAction, { endpoint: string; page: string }> = {
+/** The page a failed form goes back to, and the better-auth endpoint each form calls. */
+const ROUTES = {
   "sign-in": { endpoint: "/sign-in/email", page: AuthPage.SignIn },
   "sign-up": { endpoint: "/sign-up/email", page: AuthPage.SignUp },
   social: { endpoint: "/sign-in/social", page: AuthPage.SignIn },
   consent: { endpoint: "/oauth2/consent", page: AuthPage.Consent },
   "sign-out": { endpoint: "/sign-out", page: AuthPage.SignedOut },
-};
+} as const satisfies Record<string, { endpoint: string; page: string }>;
+
+export type FormAction = keyof typeof ROUTES;
+
+export function isFormAction(value: string): value is FormAction {
+  return Object.hasOwn(ROUTES, value);
+}
 
 const MAX_FIELD = 4096;
 
@@ -73,6 +71,8 @@ function backToForm(origin: string, action: FormAction, form: FormData, reason: 
   target.searchParams.set("error", reason.slice(0, 300));
   const email = field(form, "email");
   if (email && action !== "consent") target.searchParams.set("email", email.slice(0, 254));
+  const back = safeReturnPath(field(form, RETURN_TO));
+  if (back) target.searchParams.set(RETURN_TO, back);
   return seeOther(target.toString());
 }
 
@@ -127,6 +127,8 @@ export async function submitForm(auth: AuthServer, { action, request, origin, cl
   }
   if (!answer.ok) return backToForm(origin, action, form, reasonOf(json, answer.status));
   if (action === "sign-out") return seeOther(`${origin}${AuthPage.SignedOut}`, setCookies);
-  // Signed in outside an authorization flow (someone opened the page directly): the home page.
-  return seeOther(nextLocation(origin, json) ?? `${origin}/`, setCookies);
+  // Signed in outside an authorization flow: back to the page of ours that sent them (a record's
+  // page), else the home page. Only a path on this origin is followed.
+  const back = safeReturnPath(field(form, RETURN_TO));
+  return seeOther(nextLocation(origin, json) ?? `${origin}${back ?? "/"}`, setCookies);
 }

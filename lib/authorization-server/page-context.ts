@@ -1,6 +1,6 @@
 import { getPrisma } from "../db/prisma";
 import type { ScopeCatalog } from "../auth/scope-catalog";
-import { OFFLINE_ACCESS } from "./paths";
+import { OFFLINE_ACCESS, RETURN_TO } from "./paths";
 
 /**
  * What the sign-in and consent pages show about a request: the app asking (from its
@@ -40,11 +40,11 @@ export function describeScopes(catalog: ScopeCatalog, scope: string | undefined)
   }));
 }
 
-/** The page's query as one string, without the parameters our own forms add (error, email). */
+/** The page's query as one string, without the parameters our own forms add (error, email, returnTo). */
 export function flowQuery(params: Record<string, string | string[] | undefined>): string {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
-    if (key === "error" || key === "email" || value === undefined) continue;
+    if (key === "error" || key === "email" || key === RETURN_TO || value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) query.append(key, v);
   }
   return query.toString();

@@ -12,6 +12,18 @@ export const AuthPage = {
   Error: "/auth/error",
 } as const;
 
+/**
+ * The query parameter (and form field) naming the page of this app a person returns to after
+ * signing in outside an authorization flow (a record's page sent them): a path on our own origin only.
+ */
+export const RETURN_TO = "returnTo";
+
+/** `value` as a path on this origin to return to, or undefined when it is anything else (an open redirect). */
+export function safeReturnPath(value: string | undefined): string | undefined {
+  if (!value || value.length > 512 || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return undefined;
+  return /^[\x21-\x7e]+$/.test(value) ? value : undefined;
+}
+
 /** The form handlers behind the pages (app/auth/submit/[action]): one per form. */
 export const AuthFormAction = {
   SignIn: "/auth/submit/sign-in",

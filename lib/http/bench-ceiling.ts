@@ -4,7 +4,7 @@ import { McpError } from "../jsonrpc";
 
 /**
  * The benchmark's bare routes (bench/run.mjs): the framework's ceiling, with and without reading
- * the body. They exist only when MCP_BENCH_ROUTES=1 — otherwise indistinguishable from no route —
+ * the body, and a floor that answers a recorded page's bytes after reading the body. They exist only when MCP_BENCH_ROUTES=1 — otherwise indistinguishable from no route —
  * and read at most MCP_MAX_BODY_BYTES like /api/mcp, so a switched-on bench server is not an
  * unbounded buffer either.
  */
@@ -18,8 +18,8 @@ export function ceiling(): Response {
   return loadEnv().MCP_BENCH_ROUTES ? fixed() : notFound();
 }
 
-/** POST /api/ceiling/read-body: the same answer after reading the body within the limit. */
-export async function ceilingReadBody(request: Request): Promise<Response> {
+/** Reads the body within MCP_MAX_BODY_BYTES, then answers `answer()`; 404 unless switched on. */
+async function afterBody(request: Request, answer: () => Response | Promise<Response>): Promise<Response> {
   const env = loadEnv();
   if (!env.MCP_BENCH_ROUTES) return notFound();
   try {
@@ -28,5 +28,25 @@ export async function ceilingReadBody(request: Request): Promise<Response> {
     if (error instanceof McpError) return new Response(null, { status: error.httpStatus ?? 400, headers: error.headers });
     throw error;
   }
-  return fixed();
+  return answer();
+}
+
+/** POST /api/ceiling/read-body: the same answer after reading the body within the limit. */
+export function ceilingReadBody(request: Request): Promise<Response> {
+  return afterBody(request, fixed);
+}
+
+/**
+ * A floor for a bigger answer: after reading the body, the exact bytes and content type of the
+ * answer `record()` gave once (recorded on first use, then replayed). For tools/list its ratio is
+ * then like for like: the same answer size, none of the work that made it.
+ */
+export function ceilingReplay(record: () => Promise<Response>): (request: Request) => Promise<Response> {
+  let recorded: Promise<{ bytes: ArrayBuffer; type: string }> | undefined;
+  const replay = async (): Promise<Response> => {
+    recorded ??= record().then(async (response) => ({ bytes: await response.arrayBuffer(), type: response.headers.get("content-type") ?? "application/json" }));
+    const { bytes, type } = await recorded;
+    return new Response(bytes, { headers: { "content-type": type } });
+  };
+  return (request) => afterBody(request, replay);
 }

@@ -9,7 +9,7 @@ import type { LocalePolicy } from "./policy/locale";
 import type { ToolCallObserver } from "./runtime/tool-call-observer";
 import type { RequestLimiter } from "./policy/rate-limit";
 import { Registry, type RegistryContents } from "./registry";
-import type { ServerIdentity } from "./protocol/server-info";
+import type { ServerExtensions, ServerIdentity } from "./protocol/server-info";
 import { silentRequestLogger, stdoutRequestLogger } from "./runtime/request-log";
 import { MemorySessionStore } from "./transport/session-store";
 import { trustedProxiesOf } from "../http/client-address";
@@ -37,6 +37,8 @@ export interface EndpointDefinition {
   contents: RegistryContents;
   /** Locales the app writes human text in; handlers read the negotiated one as `ctx.locale`. */
   locales?: LocalePolicy;
+  /** Extensions the server supports, by identifier, with their settings (`capabilities.extensions`). */
+  extensions?: ServerExtensions;
 }
 
 export interface EndpointAdapters {
@@ -81,10 +83,12 @@ export function createMcpEndpoint(
       info: definition.info,
       instructions: definition.instructions,
       ...(definition.locales ? { locales: definition.locales } : {}),
+      ...(definition.extensions ? { extensions: definition.extensions } : {}),
       ...(adapters.onToolCall ? { onToolCall: adapters.onToolCall } : {}),
       ...(adapters.access ? { access: adapters.access } : {}),
       maxToolBatch: env.MCP_MAX_TOOL_BATCH,
       toolTimeoutMs: env.MCP_TOOL_TIMEOUT_MS,
+      publishResourceUpdate: (uri, owner) => hub.publish({ kind: "resource_updated", uri, owner }),
       ...(adapters.tasks ? { tasks: new TaskRuntime(adapters.tasks, cluster.bus, hub) } : {}),
     },
     sessionMode: env.MCP_SESSION_MODE,

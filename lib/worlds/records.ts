@@ -30,6 +30,7 @@ export function locationRecord(l: Location) {
 
 /** Canonical MCP resource URIs of WorldCrafter's records (also the citation urls of search/fetch). */
 export const uriOf = {
+  worldList: "worlds://list",
   world: (id: string) => `world://${encodeURIComponent(id)}`,
   worldCharacters: (id: string) => `world://${encodeURIComponent(id)}/characters`,
   worldExport: (id: string, format: "md" | "json") => `world://${encodeURIComponent(id)}/export.${format}`,

@@ -2,14 +2,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 
 /**
- * Issue 19: the benchmark's bare routes (/api/ceiling, /api/ceiling/read-body) are not part of the
- * product. Without MCP_BENCH_ROUTES=1 they answer 404 like any missing route; with it (bench/run.mjs
- * sets it) they read at most MCP_MAX_BODY_BYTES, like /api/mcp (413 beyond).
+ * Issue 19: the benchmark's bare routes (/api/ceiling, /api/ceiling/read-body, and issue 22's
+ * /api/ceiling/tools-page) are not part of the product. Without MCP_BENCH_ROUTES=1 they answer 404
+ * like any missing route; with it (bench/run.mjs sets it) they read at most MCP_MAX_BODY_BYTES, like
+ * /api/mcp (413 beyond).
  */
-const ROUTES = ["/api/ceiling", "/api/ceiling/read-body"];
+const ROUTES = ["/api/ceiling", "/api/ceiling/read-body", "/api/ceiling/tools-page"];
 
 describe("without MCP_BENCH_ROUTES", () => {
-  it("both routes answer 404, whatever the body", async () => {
+  it("every route answers 404, whatever the body", async () => {
     for (const route of ROUTES) {
       const r = await fetch(`${inject("statefulUrl")}${route}`, { method: "POST", body: "x".repeat(64 * 1024) });
       expect(r.status, route).toBe(404);
@@ -44,5 +45,22 @@ describe("with MCP_BENCH_ROUTES=1", () => {
     });
     const r = await fetch(url, { method: "POST", body: chunked, duplex: "half" } as RequestInit);
     expect(r.status).toBe(413);
+  });
+
+  it("tools-page answers the exact bytes and content type of an anonymous 2026-07-28 tools/list page, after reading the body", async () => {
+    const version = "2026-07-28";
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} } } });
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": version, "mcp-method": "tools/list" };
+    const page = await fetch(`${bench.url}/api/mcp`, { method: "POST", headers, body });
+    expect(page.status).toBe(200);
+    const floor = await fetch(`${bench.url}/api/ceiling/tools-page`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(floor.status).toBe(200);
+    expect(floor.headers.get("content-type")).toBe(page.headers.get("content-type"));
+    const [expected, replayed] = [Buffer.from(await page.arrayBuffer()), Buffer.from(await floor.arrayBuffer())];
+    expect(replayed.length).toBeGreaterThan(1000);
+    expect(replayed.equals(expected)).toBe(true);
+    // Replayed, not rebuilt: the same bytes again, and the body limit holds as on read-body.
+    expect(Buffer.from(await (await fetch(`${bench.url}/api/ceiling/tools-page`, { method: "POST", body: "{}" })).arrayBuffer()).equals(expected)).toBe(true);
+    expect((await fetch(`${bench.url}/api/ceiling/tools-page`, { method: "POST", body: "x".repeat(4097) })).status).toBe(413);
   });
 });

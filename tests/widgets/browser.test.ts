@@ -7,10 +7,18 @@
  *
  * For each widget and host: the widget shows the tool output; a button calls a tool through the
  * host and the result appears (and is in the database); what the widget saved survives the host
- * rendering it again; hostile world names are shown as text. One screenshot per widget per host
- * goes to .ci-results/screenshots (CI keeps .ci-results).
+ * rendering it again; hostile world names are shown as text. Then the host APIs of issue 24, in
+ * both hosts: Export opens the export's first file link through the host (and, once the server
+ * returns file references, that link serves the file); Import hands import_world the uploaded
+ * file (ChatGPT) or the document inline (MCP Apps); Expand, pip and Collapse; editing in the
+ * host's modal or a dialog; delete, after which the widget asks to close; locale switches; a
+ * 390 px phone with safe-area insets; and the MCP Apps partial-input, cancel, teardown and font
+ * events. Screenshots of each view, desktop and phone, go to .ci-results/screenshots (CI keeps
+ * .ci-results).
  */
 import { existsSync, mkdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { chromium, type Browser, type Frame, type FrameLocator, type Page } from "playwright-core";
@@ -54,7 +62,8 @@ interface Fixture {
 /** A signed-in SDK client of its own subject (closed when the test ends). */
 async function fixture(): Promise<Fixture> {
   const token = await tokenFor(server(), newSubject("widgets"));
-  const { client } = await connectClient(`${server()}/api/mcp`, { token });
+  // The emulated hosts render widgets: the client declares MCP Apps, so results carry the widget-only _meta.
+  const { client } = await connectClient(`${server()}/api/mcp`, { token, capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } });
   const tools = (await client.listTools()).tools;
   const call = async (name: string, args: Json) => (await client.callTool({ name, arguments: args })) as Json;
   return {
@@ -78,36 +87,76 @@ interface Mounted {
   /** The widget's document, for checks a locator cannot make. */
   document(): Frame;
   reload(): Promise<void>;
+  /** What the widget asked of its host (openExternal, requestClose, requestModal, callTool…). */
+  events(): Promise<{ name: string; detail: unknown }[]>;
+  /** Runs one of the emulated host's controls (setLocale, deliverResult, cancel, teardown). */
+  control(method: "setLocale" | "deliverResult" | "cancel" | "teardown", arg?: string): Promise<unknown>;
+  /** The widget's tool calls through the host, each with the server's result. */
+  calls: { name: string; args: Json; result: Json }[];
   dialogs: string[];
   screenshot(name: string): Promise<void>;
 }
 
+interface MountOptions {
+  html: string;
+  toolName: string;
+  toolInput: Json;
+  toolResult: Json;
+  locale?: string;
+  timeZone?: string;
+  fonts?: string;
+  availableDisplayModes?: string[];
+  holdResult?: { partialInput: Json };
+  safeArea?: { top: number; right: number; bottom: number; left: number };
+  /** Page width (default 720, a chat column); 390 is a phone. */
+  width?: number;
+  /** Where an upload (ChatGPT uploadFile) is stored; the test answers its download URL. */
+  upload?: (file: { name: string; type: string; text: string }) => Promise<{ fileId: string; downloadUrl: string }>;
+}
+
 /** Opens the emulators' page on the server's origin and mounts one widget in one host. */
-async function mount(host: HostKind, f: Fixture, options: { html: string; toolName: string; toolInput: Json; toolResult: Json }): Promise<Mounted> {
-  const page = await browser.newPage({ viewport: { width: 720, height: 900 } });
+async function mount(host: HostKind, f: Fixture, options: MountOptions): Promise<Mounted> {
+  const { width = 720, upload, ...hostOptions } = options;
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
   const dialogs: string[] = [];
+  const calls: Mounted["calls"] = [];
   page.on("dialog", (dialog) => {
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
-  await page.exposeFunction("__callTool", (name: string, args: Json) => f.call(name, args));
+  await page.exposeFunction("__callTool", async (name: string, args: Json) => {
+    // Recorded before the answer: a call the server refuses outright is still a call made.
+    const call = { name, args, result: {} as Json };
+    calls.push(call);
+    try {
+      call.result = await f.call(name, args);
+    } catch (error) {
+      call.result = { isError: true, error: String(error) };
+      throw error;
+    }
+    return call.result;
+  });
+  await page.exposeFunction("__uploadFile", (file: { name: string; type: string; text: string }) => (upload ? upload(file) : Promise.reject(new Error("no upload store in this test"))));
   await page.goto(`${server()}/preview?bare`);
   await page.evaluate(
-    async ({ host, options }) => {
+    async ({ host, options, withUpload }) => {
       const w = window as unknown as {
         WorldCrafterHosts: Record<string, (c: HTMLElement, o: unknown) => unknown>;
         __callTool: (n: string, a: unknown) => Promise<unknown>;
-        __host: { reload(): Promise<void> };
+        __uploadFile: (file: unknown) => Promise<unknown>;
+        __host: unknown;
       };
       const container = document.createElement("div");
       container.id = "host";
       document.body.replaceChildren(container);
       const mountHost = host === "chatgpt" ? w.WorldCrafterHosts.mountChatGptHost : w.WorldCrafterHosts.mountMcpAppsHost;
-      w.__host = (await mountHost!(container, { ...options, callTool: (n: string, a: unknown) => w.__callTool(n, a) })) as { reload(): Promise<void> };
+      w.__host = await mountHost!(container, { ...options, callTool: (n: string, a: unknown) => w.__callTool(n, a), ...(withUpload ? { uploadFile: (file: unknown) => w.__uploadFile(file) } : {}) });
     },
-    { host, options },
+    { host, options: hostOptions, withUpload: upload !== undefined },
   );
   const frame = page.frameLocator("#host iframe");
+  const hostCall = (method: string, arg?: string) =>
+    page.evaluate(({ method, arg }) => (window as unknown as { __host: Record<string, (a?: string) => unknown> }).__host[method]!(arg), { method, arg });
   return {
     page,
     frame,
@@ -116,10 +165,18 @@ async function mount(host: HostKind, f: Fixture, options: { html: string; toolNa
       if (!child) throw new Error("no widget frame");
       return child;
     },
-    reload: () => page.evaluate(() => (window as unknown as { __host: { reload(): Promise<void> } }).__host.reload()),
+    reload: async () => {
+      await hostCall("reload");
+    },
+    events: () => page.evaluate(() => [...(window as unknown as { __host: { events: { name: string; detail: unknown }[] } }).__host.events]),
+    control: (method, arg) => hostCall(method, arg),
+    calls,
     dialogs,
     screenshot: async (name) => {
-      await page.locator("#host iframe").screenshot({ path: join(SCREENSHOTS, `${name}-${host}.png`) });
+      const shot = { path: join(SCREENSHOTS, `${name}-${host}${width <= 400 ? "-phone" : ""}.png`) };
+      // A fullscreen or pip frame covers the page: the page is the picture then.
+      if (((await page.locator("#host iframe").getAttribute("data-display-mode")) ?? "inline") !== "inline") await page.screenshot(shot);
+      else await page.locator("#host iframe").screenshot(shot);
     },
   };
 }
@@ -138,7 +195,7 @@ describe.each(HOSTS)("widgets in the %s host", (host) => {
 
     await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Glasswater");
     await expect.poll(() => m.frame.getByTestId("characters").textContent()).toContain("Orrin");
-    expect(await m.frame.getByTestId("counts").textContent()).toContain("1 characters");
+    expect(await m.frame.getByTestId("counts").textContent()).toContain("1 character ·");
 
     // A button calls create_character through the host; the new character appears, and is saved.
     await m.frame.locator("#new-name").fill("Mira");
@@ -225,8 +282,275 @@ describe.each(HOSTS)("widgets in the %s host", (host) => {
   });
 });
 
+/** A world with three characters and a location, as the expanded view and the files need. */
+async function populatedWorld(f: Fixture, name: string): Promise<{ worldId: string; shown: Json }> {
+  const worldId = worldOf(await f.call("create_world", { name, theme: "fantasy", tone: "wistful", description: "Reeds that whisper names." })).id;
+  for (const [character, role] of [
+    ["Ada Reed", "heir"],
+    ["Bram Weald", "gamekeeper"],
+    ["Cass Mire", "witch"],
+  ] as const)
+    await f.call("create_character", { worldId, name: character, role });
+  await f.call("create_location", { worldId, name: "The Weir", kind: "village" });
+  return { worldId, shown: await f.call("get_world", { worldId }) };
+}
+
+/**
+ * Where the emulated ChatGPT keeps uploads: a loopback HTTP server answering each file at its
+ * download URL, as ChatGPT's file storage does (the server may fetch loopback only behind its test switch).
+ */
+async function uploadStore(): Promise<{ put(name: string, text: string): { fileId: string; downloadUrl: string }; close(): Promise<void> }> {
+  const files = new Map<string, string>();
+  const http = createServer((req, res) => {
+    const text = files.get(req.url ?? "");
+    res.writeHead(text === undefined ? 404 : 200, { "content-type": "text/markdown; charset=utf-8" });
+    res.end(text ?? "not found");
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    put(name, text) {
+      const fileId = `file_${files.size + 1}_${name.replace(/[^a-z0-9.]/gi, "")}`;
+      files.set(`/${fileId}`, text);
+      return { fileId, downloadUrl: `http://127.0.0.1:${port}/${fileId}` };
+    },
+    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+  };
+}
+
+const filesOf = (result: Json) => ((result.structuredContent as { files?: { download_url: string; file_name: string }[] } | undefined)?.files ?? []);
+const hasTool = async (f: Fixture, name: string) => (await f.client.listTools()).tools.some((t) => t.name === name);
+const eventsNamed = async (m: Mounted, name: string) => (await m.events()).filter((e) => e.name === name).map((e) => e.detail);
+
+/** No element wider than the frame: nothing to scroll sideways on a phone. */
+const overflowX = (m: Mounted) => m.document().evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+describe.each(HOSTS)("host APIs in the %s host", (host) => {
+  it("Export opens the Markdown file's download_url through the host, and that URL serves the file", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Reedmere");
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: shown });
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Reedmere");
+    await m.frame.getByRole("button", { name: "Export" }).click();
+    await expect.poll(() => m.calls.some((c) => c.name === "export_world"), { timeout: 10_000 }).toBe(true);
+    const exported = m.calls.find((c) => c.name === "export_world")!.result;
+    const files = filesOf(exported);
+    if (files.length === 0) {
+      // Before the server's file references (issue 24 item 1): the widget says there is no file, opens nothing.
+      await expect.poll(() => m.frame.getByTestId("status").textContent()).toContain("no file");
+      expect(await eventsNamed(m, "openExternal")).toEqual([]);
+    } else {
+      await expect.poll(() => eventsNamed(m, "openExternal"), { timeout: 10_000 }).toEqual([files[0]!.download_url]);
+      expect(await m.frame.getByTestId("status").textContent()).toContain(files[0]!.file_name);
+      const download = await fetch(files[0]!.download_url);
+      expect(download.status).toBe(200);
+      expect(await download.text()).toContain("Reedmere");
+    }
+    await m.page.close();
+  });
+
+  it("Import passes the chosen file to import_world: uploaded through ChatGPT, inline elsewhere", async () => {
+    const f = await fixture();
+    const { worldId } = await populatedWorld(f, "Fenhollow");
+    // The file to import: the server's own Markdown export when it gives files, else a hand-written one.
+    const files = filesOf(await f.call("export_world", { worldId }));
+    const markdown = files[0] ? await (await fetch(files[0].download_url)).text() : "# Fenhollow Again\n\nTheme: fantasy\n";
+    const uploads: { name: string; text: string }[] = [];
+    const store = await uploadStore();
+    const m = await mount(host, f, {
+      html: await f.widgetHtml("list_worlds"),
+      toolName: "list_worlds",
+      toolInput: {},
+      toolResult: await f.call("list_worlds", {}),
+      upload: async (file) => {
+        uploads.push(file);
+        return store.put(file.name, file.text);
+      },
+    });
+    await expect.poll(() => m.frame.getByTestId("worlds").textContent()).toContain("Fenhollow");
+    await m.frame.locator("#import-file").setInputFiles({ name: "fenhollow.md", mimeType: "text/markdown", buffer: Buffer.from(markdown) });
+    await expect.poll(() => m.calls.some((c) => c.name === "import_world"), { timeout: 10_000 }).toBe(true);
+    const call = m.calls.find((c) => c.name === "import_world")!;
+    if (host === "chatgpt") {
+      // seed 002 §file parameters: the host uploads, the tool gets the file reference.
+      expect(uploads).toEqual([{ name: "fenhollow.md", type: "text/markdown", text: markdown }]);
+      const stored = call.args.file as { download_url: string; file_id: string };
+      expect(call.args).toEqual({ file: { download_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/file_1_fenhollow\.md$/), file_id: "file_1_fenhollow.md" } });
+      // The reference leads to the very bytes chosen.
+      expect(await (await fetch(stored.download_url)).text()).toBe(markdown);
+    } else {
+      expect(call.args).toEqual({ document: markdown, format: "markdown" });
+      if (await hasTool(f, "import_world")) {
+        // The round trip: the imported world is listed beside the original.
+        expect(call.result.isError).toBeFalsy();
+        await expect.poll(() => m.frame.getByTestId("status").textContent(), { timeout: 10_000 }).toContain("Imported");
+        const names = ((await f.call("list_worlds", {})).structuredContent as { worlds: { name: string }[] }).worlds.map((w) => w.name);
+        expect(names.filter((n) => n.startsWith("Fenhollow")).length).toBe(2);
+      }
+    }
+    // Whatever the server answered is on the status line, never silence.
+    await expect.poll(() => m.frame.getByTestId("status").textContent(), { timeout: 10_000 }).not.toBe("");
+    await m.screenshot("world-list-import");
+    await m.page.close();
+    await store.close();
+  });
+
+  it("Expand shows the world fullscreen: characters, locations and a graph with one node per character", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Mirefield");
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: shown, availableDisplayModes: ["inline", "fullscreen", "pip"] });
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Mirefield");
+    await m.screenshot("world-card");
+    // Both hosts offer pip here (ChatGPT always; the MCP Apps host was told to).
+    await m.frame.getByRole("button", { name: "Picture in picture" }).click();
+    await expect.poll(() => m.document().evaluate(() => document.documentElement.dataset.displayMode)).toBe("pip");
+    // pip is a small floating window: the compact card, with a way back.
+    expect(await m.frame.getByTestId("relations-graph").count()).toBe(0);
+    await m.screenshot("world-card-pip");
+    await m.frame.getByRole("button", { name: "Collapse" }).click();
+    await expect.poll(() => m.document().evaluate(() => document.documentElement.dataset.displayMode)).toBe("inline");
+    await m.frame.getByRole("button", { name: "Expand" }).click();
+    await expect.poll(() => eventsNamed(m, "requestDisplayMode")).toEqual(["pip", "inline", "fullscreen"]);
+    await expect.poll(() => m.document().evaluate(() => document.documentElement.dataset.displayMode)).toBe("fullscreen");
+    const graph = m.frame.getByTestId("relations-graph");
+    await expect.poll(() => graph.locator("g.node").count(), { timeout: 10_000 }).toBe(3);
+    expect((await graph.locator("g.node text").allTextContents()).sort()).toEqual(["Ada Reed", "Bram Weald", "Cass Mire"]);
+    // Everyone in a world is related to everyone else there: three characters, three lines.
+    expect(await graph.locator("line.edge").count()).toBe(3);
+    expect(await m.frame.getByTestId("locations").textContent()).toContain("The Weir");
+    await m.screenshot("world-card-fullscreen");
+    await m.frame.getByRole("button", { name: "Collapse" }).click();
+    await expect.poll(() => m.document().evaluate(() => document.documentElement.dataset.displayMode)).toBe("inline");
+    await m.page.close();
+  });
+
+  it("editing a character opens in the host's modal (ChatGPT) or a dialog in the frame, and saves", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Osierby");
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: shown });
+    await expect.poll(() => m.frame.getByTestId("characters").textContent()).toContain("Bram Weald");
+    await m.frame.getByRole("button", { name: "Edit Bram Weald" }).click();
+    const editor = host === "chatgpt" ? m.page.frameLocator("[data-testid=host-modal] iframe") : m.frame;
+    if (host === "chatgpt") await expect.poll(() => eventsNamed(m, "requestModal")).toHaveLength(1);
+    await expect.poll(() => editor.locator("#edit-name").inputValue(), { timeout: 10_000 }).toBe("Bram Weald");
+    await editor.locator("#edit-traits").fill("watchful, loyal");
+    await editor.locator("#edit-role").fill("warden");
+    await m.screenshot("world-card-edit");
+    await editor.getByRole("button", { name: "Save" }).click();
+    const bram = () => m.calls.find((c) => c.name === "update_character");
+    await expect.poll(() => bram()?.args, { timeout: 10_000 }).toMatchObject({ name: "Bram Weald", role: "warden", traits: ["watchful", "loyal"] });
+    // The modal closes itself (requestClose from the modal frame); the dialog goes away.
+    if (host === "chatgpt") await expect.poll(() => m.page.locator("[data-testid=host-modal]").count()).toBe(0);
+    else await expect.poll(() => m.frame.getByTestId("character-editor").count()).toBe(0);
+    // The card shows the edit at once (the modal shares the widget state with it).
+    await expect.poll(() => m.frame.getByTestId("characters").textContent()).toContain("Bram Weald · warden");
+    const id = ((bram()!.result.structuredContent as { character: { id: string } }).character.id);
+    expect(((await f.call("get_character", { characterId: id })).structuredContent as { character: { role: string } }).character.role).toBe("warden");
+    await m.page.close();
+  });
+
+  it("Delete asks the user in the card, deletes with the world's exact name, and the widget asks to close", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Sedgewick");
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: shown });
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Sedgewick");
+    await m.frame.getByRole("button", { name: "Delete world" }).click();
+    expect(await m.frame.getByRole("alertdialog").textContent()).toContain("Sedgewick");
+    expect(m.calls.filter((c) => c.name === "delete_world")).toEqual([]);
+    await m.screenshot("world-card-delete");
+    await m.frame.getByRole("button", { name: "Delete for good" }).click();
+    await expect.poll(() => eventsNamed(m, "requestClose"), { timeout: 10_000 }).toHaveLength(1);
+    expect(m.calls.find((c) => c.name === "delete_world")!.args).toEqual({ worldId, confirmName: "Sedgewick" });
+    expect((await f.call("get_world", { worldId })).isError).toBe(true);
+    // The host removed the frame.
+    await expect.poll(() => m.page.locator("#host iframe").count()).toBe(0);
+    await m.page.close();
+  });
+
+  it("follows the host's locale (labels, prompts, dates in the user's timezone) and switches live", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Lakeshire");
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: shown, locale: "ja-JP", timeZone: "Asia/Tokyo" });
+    await expect.poll(() => m.frame.getByRole("button", { name: "エクスポート" }).count()).toBe(1);
+    expect(await m.document().evaluate(() => document.documentElement.lang)).toBe("ja-JP");
+    const updatedAt = (shown.structuredContent as { world: { updatedAt: string } }).world.updatedAt;
+    const tokyo = new Intl.DateTimeFormat("ja-JP", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Tokyo" }).format(new Date(updatedAt));
+    expect(await m.frame.getByTestId("updated").textContent()).toContain(tokyo);
+    await m.screenshot("world-card-ja");
+    await m.control("setLocale", "fr-FR");
+    await expect.poll(() => m.frame.getByRole("button", { name: "Exporter" }).count()).toBe(1);
+    expect(await m.frame.getByTestId("counts").textContent()).toBe(`3 personnages · 1 lieu · Mis à jour le ${new Intl.DateTimeFormat("fr-FR", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Tokyo" }).format(new Date(updatedAt))}`);
+    await m.frame.getByRole("button", { name: "En savoir plus" }).click();
+    await expect.poll(() => m.events()).toContainEqual(expect.objectContaining({ name: "followUp" }));
+    expect(JSON.stringify(await eventsNamed(m, "followUp"))).toContain("Parle-moi davantage du monde « Lakeshire »");
+    await m.control("setLocale", "zh-CN");
+    await expect.poll(() => m.frame.getByRole("button", { name: "导出" }).count()).toBe(1);
+    await m.page.close();
+  });
+
+  it("fits a phone (390 px): no horizontal overflow in any widget, inline or expanded, with safe-area insets", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "A world with a rather long name to wrap on small screens");
+    const characterId = ((await f.call("list_characters", { worldId })).structuredContent as { characters: { id: string }[] }).characters[0]!.id;
+    const safeArea = { top: 20, right: 0, bottom: 34, left: 0 };
+    const views = [
+      { name: "world-card", tool: "get_world", input: { worldId }, result: shown },
+      { name: "character-card", tool: "get_character", input: { characterId }, result: await f.call("get_character", { characterId }) },
+      { name: "world-list", tool: "list_worlds", input: {}, result: await f.call("list_worlds", {}) },
+    ];
+    for (const v of views) {
+      const m = await mount(host, f, { html: await f.widgetHtml(v.tool), toolName: v.tool, toolInput: v.input, toolResult: v.result, width: 390, safeArea });
+      await expect.poll(() => m.frame.locator("h1").count()).toBe(1);
+      expect(await overflowX(m)).toBeLessThanOrEqual(0);
+      // The content keeps clear of the host's chrome.
+      expect(await m.document().evaluate(() => getComputedStyle(document.getElementById("root")!).paddingBottom)).toBe("34px");
+      await m.screenshot(v.name);
+      if (v.name === "world-card") {
+        await m.frame.getByRole("button", { name: "Expand" }).click();
+        await expect.poll(() => m.frame.getByTestId("relations-graph").locator("g.node").count(), { timeout: 10_000 }).toBe(3);
+        expect(await overflowX(m)).toBeLessThanOrEqual(0);
+        await m.screenshot("world-card-fullscreen");
+      }
+      await m.page.close();
+    }
+  });
+});
+
+describe("MCP Apps host events", () => {
+  it("shows 'preparing' while the arguments stream, then the result; a cancelled call says so", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Brackwater");
+    const html = await f.widgetHtml("get_world");
+    const m = await mount("mcp-apps", f, { html, toolName: "get_world", toolInput: { worldId }, toolResult: shown, holdResult: { partialInput: { worldId: worldId.slice(0, 4) } } });
+    await expect.poll(() => m.frame.getByTestId("phase").textContent()).toBe("Preparing…");
+    await m.control("deliverResult");
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Brackwater");
+    await m.page.close();
+
+    const c = await mount("mcp-apps", f, { html, toolName: "get_world", toolInput: { worldId }, toolResult: shown, holdResult: { partialInput: {} } });
+    await expect.poll(() => c.frame.getByTestId("phase").textContent()).toBe("Preparing…");
+    await c.control("cancel", "The user stopped it.");
+    await expect.poll(() => c.frame.getByTestId("phase").textContent()).toBe("The request was cancelled. The user stopped it.");
+    await c.page.close();
+  });
+
+  it("answers the host's teardown after saving its state, and applies the host's fonts", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Eelmarsh");
+    const fonts = "@font-face { font-family: HostSans; src: local(Arial); }";
+    const m = await mount("mcp-apps", f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: shown, fonts });
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Eelmarsh");
+    expect(await m.document().evaluate(() => document.getElementById("worldcrafter-host-fonts")?.textContent)).toBe(fonts);
+    await m.frame.locator("#new-name").fill("Half-typed");
+    expect(await m.control("teardown")).toEqual({});
+    const saved = await m.document().evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith("worldcrafter:widget-state:world-card"))?.[1]);
+    expect(JSON.parse(saved ?? "{}")).toMatchObject({ draftName: "Half-typed" });
+    await m.page.close();
+  });
+});
+
 describe("the /preview page", () => {
-  it("renders every widget with sample data in both emulated hosts, and the theme switch reaches each", async () => {
+  it("renders every widget with sample data in both emulated hosts; the theme and locale switches reach each; Export records the sample file link", async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     const dialogs: string[] = [];
     page.on("dialog", (dialog) => {
@@ -248,6 +572,13 @@ describe("the /preview page", () => {
     const themes = () => Promise.all(widgetFrames().map((f) => f.evaluate(() => document.documentElement.dataset.theme)));
     await expect.poll(themes).toEqual(Array(6).fill("dark"));
     await page.screenshot({ path: join(SCREENSHOTS, "preview-dark.png"), fullPage: true });
+    // The sample server answers export_world with file references; the hosts record the link opened.
+    await widgetFrames()[0]!.getByRole("button", { name: "Export" }).click();
+    await expect.poll(() => page.getByRole("list", { name: "world-card host events" }).textContent()).toContain("openExternal: \"http");
+    await expect.poll(() => page.getByRole("list", { name: "world-card host events" }).textContent()).toContain("emberfall.md");
+    // The locale switch reaches every widget in both hosts.
+    await page.getByRole("combobox", { name: "Host locale" }).selectOption("ja-JP");
+    await expect.poll(headings).toEqual(["Emberfall", "Emberfall", "Ilsa Varn", "Ilsa Varn", "あなたの世界", "あなたの世界"]);
     expect(dialogs).toEqual([]);
     await page.close();
   });

@@ -25,7 +25,8 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
   });
 
   async function open() {
-    const { client } = await connectClient(url(), { token });
+    // An MCP Apps host: it gets the widget-only _meta (lib/worlds/host-ui.ts).
+    const { client } = await connectClient(url(), { token, capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } });
     const call = async (name: string, args: Json = {}, meta?: Json) =>
       (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) })) as CallToolResult;
     const ok = async (name: string, args: Json = {}, meta?: Json) => {
@@ -106,7 +107,7 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
       const ids = results.map((x) => x.id);
       expect(ids).toEqual(expect.arrayContaining([`world:${worldId}`, `character:${characterIds[0]}`, `location:${innId}`]));
       for (const x of results) expect(Object.keys(x).sort()).toEqual(["id", "snippet", "title", "url"]);
-      expect(results.find((x) => x.id === `world:${worldId}`)).toMatchObject({ title: `Vale ${tag} (theme${tag})`, url: `world://${worldId}` });
+      expect(results.find((x) => x.id === `world:${worldId}`)).toMatchObject({ title: `Vale ${tag} (theme${tag})`, url: `${server()}/records/world/${worldId}` });
 
       // Every word must match: "mentor" narrows to the one mentor.
       const mentor = sc(await ok("search", { query: `mentor ${tag}` })).results as Json[];
@@ -114,11 +115,11 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
       expect(sc(await ok("search", { query: `nothing-${uid()}` })).results).toEqual([]);
 
       const world = sc(await ok("fetch", { id: `world:${worldId}` }));
-      expect(world).toMatchObject({ id: `world:${worldId}`, title: `Vale ${tag} (theme${tag})`, url: `world://${worldId}`, metadata: { kind: "world", characters: 3, locations: 2 } });
+      expect(world).toMatchObject({ id: `world:${worldId}`, title: `Vale ${tag} (theme${tag})`, url: `${server()}/records/world/${worldId}`, metadata: { kind: "world", resourceUri: `world://${worldId}`, characters: 3, locations: 2 } });
       expect(world.text).toContain(`A valley of ${tag} mist.`);
       expect(world.text).toContain(`Hero 0 ${tag} (mentor)`);
       const character = sc(await ok("fetch", { id: `character:${characterIds[0]}` }));
-      expect(character).toMatchObject({ url: `character://${characterIds[0]}`, metadata: { kind: "character", worldId } });
+      expect(character).toMatchObject({ url: `${server()}/records/character/${characterIds[0]}`, metadata: { kind: "character", resourceUri: `character://${characterIds[0]}`, worldId } });
       expect(character.text).toContain(`Born under the ${tag} moon.`);
       const inn = sc(await ok("fetch", { id: `location:${innId}` }));
       expect(inn.text).toContain(`Inside: City ${tag}`);

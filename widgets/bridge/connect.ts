@@ -1,4 +1,4 @@
-import { Listeners, systemTheme, type WidgetHost } from "./host";
+import { Listeners, NO_INSETS, inlineFileArgument, systemTheme, type WidgetHost } from "./host";
 import { mcpAppsHost } from "./mcp-apps-host";
 import { openAiHost } from "./openai-host";
 
@@ -11,7 +11,10 @@ function noHost(): WidgetHost {
     kind: "none",
     toolInput: () => undefined,
     toolResult: () => undefined,
-    context: () => ({ theme: systemTheme(), displayMode: "inline", locale: navigator.language }),
+    context: () => ({ theme: systemTheme(), displayMode: "inline", availableDisplayModes: ["inline"], locale: navigator.language, safeArea: NO_INSETS }),
+    phase: () => ({ phase: "ready" }),
+    view: () => ({ mode: "inline" }),
+    canModal: false,
     widgetState: <S extends Record<string, unknown>>() => state as S | undefined,
     setWidgetState: (next) => {
       state = next;
@@ -21,6 +24,10 @@ function noHost(): WidgetHost {
     requestDisplayMode: unavailable,
     notifyHeight: () => undefined,
     openExternal: unavailable,
+    requestClose: unavailable,
+    requestModal: unavailable,
+    fileArgument: inlineFileArgument,
+    onTeardown: () => undefined,
     onChange: (listener) => listeners.add(listener),
   };
 }

@@ -19,13 +19,38 @@ export interface ToolResult {
 export type Theme = "light" | "dark";
 export type DisplayMode = "inline" | "fullscreen" | "pip";
 
+export interface Insets {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
 export interface HostContext {
   theme: Theme;
   displayMode: DisplayMode;
+  /** The modes this host can show the widget in (ChatGPT: all three). */
+  availableDisplayModes: readonly DisplayMode[];
   /** BCP 47. */
   locale: string;
+  /** IANA zone of the user, when the host says (ChatGPT userLocation, MCP Apps timeZone). */
+  timeZone?: string;
   maxHeight?: number;
+  /** Areas the host's own chrome covers (notches, toolbars): content keeps clear of them. */
+  safeArea: Insets;
 }
+
+/** Where this frame is: the inline card, or a modal the widget asked the host for (ChatGPT). */
+export interface WidgetView {
+  mode: "inline" | "modal";
+  params?: Json;
+}
+
+/** The tool call's progress as the host reports it (MCP Apps: tool-input-partial, tool-cancelled). */
+export type CallPhase = { phase: "ready" } | { phase: "preparing"; partial: Json } | { phase: "cancelled"; reason: string };
+
+/** A file the user chose, handed to the server: by the host's upload (ChatGPT) or inline. */
+export type FileArgument = { file: { download_url: string; file_id: string } } | { document: string; format: "markdown" | "json" };
 
 export interface WidgetHost {
   readonly kind: "chatgpt" | "mcp-apps" | "none";
@@ -45,6 +70,17 @@ export interface WidgetHost {
   /** The content's height, for hosts that size the frame to it. */
   notifyHeight(height: number): void;
   openExternal(url: string): Promise<void>;
+  /** Asks the host to close this widget (its purpose is over, e.g. its world was deleted). */
+  requestClose(): Promise<void>;
+  /** Opens this widget again in a host modal with `params` (only where `canModal`). */
+  requestModal(title: string, params: Json): Promise<void>;
+  readonly canModal: boolean;
+  view(): WidgetView;
+  /** A chosen file as a tool argument: uploaded through the host where it can, else read here. */
+  fileArgument(file: File): Promise<FileArgument>;
+  phase(): CallPhase;
+  /** Run before the host tears the widget down (MCP Apps ui/resource-teardown): save what matters. */
+  onTeardown(save: () => void): void;
   /** Called when input, result, context or state change; returns an unsubscribe. */
   onChange(listener: () => void): () => void;
 }
@@ -73,6 +109,31 @@ export class Listeners {
   }
   emit(): void {
     for (const listener of this.set) listener();
+  }
+}
+
+export const NO_INSETS: Insets = { top: 0, right: 0, bottom: 0, left: 0 };
+
+/** Insets from whatever object a host handed over (missing or bad sides are 0). */
+export function insetsOf(value: unknown): Insets {
+  if (!isJson(value)) return NO_INSETS;
+  const side = (k: keyof Insets) => (typeof value[k] === "number" && Number.isFinite(value[k]) ? Math.max(0, value[k] as number) : 0);
+  return { top: side("top"), right: side("right"), bottom: side("bottom"), left: side("left") };
+}
+
+/** Bigger files are refused before any upload: a world export is a few hundred KB at most. */
+export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
+
+/** The file read in the frame and passed inline (hosts without an upload API). */
+export async function inlineFileArgument(file: File): Promise<FileArgument> {
+  if (file.size > MAX_IMPORT_BYTES) throw new FileTooLargeError(file.size);
+  const format = /\.json$/i.test(file.name) || file.type === "application/json" ? "json" : "markdown";
+  return { document: await file.text(), format };
+}
+
+export class FileTooLargeError extends Error {
+  constructor(readonly bytes: number) {
+    super(`file too large: ${bytes} bytes`);
   }
 }
 

@@ -1,14 +1,29 @@
-import { App, PostMessageTransport, applyDocumentTheme, applyHostStyleVariables, type McpUiHostContext } from "@modelcontextprotocol/ext-apps";
-import { Listeners, isJson, systemTheme, toolResultOf, type DisplayMode, type HostContext, type Json, type ToolResult, type WidgetHost } from "./host";
+import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps";
+import { McpAppsClient } from "./mcp-apps-client";
+import {
+  Listeners,
+  inlineFileArgument,
+  insetsOf,
+  isJson,
+  systemTheme,
+  toolResultOf,
+  type CallPhase,
+  type DisplayMode,
+  type HostContext,
+  type Json,
+  type ToolResult,
+  type WidgetHost,
+} from "./host";
 
 /**
- * An MCP Apps host (SEP-1865: Claude and others; ChatGPT too) through the official ext-apps App
- * client over postMessage. MCP Apps keeps no widget state, so the bridge does (seed 003 §state
- * management): in the frame's localStorage when the sandbox allows it, else in memory, under a
- * key of this widget and the tool call it renders, so a re-rendered frame finds it again.
+ * An MCP Apps host (SEP-1865: Claude and others; ChatGPT too) through McpAppsClient. MCP Apps
+ * keeps no widget state, so the bridge does (seed 003 §state management): in the frame's
+ * localStorage when the sandbox allows it, else in memory, under a key of this widget and the tool
+ * call it renders, so a re-rendered frame finds it again.
  */
 
 const DISPLAY_MODES: readonly DisplayMode[] = ["inline", "fullscreen", "pip"];
+const FONTS_STYLE_ID = "worldcrafter-host-fonts";
 
 /** localStorage, or nothing when the sandbox (an opaque origin) forbids it. */
 function storage(): Storage | undefined {
@@ -22,51 +37,102 @@ function storage(): Storage | undefined {
   }
 }
 
+/** The host's style variables and font faces (hostContext.styles), as ext-apps' applyHost* do. */
+function applyStyles(context: McpUiHostContext): void {
+  for (const [name, value] of Object.entries(context.styles?.variables ?? {})) {
+    if (typeof value === "string" && name.startsWith("--")) document.documentElement.style.setProperty(name, value);
+  }
+  const fonts = context.styles?.css?.fonts;
+  if (typeof fonts === "string") {
+    let style = document.getElementById(FONTS_STYLE_ID);
+    if (!style) {
+      style = document.createElement("style");
+      style.id = FONTS_STYLE_ID;
+      document.head.append(style);
+    }
+    if (style.textContent !== fonts) style.textContent = fonts;
+  }
+}
+
 export async function mcpAppsHost(widget: string, version: string): Promise<WidgetHost> {
   const listeners = new Listeners();
-  const app = new App({ name: `worldcrafter-${widget}`, version }, {}, { autoResize: true });
+  const client = new McpAppsClient(window.parent);
   let input: Json | undefined;
   let result: ToolResult | undefined;
+  let phase: CallPhase = { phase: "ready" };
   let context: McpUiHostContext = {};
   const store = storage();
   const memory = new Map<string, Json>();
+  const teardown: Array<() => void> = [];
 
   const applyContext = (next: McpUiHostContext) => {
     context = { ...context, ...next };
-    if (context.theme) applyDocumentTheme(context.theme);
-    if (context.styles?.variables) applyHostStyleVariables(context.styles.variables);
+    applyStyles(context);
   };
   /** The tool call this frame renders: its request id when the host says, else its arguments. */
   const stateKey = () => `worldcrafter:widget-state:${widget}:${String(context.toolInfo?.id ?? JSON.stringify(input ?? {}))}`;
 
   // Handlers before connect: the host may send input and result right after initialization.
-  app.ontoolinput = (params) => {
+  client.onNotification("ui/notifications/tool-input-partial", (params) => {
+    // The model is still writing the arguments: show them as "preparing", never act on them.
+    if (result) return;
+    phase = { phase: "preparing", partial: isJson(params.arguments) ? params.arguments : {} };
+    listeners.emit();
+  });
+  client.onNotification("ui/notifications/tool-input", (params) => {
     input = isJson(params.arguments) ? params.arguments : {};
+    if (phase.phase === "preparing") phase = { phase: "ready" };
     listeners.emit();
-  };
-  app.ontoolresult = (params) => {
+  });
+  client.onNotification("ui/notifications/tool-result", (params) => {
     result = toolResultOf(params);
+    phase = { phase: "ready" };
     listeners.emit();
-  };
-  app.onhostcontextchanged = (params) => {
+  });
+  client.onNotification("ui/notifications/tool-cancelled", (params) => {
+    phase = { phase: "cancelled", reason: typeof params.reason === "string" ? params.reason : "" };
+    listeners.emit();
+  });
+  client.onNotification("ui/notifications/host-context-changed", (params) => {
     applyContext(params);
     listeners.emit();
-  };
-  await app.connect(new PostMessageTransport(window.parent, window.parent));
-  applyContext(app.getHostContext() ?? {});
+  });
+  client.onRequest("ui/resource-teardown", () => {
+    for (const save of teardown) save();
+    return {};
+  });
 
-  return {
+  await client.connect({ name: `worldcrafter-${widget}`, version }, { availableDisplayModes: [...DISPLAY_MODES] });
+  applyContext(client.hostContext);
+
+  // The host sizes the frame to the content (what ext-apps' autoResize does).
+  let lastHeight = 0;
+  new ResizeObserver(() => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height === lastHeight) return;
+    lastHeight = height;
+    client.sizeChanged({ height, width: Math.ceil(document.documentElement.scrollWidth) });
+  }).observe(document.documentElement);
+
+  const host: WidgetHost = {
     kind: "mcp-apps",
+    canModal: false,
     toolInput: () => input,
     toolResult: () => result,
+    phase: () => phase,
+    view: () => ({ mode: "inline" }),
     context: (): HostContext => {
       const dimensions = context.containerDimensions;
       const maxHeight = dimensions && "maxHeight" in dimensions ? dimensions.maxHeight : undefined;
+      const available = (context.availableDisplayModes ?? ["inline"]).filter((m): m is DisplayMode => DISPLAY_MODES.includes(m));
       return {
         theme: context.theme ?? systemTheme(),
         displayMode: DISPLAY_MODES.find((m) => m === context.displayMode) ?? "inline",
+        availableDisplayModes: available,
         locale: context.locale ?? navigator.language,
+        ...(typeof context.timeZone === "string" ? { timeZone: context.timeZone } : {}),
         ...(typeof maxHeight === "number" ? { maxHeight } : {}),
+        safeArea: insetsOf(context.safeAreaInsets),
       };
     },
     widgetState: <S extends Json>() => {
@@ -93,18 +159,35 @@ export async function mcpAppsHost(widget: string, version: string): Promise<Widg
       // As ChatGPT announces a new widgetState (openai:set_globals), so does the bridge.
       listeners.emit();
     },
-    callTool: async (name, args) => toolResultOf(await app.callServerTool({ name, arguments: args })),
+    callTool: async (name, args) => toolResultOf(await client.callTool(name, args)),
     sendFollowUp: async (prompt) => {
-      await app.sendMessage({ role: "user", content: [{ type: "text", text: prompt }] });
+      await client.sendMessage(prompt);
     },
     requestDisplayMode: async (mode) => {
-      await app.requestDisplayMode({ mode });
+      const answer = await client.requestDisplayMode(mode);
+      // The host answers the mode it actually chose; it also sends it in the context.
+      const chosen = DISPLAY_MODES.find((m) => m === answer.mode);
+      if (chosen && chosen !== context.displayMode) {
+        context = { ...context, displayMode: chosen };
+        listeners.emit();
+      }
     },
-    // autoResize reports size changes itself.
+    // The ResizeObserver above reports size changes itself.
     notifyHeight: () => undefined,
     openExternal: async (url) => {
-      await app.openLink({ url });
+      const answer = await client.openLink(url);
+      if (answer.isError === true) throw new Error("The host did not open the link");
+    },
+    requestClose: async () => {
+      client.requestTeardown();
+    },
+    requestModal: () => Promise.reject(new Error("This host has no modal")),
+    // MCP Apps has no upload API: the file is read here and passed inline.
+    fileArgument: inlineFileArgument,
+    onTeardown: (save) => {
+      teardown.push(save);
     },
     onChange: (listener) => listeners.add(listener),
   };
+  return host;
 }

@@ -1,6 +1,6 @@
-import type { Json, ToolResult, WidgetHost } from "../bridge/host";
+import type { Json, ToolResult } from "../bridge/host";
 import { firstText, h, record, records, text } from "../ui/dom";
-import { mountWidget } from "../ui/mount";
+import { mountWidget, type ViewContext } from "../ui/mount";
 import { Activity, succeeded } from "../ui/activity";
 
 /**
@@ -17,19 +17,19 @@ interface CardState extends Json {
 const CHARACTER_META = "worldcrafter/character";
 const activity = new Activity();
 
-function view(host: WidgetHost, rerender: () => void): Node {
+function view({ host, rerender, t }: ViewContext): Node {
   const state = host.widgetState<CardState>() ?? {};
   const result: ToolResult | undefined = state.opened ?? host.toolResult();
   const character = record(result?.structuredContent?.character);
-  if (!character) return h("div", { class: "empty", attrs: { role: "status" } }, result ? firstText(result.content) || "No character to show." : "Loading character…");
+  if (!character) return h("div", { class: "empty", attrs: { role: "status" } }, result ? firstText(result.content) || t.noCharacter : t.loadingCharacter);
   const full = record(result?._meta?.[CHARACTER_META]) ?? character;
   const world = record(full.world);
   const relations = records(full.relations);
   const traits = Array.isArray(full.traits) ? full.traits.filter((t): t is string => typeof t === "string") : [];
 
   const open = (characterId: string) =>
-    activity.run(rerender, "Opening…", async () => {
-      const r = succeeded(await host.callTool("get_character", { characterId }), "Could not open that character.");
+    activity.run(rerender, t.opening, async () => {
+      const r = succeeded(await host.callTool("get_character", { characterId }), t.toolFailed);
       host.setWidgetState({ ...state, opened: { ...(r.structuredContent ? { structuredContent: r.structuredContent } : {}), ...(r._meta ? { _meta: r._meta } : {}) } });
       return "";
     });
@@ -38,10 +38,10 @@ function view(host: WidgetHost, rerender: () => void): Node {
     "article",
     { class: "card", attrs: { "aria-labelledby": "character-name" } },
     h("h1", { attrs: { id: "character-name" } }, text(full, "name")),
-    h("p", { class: "muted" }, [text(full, "role"), world ? `of ${text(world, "name")}` : ""].filter(Boolean).join(" ")),
-    traits.length ? h("ul", { class: "badges", attrs: { "aria-label": "Traits" } }, ...traits.map((t) => h("li", { class: "badge" }, t))) : null,
-    text(full, "backstory") ? h("p", {}, text(full, "backstory")) : h("p", { class: "muted" }, "No backstory yet."),
-    h("h3", {}, "Relations"),
+    h("p", { class: "muted" }, [text(full, "role"), world ? t.of(text(world, "name")) : ""].filter(Boolean).join(" ")),
+    traits.length ? h("ul", { class: "badges", attrs: { "aria-label": t.traits } }, ...traits.map((t) => h("li", { class: "badge" }, t))) : null,
+    text(full, "backstory") ? h("p", {}, text(full, "backstory")) : h("p", { class: "muted" }, t.noBackstory),
+    h("h3", {}, t.relations),
     relations.length
       ? h(
           "ul",
@@ -51,16 +51,16 @@ function view(host: WidgetHost, rerender: () => void): Node {
               "li",
               {},
               h("span", {}, h("span", { class: "row-title" }, text(r, "name")), text(r, "role") ? h("span", { class: "muted" }, ` · ${text(r, "role")}`) : null),
-              h("button", { attrs: { type: "button", disabled: activity.busy, "aria-label": `Open ${text(r, "name")}` }, on: { click: () => void open(text(r, "id")) } }, "Open"),
+              h("button", { attrs: { type: "button", disabled: activity.busy, "aria-label": t.openName(text(r, "name")) }, on: { click: () => void open(text(r, "id")) } }, t.open),
             ),
           ),
         )
-      : h("p", { class: "muted" }, "No one else in this world yet."),
+      : h("p", { class: "muted" }, t.noOthers),
     h(
       "div",
       { class: "actions" },
-      state.opened ? h("button", { attrs: { type: "button" }, on: { click: () => host.setWidgetState({ ...state, opened: undefined }) } }, "Back") : null,
-      h("button", { attrs: { type: "button" }, on: { click: () => void host.sendFollowUp(`Develop ${text(full, "name")}'s backstory further.`) } }, "Develop backstory"),
+      state.opened ? h("button", { attrs: { type: "button" }, on: { click: () => host.setWidgetState({ ...state, opened: undefined }) } }, t.back) : null,
+      h("button", { attrs: { type: "button" }, on: { click: () => void host.sendFollowUp(t.developPrompt(text(full, "name"))) } }, t.developBackstory),
     ),
     activity.line(),
   );

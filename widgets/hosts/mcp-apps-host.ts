@@ -1,13 +1,15 @@
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
-import type { McpUiHostContext, McpUiStyles } from "@modelcontextprotocol/ext-apps";
-import type { Theme, ToolResult } from "../bridge/host";
-import { newFrame, type EmulatedHost, type EmulatedHostOptions } from "./host-options";
+import type { McpUiDisplayMode, McpUiHostContext, McpUiStyles } from "@modelcontextprotocol/ext-apps";
+import type { DisplayMode, Theme, ToolResult } from "../bridge/host";
+import { DEFAULT_MAX_HEIGHT, fitHeight, newFrame, showDisplayMode, type EmulatedHost, type EmulatedHostOptions, type HostEvent } from "./host-options";
 
 /**
  * Plays an MCP Apps host (SEP-1865) for one widget with ext-apps' own host side, AppBridge:
- * it answers the widget's ui/initialize with a host context (theme, locale, display mode,
- * style variables), sends the tool input and result once the widget is initialized, and
- * proxies the widget's tools/call to `callTool`.
+ * it answers the widget's ui/initialize with a host context (theme, locale, timezone, display
+ * modes, safe area, container size, style variables, fonts), sends the tool input and result once
+ * the widget is initialized (or, with holdResult, streams partial input first), proxies the
+ * widget's tools/call to `callTool`, and grants display modes it offers. Links, closing requests
+ * and teardown answers are recorded as events.
  */
 
 // A few of the standard variables, as a host sets them; the widget falls back for the rest.
@@ -28,26 +30,37 @@ function callToolResult(result: ToolResult) {
 
 export async function mountMcpAppsHost(container: HTMLElement, options: EmulatedHostOptions): Promise<EmulatedHost> {
   let theme: Theme = options.theme ?? "light";
+  let locale = options.locale ?? "en-US";
+  let displayMode: DisplayMode = "inline";
+  const available: McpUiDisplayMode[] = options.availableDisplayModes ?? ["inline", "fullscreen"];
+  const maxHeight = options.maxHeight ?? DEFAULT_MAX_HEIGHT;
   let frame = newFrame(container, `${options.toolName} (MCP Apps)`);
   let bridge: AppBridge | undefined;
-  const event = (name: string, detail: unknown) => options.onEvent?.(name, detail);
+  const events: HostEvent[] = [];
+  const event = (name: string, detail: unknown) => {
+    events.push({ name, detail });
+    options.onEvent?.(name, detail);
+  };
   const context = (): McpUiHostContext => ({
     theme,
-    locale: options.locale ?? "en-US",
-    displayMode: "inline" as const,
-    availableDisplayModes: ["inline" as const, "fullscreen" as const],
+    locale,
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    displayMode,
+    availableDisplayModes: available,
     platform: "web" as const,
-    containerDimensions: { maxHeight: 640, width: frame.clientWidth || 600 },
-    styles: { variables: STYLE_VARIABLES[theme] as McpUiStyles },
+    containerDimensions: { maxHeight, width: frame.clientWidth || 600 },
+    ...(options.safeArea ? { safeAreaInsets: options.safeArea } : {}),
+    styles: { variables: STYLE_VARIABLES[theme] as McpUiStyles, ...(options.fonts ? { css: { fonts: options.fonts } } : {}) },
     toolInfo: { id: `preview-${options.toolName}`, tool: { name: options.toolName, inputSchema: { type: "object" as const } } },
   });
+  let held = options.holdResult !== undefined;
 
   const render = async () => {
     const target = frame.contentWindow;
     if (!target) throw new Error("the widget frame has no window");
     const b = new AppBridge(null, { name: "worldcrafter-preview-host", version: "1.0.0" }, { openLinks: {}, serverTools: {}, logging: {}, message: { text: {} } }, { hostContext: context() });
     b.oncalltool = async (params) => {
-      event("callTool", params);
+      event("callTool", { name: params.name, args: params.arguments ?? {} });
       return callToolResult(await options.callTool(params.name, params.arguments ?? {}));
     };
     b.onmessage = async (params) => {
@@ -58,15 +71,31 @@ export async function mountMcpAppsHost(container: HTMLElement, options: Emulated
       event("openExternal", params.url);
       return {};
     };
-    b.onrequestdisplaymode = async (params) => ({ mode: params.mode === "fullscreen" ? "fullscreen" : "inline" });
+    b.onrequestdisplaymode = async (params) => {
+      event("requestDisplayMode", params.mode);
+      // The host grants what it offers, else keeps the current mode (SEP-1865 §display modes).
+      if (available.includes(params.mode)) {
+        displayMode = params.mode;
+        showDisplayMode(frame, displayMode);
+        b.setHostContext(context());
+      }
+      return { mode: displayMode };
+    };
+    b.onrequestteardown = () => {
+      event("requestClose", null);
+      frame.remove();
+    };
     b.onsizechange = ({ height }) => {
-      if (typeof height === "number") frame.style.height = `${Math.min(Math.max(height, 80), 640)}px`;
+      if (typeof height === "number") fitHeight(frame, height, maxHeight);
     };
     b.onloggingmessage = (params) => event("log", params);
     const ready = new Promise<void>((resolve) => {
       b.oninitialized = () => {
-        void b.sendToolInput({ arguments: options.toolInput });
-        void b.sendToolResult(callToolResult(options.toolResult));
+        if (held && options.holdResult) void b.sendToolInputPartial({ arguments: options.holdResult.partialInput });
+        else {
+          void b.sendToolInput({ arguments: options.toolInput });
+          void b.sendToolResult(callToolResult(options.toolResult));
+        }
         resolve();
       };
     });
@@ -82,16 +111,35 @@ export async function mountMcpAppsHost(container: HTMLElement, options: Emulated
     get frame() {
       return frame;
     },
+    events,
     async reload() {
       await bridge?.close();
       const next = newFrame(container, frame.title);
       frame.replaceWith(next);
       frame = next;
+      showDisplayMode(frame, displayMode);
       await render();
     },
     setTheme(next) {
       theme = next;
       bridge?.setHostContext(context());
+    },
+    setLocale(next) {
+      locale = next;
+      bridge?.setHostContext(context());
+    },
+    async deliverResult() {
+      held = false;
+      await bridge?.sendToolInput({ arguments: options.toolInput });
+      await bridge?.sendToolResult(callToolResult(options.toolResult));
+    },
+    async cancel(reason) {
+      await bridge?.sendToolCancelled({ reason });
+    },
+    async teardown() {
+      const answer = await bridge?.teardownResource({});
+      event("teardown", answer);
+      return answer;
     },
     async close() {
       await bridge?.close();

@@ -19,6 +19,9 @@ declare global {
 
 window.WorldCrafterHosts = { mountChatGptHost, mountMcpAppsHost };
 
+/** The locales of the widgets' string table, as a host would send them. */
+const LOCALES = ["en-US", "en-GB", "fr-FR", "es-ES", "ja-JP", "ko-KR", "zh-CN"];
+
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (className) e.className = className;
@@ -37,7 +40,17 @@ async function renderPreview(root: HTMLElement, widgets: Record<string, string>)
     document.documentElement.dataset.theme = theme;
     for (const host of hosts) host.setTheme(theme);
   });
-  root.append(toggle);
+  const locales = el("select", "locale");
+  locales.setAttribute("aria-label", "Host locale");
+  for (const tag of LOCALES) {
+    const option = el("option", "", tag);
+    option.value = tag;
+    locales.append(option);
+  }
+  locales.addEventListener("change", () => {
+    for (const host of hosts) host.setLocale(locales.value);
+  });
+  root.append(toggle, locales);
   for (const sample of SAMPLES) {
     const html = widgets[sample.widget];
     if (!html) continue;
@@ -57,7 +70,7 @@ async function renderPreview(root: HTMLElement, widgets: Record<string, string>)
       const pane = el("div", "pane");
       pane.append(el("h3", "", label));
       grid.append(pane);
-      hosts.push(await mount(pane, { html, toolName: sample.toolName, toolInput: sample.toolInput, toolResult: sample.toolResult, callTool: sampleServer, theme, onEvent }));
+      hosts.push(await mount(pane, { html, toolName: sample.toolName, toolInput: sample.toolInput, toolResult: sample.toolResult, callTool: sampleServer, theme, locale: locales.value, onEvent }));
     }
   }
 }

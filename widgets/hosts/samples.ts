@@ -80,8 +80,40 @@ export async function sampleServer(name: string, args: Json): Promise<ToolResult
       if (!c) return { content: text("Character not found"), isError: true };
       return { content: text(`${c.name}, ${c.role}.`), structuredContent: { character: character(c) }, _meta: { "worldcrafter/character": withRelations(c) } };
     }
-    case "export_world":
-      return { content: text(`Exported ${world.name}: 2 characters, 1 location (Markdown and JSON).`) };
+    case "export_world": {
+      // The server's shape (issue 24 item 1): file references, the Markdown first.
+      const expires_at = new Date(Date.now() + 10 * 60_000).toISOString();
+      const base = `${location.origin}/preview/sample-export`;
+      return {
+        content: text(`Exported ${world.name}: 2 characters, 1 location (Markdown and JSON).`),
+        structuredContent: {
+          worldId: world.id,
+          files: [
+            { download_url: `${base}/emberfall.md`, file_name: "emberfall.md", mime_type: "text/markdown", expires_at },
+            { download_url: `${base}/emberfall.json`, file_name: "emberfall.json", mime_type: "application/json", expires_at },
+          ],
+        },
+      };
+    }
+    case "import_world": {
+      const name = typeof args.document === "string" ? (/^#\s+(.+)$/m.exec(args.document)?.[1] ?? "Imported world") : "Imported world";
+      const w = { ...world, id: `w_imported_${++created}`, name };
+      return { content: text(`Imported ${name}.`), structuredContent: { world: w } };
+    }
+    case "delete_world":
+      return args.confirmName === world.name
+        ? { content: text(`Deleted "${world.name}" and everything in it.`), structuredContent: { deleted: true, worldId: world.id, name: world.name }, _meta: { "openai/closeWidget": true } }
+        : { content: text(`Not deleted: confirmName must be "${world.name}".`), isError: true };
+    case "list_characters":
+      return { content: text(`${characters.length} characters.`), structuredContent: { worldId: world.id, characters: characters.map((c) => ({ ...c, traits: character(c).traits, summary: "" })) } };
+    case "list_locations":
+      return { content: text("1 location."), structuredContent: { worldId: world.id, locations: [{ id: "l_sample", name: "The Kiln Steps", kind: "city", parentId: null, summary: "" }] } };
+    case "update_character": {
+      const c = characters.find((x) => x.id === str("characterId"));
+      if (!c) return { content: text("Character not found"), isError: true };
+      const updated = { ...c, name: str("name") || c.name, role: str("role") || c.role };
+      return { content: text(`Updated ${updated.name}.`), structuredContent: { character: character(updated) }, _meta: { "worldcrafter/character": withRelations(updated) } };
+    }
     case "list_worlds":
       return { content: text("1 more world."), structuredContent: { worlds: [{ id: "w_sample_3", name: "Saltmarch", theme: "nautical", tone: "grim", summary: "Drowned towns and lighthouse cults.", updatedAt: now }] } };
     case "get_world":

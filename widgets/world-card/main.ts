@@ -1,13 +1,19 @@
 import type { Json, ToolResult, WidgetHost } from "../bridge/host";
 import { firstText, h, record, records, text } from "../ui/dom";
-import { mountWidget } from "../ui/mount";
+import { mountWidget, type ViewContext } from "../ui/mount";
 import { Activity, succeeded } from "../ui/activity";
+import { formatDate, type Strings } from "../ui/i18n";
+import { relationsGraph, type GraphNode } from "../ui/graph";
+import { characterEditor, editorDialog } from "./character-editor";
 
 /**
  * The world card: one world (get_world, create_world, update_world) with its counts and first
- * characters. Add a character (create_character through the host) and export (export_world).
- * What the user adds and types is kept in the widget state, so it is still there when the host
- * renders the card again.
+ * characters. Add a character (create_character through the host), export (export_world: the
+ * Markdown file opens through the host), delete (delete_world, then the card closes), and Expand:
+ * fullscreen (or picture-in-picture) with every character, location and the relations between
+ * characters as a graph. Editing a character opens in a host modal where there is one (ChatGPT),
+ * else in a dialog inside the frame. What the user adds and types is widget state, so it is still
+ * there when the host renders the card again.
  */
 
 interface CharacterRow extends Json {
@@ -20,10 +26,26 @@ interface CardState extends Json {
   draftName?: string;
   draftRole?: string;
   added?: CharacterRow[];
+  /** Characters edited from this card (in its dialog or the host's modal), by id. */
+  edited?: Record<string, CharacterRow>;
+  /** The character being edited in the in-frame dialog (hosts without a modal). */
+  editing?: string;
+}
+
+/** What the expanded view loads through the host once per world. */
+interface Expanded {
+  worldId: string;
+  characters: CharacterRow[];
+  locations: { id: string; name: string; kind: string }[];
+  relations: Map<string, string[]>;
 }
 
 const WORLD_META = "worldcrafter/world";
+/** The expanded view fetches relations for this many characters at most (one get_character each). */
+const GRAPH_LIMIT = 24;
 const activity = new Activity();
+let expanded: Expanded | "loading" | undefined;
+let confirmingDelete = false;
 
 function rowsOf(value: unknown): CharacterRow[] {
   return records(value).map((c) => ({ id: text(c, "id"), name: text(c, "name"), role: text(c, "role") }));
@@ -34,63 +56,254 @@ function countOf(counts: Record<string, unknown> | undefined, field: string): nu
   return typeof value === "number" ? value : 0;
 }
 
-function view(host: WidgetHost, rerender: () => void): Node {
+/** Characters, locations and each character's relations, through the host's tool calls. */
+async function loadExpanded(host: WidgetHost, worldId: string, t: Strings): Promise<Expanded> {
+  const [chars, places] = await Promise.all([host.callTool("list_characters", { worldId, limit: 50 }), host.callTool("list_locations", { worldId, limit: 50 })]);
+  const characters = rowsOf(succeeded(chars, t.toolFailed).structuredContent?.characters);
+  const locations = records(succeeded(places, t.toolFailed).structuredContent?.locations).map((l) => ({ id: text(l, "id"), name: text(l, "name"), kind: text(l, "kind") }));
+  const relations = new Map<string, string[]>();
+  await Promise.all(
+    characters.slice(0, GRAPH_LIMIT).map(async (c) => {
+      const r = await host.callTool("get_character", { characterId: c.id });
+      const full = record(r._meta?.["worldcrafter/character"]);
+      relations.set(c.id, records(full?.relations).map((o) => text(o, "id")));
+    }),
+  );
+  return { worldId, characters, locations, relations };
+}
+
+function view({ host, rerender, t }: ViewContext): Node {
+  const state = host.widgetState<CardState>() ?? {};
+  const save = (patch: Partial<CardState>) => host.setWidgetState({ ...(host.widgetState<CardState>() ?? {}), ...patch });
+  const context = host.context();
+
+  // A host modal (ChatGPT requestModal) renders this widget again just to edit one character.
+  const viewMode = host.view();
+  const modalId = viewMode.mode === "modal" ? text(viewMode.params, "editCharacterId") : "";
+  // The edit is widget state, which the host shares between the modal and the card: the card shows it.
+  const saved = (c: CharacterRow) => save({ edited: { ...(host.widgetState<CardState>()?.edited ?? {}), [c.id]: c } });
+  if (modalId) return characterEditor({ host, t, characterId: modalId, activity, rerender, saved, done: () => void host.requestClose() });
+
   const result: ToolResult | undefined = host.toolResult();
   const world = record(result?.structuredContent?.world);
-  if (!world) return h("div", { class: "empty", attrs: { role: "status" } }, result ? firstText(result.content) || "No world to show." : "Loading world…");
+  if (!world) return h("div", { class: "empty", attrs: { role: "status" } }, result ? firstText(result.content) || t.noWorld : t.loadingWorld);
   const full = record(result?._meta?.[WORLD_META]);
-  const state = host.widgetState<CardState>() ?? {};
   const added = state.added ?? [];
-  const shown = [...rowsOf(full?.characters), ...added];
+  const withEdits = (rows: CharacterRow[]) => rows.map((c) => state.edited?.[c.id] ?? c);
+  const shown = withEdits([...rowsOf(full?.characters), ...added]);
   const counts = record(full?.counts) ?? record(world.counts);
   const worldId = text(world, "id");
-  const save = (patch: Partial<CardState>) => host.setWidgetState({ ...(host.widgetState<CardState>() ?? {}), ...patch });
+  const worldName = text(world, "name");
+  const big = context.displayMode === "fullscreen";
+
+  if (big && expanded === undefined) {
+    expanded = "loading";
+    loadExpanded(host, worldId, t).then(
+      (loaded) => {
+        expanded = loaded;
+        rerender();
+      },
+      (error: unknown) => {
+        expanded = undefined;
+        activity.fail(error instanceof Error ? error.message : String(error));
+        rerender();
+      },
+    );
+  }
 
   const addCharacter = (event: SubmitEvent) => {
     event.preventDefault();
     const draft = host.widgetState<CardState>() ?? {};
     const name = (draft.draftName ?? "").trim();
     if (!name) {
-      activity.fail("Give the character a name first.");
+      activity.fail(t.nameFirst);
       return rerender();
     }
     const role = (draft.draftRole ?? "").trim();
-    void activity.run(rerender, `Adding ${name}…`, async () => {
-      const r = succeeded(await host.callTool("create_character", { worldId, name, ...(role ? { role } : {}) }));
+    void activity.run(rerender, t.adding(name), async () => {
+      const r = succeeded(await host.callTool("create_character", { worldId, name, ...(role ? { role } : {}) }), t.toolFailed);
       const c = record(r.structuredContent?.character);
       const row = { id: text(c, "id"), name: text(c, "name", name), role: text(c, "role", role) };
       save({ added: [...(host.widgetState<CardState>()?.added ?? []), row], draftName: "", draftRole: "" });
-      return `${row.name} joined ${text(world, "name")}.`;
+      expanded = undefined;
+      return t.joined(row.name, worldName);
     });
   };
 
+  const exportWorld = () =>
+    activity.run(rerender, t.exporting, async () => {
+      const r = succeeded(await host.callTool("export_world", { worldId }), t.toolFailed);
+      // The first file is the Markdown export (the server's file reference, seed 002 §files).
+      const file = records(r.structuredContent?.files)[0];
+      const url = text(file, "download_url");
+      if (!url) throw new Error(t.exportNoFile);
+      await host.openExternal(url);
+      return t.exportOpened(text(file, "file_name", url));
+    });
+
+  const deleteWorld = () =>
+    activity.run(rerender, t.deleting, async () => {
+      // The user confirmed here; the exact name is the server's guard for hosts without elicitation.
+      const r = succeeded(await host.callTool("delete_world", { worldId, confirmName: worldName }), t.toolFailed);
+      confirmingDelete = false;
+      if (r.structuredContent?.deleted !== true) return firstText(r.content);
+      // The card has nothing left to show: it closes (seed 003 §close widget; ChatGPT also reads
+      // the result's `openai/closeWidget`, MCP Apps hosts need the app to ask).
+      await host.requestClose();
+      return t.deleted(worldName);
+    });
+
+  const edit = (c: CharacterRow) => {
+    if (host.canModal) void host.requestModal(t.editName(c.name), { editCharacterId: c.id });
+    else save({ editing: c.id });
+  };
+
+  // Fullscreen uses the room; pip is a small floating window, so it keeps the compact card.
+  const modes = context.availableDisplayModes;
+  const mode = context.displayMode;
+  const modeButton = (target: "inline" | "fullscreen" | "pip", label: string) =>
+    h("button", { attrs: { type: "button" }, on: { click: () => void host.requestDisplayMode(target) } }, label);
+  const toolbar = h(
+    "div",
+    { class: "actions" },
+    mode !== "fullscreen" && modes.includes("fullscreen") ? modeButton("fullscreen", t.expand) : null,
+    mode === "inline" && modes.includes("pip") ? modeButton("pip", t.pip) : null,
+    mode !== "inline" ? modeButton("inline", t.collapse) : null,
+  );
+
+  const updated = text(world, "updatedAt");
+  const header = [
+    h("div", { class: "toolbar" }, h("h1", { attrs: { id: "world-name" } }, worldName), toolbar),
+    h("ul", { class: "badges", attrs: { "aria-label": t.themeAndTone } }, h("li", { class: "badge" }, text(world, "theme")), text(world, "tone") ? h("li", { class: "badge" }, text(world, "tone")) : null),
+    text(world, "description") ? h("p", {}, text(world, "description")) : null,
+    h(
+      "p",
+      { class: "muted", attrs: { "data-testid": "counts" } },
+      t.counts(countOf(counts, "characters") + added.length, countOf(counts, "locations")),
+      updated ? h("span", { attrs: { "data-testid": "updated" } }, ` · ${t.updatedAt(formatDate(updated, context.locale, context.timeZone))}`) : null,
+    ),
+  ];
+
+  const characterList = (rows: CharacterRow[], editable: boolean) =>
+    rows.length
+      ? h(
+          "ul",
+          { class: "rows", attrs: { "data-testid": "characters" } },
+          ...rows.map((c) =>
+            h(
+              "li",
+              {},
+              h("span", {}, h("span", { class: "row-title" }, c.name), c.role ? h("span", { class: "muted" }, ` · ${c.role}`) : null),
+              editable ? h("button", { attrs: { type: "button", disabled: activity.busy, "aria-label": t.editName(c.name) }, on: { click: () => edit(c) } }, t.edit) : null,
+            ),
+          ),
+        )
+      : h("p", { class: "muted" }, t.noCharacters);
+
+  const addForm = h(
+    "form",
+    { class: "inline", attrs: { "aria-label": t.addCharacterForm }, on: { submit: addCharacter } },
+    h("label", { class: "visually-hidden", attrs: { for: "new-name" } }, t.characterName),
+    h("input", { attrs: { id: "new-name", name: "name", placeholder: t.characterName, maxlength: 120, value: state.draftName ?? "" }, on: { input: (e) => save({ draftName: (e.target as HTMLInputElement).value }) } }),
+    h("label", { class: "visually-hidden", attrs: { for: "new-role" } }, t.roleOptional),
+    h("input", { attrs: { id: "new-role", name: "role", placeholder: t.roleOptional, maxlength: 120, value: state.draftRole ?? "" }, on: { input: (e) => save({ draftRole: (e.target as HTMLInputElement).value }) } }),
+    h("button", { class: "primary", attrs: { type: "submit", disabled: activity.busy } }, t.addCharacter),
+  );
+
+  const actions = h(
+    "div",
+    { class: "actions" },
+    h("button", { attrs: { type: "button", disabled: activity.busy }, on: { click: () => void exportWorld() } }, t.exportWorld),
+    h("button", { attrs: { type: "button" }, on: { click: () => void host.sendFollowUp(t.askAboutPrompt(worldName)) } }, t.askAbout),
+    h(
+      "button",
+      {
+        class: "danger",
+        attrs: { type: "button", disabled: activity.busy, "aria-expanded": confirmingDelete },
+        on: {
+          click: () => {
+            confirmingDelete = !confirmingDelete;
+            rerender();
+          },
+        },
+      },
+      t.deleteWorld,
+    ),
+  );
+  const confirm = confirmingDelete
+    ? h(
+        "div",
+        { class: "confirm", attrs: { role: "alertdialog", "aria-labelledby": "confirm-delete" } },
+        h("p", { attrs: { id: "confirm-delete" } }, t.confirmDelete(worldName)),
+        h(
+          "div",
+          { class: "actions" },
+          h("button", { class: "danger", attrs: { type: "button", disabled: activity.busy }, on: { click: () => void deleteWorld() } }, t.confirmDeleteButton),
+          h(
+            "button",
+            {
+              attrs: { type: "button" },
+              on: {
+                click: () => {
+                  confirmingDelete = false;
+                  rerender();
+                },
+              },
+            },
+            t.cancel,
+          ),
+        ),
+      )
+    : null;
+
+  const dialog = state.editing ? editorDialog({ host, t, characterId: state.editing, activity, rerender, saved, done: () => {
+          expanded = undefined;
+          save({ editing: undefined });
+        },
+      }) : null;
+
+  if (!big) {
+    return h(
+      "article",
+      { class: "card", attrs: { "aria-labelledby": "world-name" } },
+      ...header,
+      h("h3", {}, t.characters),
+      characterList(shown, true),
+      addForm,
+      actions,
+      confirm,
+      activity.line(),
+      dialog,
+    );
+  }
+
+  const loaded = typeof expanded === "object" && expanded.worldId === worldId ? expanded : undefined;
+  const nodes: GraphNode[] = (loaded ? withEdits(loaded.characters) : shown).slice(0, GRAPH_LIMIT).map((c) => ({ id: c.id, name: c.name }));
   return h(
     "article",
-    { class: "card", attrs: { "aria-labelledby": "world-name" } },
-    h("h1", { attrs: { id: "world-name" } }, text(world, "name")),
-    h("ul", { class: "badges", attrs: { "aria-label": "Theme and tone" } }, h("li", { class: "badge" }, text(world, "theme")), text(world, "tone") ? h("li", { class: "badge" }, text(world, "tone")) : null),
-    text(world, "description") ? h("p", {}, text(world, "description")) : null,
-    h("p", { class: "muted", attrs: { "data-testid": "counts" } }, `${countOf(counts, "characters") + added.length} characters · ${countOf(counts, "locations")} locations`),
-    h("h3", {}, "Characters"),
-    shown.length
-      ? h("ul", { class: "rows", attrs: { "data-testid": "characters" } }, ...shown.map((c) => h("li", {}, h("span", { class: "row-title" }, c.name), c.role ? h("span", { class: "muted" }, c.role) : null)))
-      : h("p", { class: "muted" }, "No characters yet."),
-    h(
-      "form",
-      { class: "inline", attrs: { "aria-label": "Add a character" }, on: { submit: addCharacter } },
-      h("label", { class: "visually-hidden", attrs: { for: "new-name" } }, "Character name"),
-      h("input", { attrs: { id: "new-name", name: "name", placeholder: "Character name", maxlength: 120, value: state.draftName ?? "" }, on: { input: (e) => save({ draftName: (e.target as HTMLInputElement).value }) } }),
-      h("label", { class: "visually-hidden", attrs: { for: "new-role" } }, "Role"),
-      h("input", { attrs: { id: "new-role", name: "role", placeholder: "Role (optional)", maxlength: 120, value: state.draftRole ?? "" }, on: { input: (e) => save({ draftRole: (e.target as HTMLInputElement).value }) } }),
-      h("button", { class: "primary", attrs: { type: "submit", disabled: activity.busy } }, "Add character"),
-    ),
+    { class: "card expanded", attrs: { "aria-labelledby": "world-name", "data-testid": "expanded" } },
+    ...header,
     h(
       "div",
-      { class: "actions" },
-      h("button", { attrs: { type: "button", disabled: activity.busy }, on: { click: () => void activity.run(rerender, "Exporting…", async () => firstText(succeeded(await host.callTool("export_world", { worldId })).content) || "Exported.") } }, "Export"),
-      h("button", { attrs: { type: "button" }, on: { click: () => void host.sendFollowUp(`Tell me more about the world "${text(world, "name")}".`) } }, "Ask about it"),
+      { class: "columns" },
+      h("section", { attrs: { "aria-label": t.characters } }, h("h3", {}, t.characters), characterList(loaded ? withEdits(loaded.characters) : shown, true), addForm),
+      h(
+        "section",
+        { attrs: { "aria-label": t.locations } },
+        h("h3", {}, t.locations),
+        loaded
+          ? loaded.locations.length
+            ? h("ul", { class: "rows", attrs: { "data-testid": "locations" } }, ...loaded.locations.map((l) => h("li", {}, h("span", { class: "row-title" }, l.name), l.kind ? h("span", { class: "muted" }, l.kind) : null)))
+            : h("p", { class: "muted" }, t.noLocations)
+          : h("p", { class: "muted" }, t.loading),
+      ),
     ),
+    h("h3", {}, t.relations),
+    loaded ? relationsGraph(nodes, loaded.relations, t.relationsGraph) : h("p", { class: "muted" }, t.loading),
+    actions,
+    confirm,
     activity.line(),
+    dialog,
   );
 }
 

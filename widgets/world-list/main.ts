@@ -1,12 +1,14 @@
-import type { Json, ToolResult, WidgetHost } from "../bridge/host";
+import { FileTooLargeError, type Json, type ToolResult } from "../bridge/host";
 import { firstText, h, record, records, text } from "../ui/dom";
-import { mountWidget } from "../ui/mount";
+import { mountWidget, type ViewContext } from "../ui/mount";
 import { Activity, succeeded } from "../ui/activity";
 
 /**
  * The user's worlds (list_worlds), a page at a time: "Show more" calls list_worlds with the
- * same filters and nextCursor; "Open" calls get_world and shows that world. Loaded pages and the
- * open world are widget state, so a re-render shows the same list.
+ * same filters and nextCursor; "Open" calls get_world and shows that world; "Import" takes a world
+ * file (WorldCrafter's Markdown or JSON export) to import_world — uploaded through ChatGPT's file
+ * API, or read here and passed inline where the host has none. Loaded pages, imported worlds and
+ * the open world are widget state, so a re-render shows the same list.
  */
 
 interface WorldRow extends Json {
@@ -20,6 +22,8 @@ interface ListState extends Json {
   more?: WorldRow[];
   nextCursor?: string | null;
   open?: Json;
+  /** Worlds imported from this list, shown first. */
+  imported?: WorldRow[];
 }
 
 const QUERY_META = "worldcrafter/query";
@@ -27,35 +31,64 @@ const activity = new Activity();
 
 const rowsOf = (value: unknown): WorldRow[] => records(value).map((w) => ({ id: text(w, "id"), name: text(w, "name"), theme: text(w, "theme"), summary: text(w, "summary") }));
 
-function view(host: WidgetHost, rerender: () => void): Node {
+function view({ host, rerender, t }: ViewContext): Node {
   const result: ToolResult | undefined = host.toolResult();
-  if (!result?.structuredContent) return h("div", { class: "empty", attrs: { role: "status" } }, result ? firstText(result.content) || "No worlds to show." : "Loading worlds…");
+  if (!result?.structuredContent) return h("div", { class: "empty", attrs: { role: "status" } }, result ? firstText(result.content) || t.noWorldsToShow : t.loadingWorlds);
   const state = host.widgetState<ListState>() ?? {};
-  const worlds = [...rowsOf(result.structuredContent.worlds), ...(state.more ?? [])];
+  const worlds = [...(state.imported ?? []), ...rowsOf(result.structuredContent.worlds), ...(state.more ?? [])];
   const cursor = state.nextCursor === undefined ? text(result.structuredContent, "nextCursor") : (state.nextCursor ?? "");
   const query = record(result._meta?.[QUERY_META]) ?? {};
   const save = (patch: Partial<ListState>) => host.setWidgetState({ ...(host.widgetState<ListState>() ?? {}), ...patch });
 
   const showMore = () =>
-    activity.run(rerender, "Loading…", async () => {
+    activity.run(rerender, t.loading, async () => {
       const args: Json = { cursor };
       for (const key of ["theme", "nameContains", "limit"]) if (query[key] !== undefined && query[key] !== null) args[key] = query[key];
-      const r = succeeded(await host.callTool("list_worlds", args));
+      const r = succeeded(await host.callTool("list_worlds", args), t.toolFailed);
       save({ more: [...(host.widgetState<ListState>()?.more ?? []), ...rowsOf(r.structuredContent?.worlds)], nextCursor: text(r.structuredContent, "nextCursor") || null });
       return "";
     });
   const open = (worldId: string) =>
-    activity.run(rerender, "Loading…", async () => {
-      const r = succeeded(await host.callTool("get_world", { worldId }));
+    activity.run(rerender, t.loading, async () => {
+      const r = succeeded(await host.callTool("get_world", { worldId }), t.toolFailed);
       save({ open: record(r.structuredContent?.world) ?? {} });
       return "";
     });
+
+  const importFile = (file: File) =>
+    activity.run(rerender, t.importing(file.name), async () => {
+      let args: Json;
+      try {
+        args = await host.fileArgument(file);
+      } catch (error) {
+        throw error instanceof FileTooLargeError ? new Error(t.tooLarge) : error;
+      }
+      const r = succeeded(await host.callTool("import_world", args), t.toolFailed);
+      const w = record(r.structuredContent?.world);
+      const row = { id: text(w, "id"), name: text(w, "name"), theme: text(w, "theme"), summary: text(w, "description") };
+      if (row.id) save({ imported: [row, ...(host.widgetState<ListState>()?.imported ?? [])] });
+      return t.imported(row.name || file.name);
+    });
+  // A visually plain button that opens the file picker; the input itself is hidden but labelled.
+  const picker = h("input", {
+    class: "visually-hidden",
+    attrs: { id: "import-file", type: "file", accept: ".md,.markdown,.json,text/markdown,application/json", "aria-label": t.importFile, tabindex: -1 },
+    on: {
+      change: (e) => {
+        const input = e.target as HTMLInputElement;
+        const file = input.files?.[0];
+        input.value = "";
+        if (file) void importFile(file);
+      },
+    },
+  });
+  const importControl = h("div", { class: "actions" }, picker, h("button", { attrs: { type: "button", disabled: activity.busy }, on: { click: () => picker.click() } }, t.importWorld));
 
   const opened = state.open;
   return h(
     "section",
     { class: "card", attrs: { "aria-labelledby": "worlds-title" } },
-    h("h1", { attrs: { id: "worlds-title" } }, "Your worlds"),
+    h("div", { class: "toolbar" }, h("h1", { attrs: { id: "worlds-title" } }, t.yourWorlds), importControl),
     worlds.length
       ? h(
           "ul",
@@ -65,12 +98,12 @@ function view(host: WidgetHost, rerender: () => void): Node {
               "li",
               {},
               h("span", {}, h("span", { class: "row-title" }, w.name), h("span", { class: "muted" }, ` · ${w.theme}`)),
-              h("button", { attrs: { type: "button", disabled: activity.busy, "aria-label": `Open ${w.name}` }, on: { click: () => void open(w.id) } }, "Open"),
+              h("button", { attrs: { type: "button", disabled: activity.busy, "aria-label": t.openName(w.name) }, on: { click: () => void open(w.id) } }, t.open),
             ),
           ),
         )
-      : h("p", { class: "muted" }, "No worlds yet. Ask to create one."),
-    cursor ? h("div", { class: "actions" }, h("button", { attrs: { type: "button", disabled: activity.busy }, on: { click: () => void showMore() } }, "Show more")) : null,
+      : h("p", { class: "muted" }, t.noWorlds),
+    cursor ? h("div", { class: "actions" }, h("button", { attrs: { type: "button", disabled: activity.busy }, on: { click: () => void showMore() } }, t.showMore)) : null,
     opened
       ? h(
           "article",
@@ -78,7 +111,7 @@ function view(host: WidgetHost, rerender: () => void): Node {
           h("h2", { attrs: { id: "open-world" } }, text(opened, "name")),
           h("p", { class: "muted" }, text(opened, "theme")),
           text(opened, "description") ? h("p", {}, text(opened, "description")) : null,
-          h("div", { class: "actions" }, h("button", { attrs: { type: "button" }, on: { click: () => save({ open: undefined }) } }, "Close")),
+          h("div", { class: "actions" }, h("button", { attrs: { type: "button" }, on: { click: () => save({ open: undefined }) } }, t.close)),
         )
       : null,
     activity.line(),

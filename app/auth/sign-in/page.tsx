@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AuthFormAction, AuthPage } from "@/lib/authorization-server/paths";
+import { AuthFormAction, AuthPage, RETURN_TO, safeReturnPath } from "@/lib/authorization-server/paths";
 import { askingClient, firstParam, flowQuery } from "@/lib/authorization-server/page-context";
 import { builtinAuthServer } from "@/lib/worlds/authorization";
 import { AuthFrame, NotAvailable, styles, type PageParams } from "../auth-frame";
@@ -12,6 +12,9 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<P
   const state = builtinAuthServer();
   if (state.kind !== "ready") return <NotAvailable what="Sign-in" state={state} />;
   const query = flowQuery(params);
+  // Sent here by one of our pages (a record's): back there once signed in.
+  const returnTo = safeReturnPath(firstParam(params, RETURN_TO));
+  const linkQuery = [query, returnTo ? `${RETURN_TO}=${encodeURIComponent(returnTo)}` : ""].filter(Boolean).join("&");
   const client = await askingClient(firstParam(params, "client_id"));
   const { github, google, oidc, signUp } = state.server.settings;
   const providers = [github ? { id: "github", label: "GitHub" } : undefined, google ? { id: "google", label: "Google" } : undefined, oidc ? { id: "oidc", label: oidc.name } : undefined].filter(
@@ -25,6 +28,7 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<P
     >
       <form method="post" action={AuthFormAction.SignIn} className={styles.form}>
         <input type="hidden" name="oauth_query" value={query} />
+        {returnTo ? <input type="hidden" name={RETURN_TO} value={returnTo} /> : null}
         <div className={styles.field}>
           <label htmlFor="email">E-mail</label>
           <input id="email" name="email" type="email" autoComplete="email" required defaultValue={firstParam(params, "email")} />
@@ -55,7 +59,7 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<P
       ) : null}
       {signUp.open ? (
         <p>
-          New here? <a href={`${AuthPage.SignUp}${query ? `?${query}` : ""}`}>Create an account</a>
+          New here? <a href={`${AuthPage.SignUp}${linkQuery ? `?${linkQuery}` : ""}`}>Create an account</a>
         </p>
       ) : null}
     </AuthFrame>

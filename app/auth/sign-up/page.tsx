@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AuthFormAction, AuthPage } from "@/lib/authorization-server/paths";
+import { AuthFormAction, AuthPage, RETURN_TO, safeReturnPath } from "@/lib/authorization-server/paths";
 import { askingClient, firstParam, flowQuery } from "@/lib/authorization-server/page-context";
 import { builtinAuthServer } from "@/lib/worlds/authorization";
 import { AuthFrame, NotAvailable, styles, type PageParams } from "../auth-frame";
@@ -12,7 +12,10 @@ export default async function SignUp({ searchParams }: { searchParams: Promise<P
   const state = builtinAuthServer();
   if (state.kind !== "ready") return <NotAvailable what="Sign-up" state={state} />;
   const query = flowQuery(params);
-  const signIn = `${AuthPage.SignIn}${query ? `?${query}` : ""}`;
+  // Sent here by one of our pages (a record's): back there once signed in.
+  const returnTo = safeReturnPath(firstParam(params, RETURN_TO));
+  const linkQuery = [query, returnTo ? `${RETURN_TO}=${encodeURIComponent(returnTo)}` : ""].filter(Boolean).join("&");
+  const signIn = `${AuthPage.SignIn}${linkQuery ? `?${linkQuery}` : ""}`;
   const { signUp } = state.server.settings;
   if (!signUp.open) {
     return (
@@ -33,6 +36,7 @@ export default async function SignUp({ searchParams }: { searchParams: Promise<P
       {signUp.domains.length > 0 ? <p>Accounts can be created for addresses at {signUp.domains.join(", ")}.</p> : null}
       <form method="post" action={AuthFormAction.SignUp} className={styles.form}>
         <input type="hidden" name="oauth_query" value={query} />
+        {returnTo ? <input type="hidden" name={RETURN_TO} value={returnTo} /> : null}
         <div className={styles.field}>
           <label htmlFor="name">Name</label>
           <input id="name" name="name" type="text" autoComplete="name" maxLength={100} />

@@ -1,5 +1,5 @@
 import { ALL_SUPPORTED_VERSIONS } from "../protocol/protocol-versions";
-import { SERVER_CAPABILITIES } from "../protocol/server-info";
+import { serverCapabilities } from "../protocol/server-info";
 import type { MethodHandler } from "./method-env";
 import { TASKS_EXTENSION } from "../tasks/wire";
 
@@ -9,6 +9,7 @@ import { TASKS_EXTENSION } from "../tasks/wire";
  */
 export const discover: MethodHandler = (env) => ({
   supportedVersions: ALL_SUPPORTED_VERSIONS,
-  capabilities: { ...SERVER_CAPABILITIES, extensions: env.tasks ? { [TASKS_EXTENSION]: {} } : {} },
+  // The tasks extension (SEP-2663) is a 2026-07-28 surface: announced here, not in initialize.
+  capabilities: serverCapabilities(env.tasks ? { ...env.extensions, [TASKS_EXTENSION]: {} } : env.extensions),
   ...(env.instructions ? { instructions: env.instructions } : {}),
 });

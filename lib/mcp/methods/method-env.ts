@@ -1,7 +1,7 @@
-import type { CallScope } from "../runtime/handler-context";
+import type { CallScope, ResourceUpdatePublisher } from "../runtime/handler-context";
 import type { McpError } from "../../jsonrpc";
 import type { Registry } from "../registry";
-import type { ServerIdentity } from "../protocol/server-info";
+import type { ServerExtensions, ServerIdentity } from "../protocol/server-info";
 import type { LoggingLevel } from "../protocol/types";
 import type { LocalePolicy } from "../policy/locale";
 import type { ToolCallObserver } from "../runtime/tool-call-observer";
@@ -32,6 +32,10 @@ export interface MethodEnv {
   toolTimeoutMs?: number;
   /** Durable tasks (io.modelcontextprotocol/tasks); absent, the extension is not offered. */
   tasks?: TaskRuntime;
+  /** Extensions the server supports, announced in initialize and server/discover capabilities. */
+  extensions?: ServerExtensions;
+  /** Where a handler's `ctx.resourcesUpdated` goes (the notification hub); absent, nowhere. */
+  publishResourceUpdate?: ResourceUpdatePublisher;
 }
 
 export interface MethodCall {

@@ -4,16 +4,17 @@ import { createHandlerContext } from "../runtime/handler-context";
 import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../runtime/validate";
 import type { MethodHandler } from "./method-env";
 import { CursorParams } from "./list-params";
+import { listForRevision } from "./icons-by-revision";
 
 const GetPromptParams = z.looseObject({
   name: z.string().min(1).max(256),
   arguments: z.record(z.string(), z.string()).optional(),
 });
 
-export const listPrompts: MethodHandler = (env, { params }) => {
+export const listPrompts: MethodHandler = (env, { params, scope }) => {
   const { cursor } = parseOrInvalidParams(CursorParams, params);
   const page = env.registry.listPrompts(cursor);
-  return { prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  return listForRevision({ prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }, "prompts", scope.protocolVersion);
 };
 
 export const getPrompt: MethodHandler = async (env, { params, scope }) => {

@@ -9,6 +9,7 @@ import { createHandlerContext } from "../runtime/handler-context";
 import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../runtime/validate";
 import type { MethodEnv, MethodHandler } from "./method-env";
 import { CursorParams } from "./list-params";
+import { listForRevision } from "./icons-by-revision";
 
 const UriParams = z.looseObject({ uri: z.string().min(1).max(2048) });
 
@@ -20,16 +21,16 @@ function requireResource(env: MethodEnv, uri: string) {
   return match;
 }
 
-export const listResources: MethodHandler = (env, { params }) => {
+export const listResources: MethodHandler = (env, { params, scope }) => {
   const { cursor } = parseOrInvalidParams(CursorParams, params);
   const page = env.registry.listResources(cursor);
-  return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  return listForRevision({ resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }, "resources", scope.protocolVersion);
 };
 
-export const listResourceTemplates: MethodHandler = (env, { params }) => {
+export const listResourceTemplates: MethodHandler = (env, { params, scope }) => {
   const { cursor } = parseOrInvalidParams(CursorParams, params);
   const page = env.registry.listResourceTemplates(cursor);
-  return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  return listForRevision({ resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }, "resourceTemplates", scope.protocolVersion);
 };
 
 export const readResource: MethodHandler = async (env, { params, scope }) => {

@@ -7,11 +7,12 @@ import type { MethodHandler } from "./method-env";
 import type { CompiledTool } from "../registry";
 import { InputRequired, ProtocolError } from "../protocol/protocol-error";
 import { CursorParams } from "./list-params";
+import { listForRevision } from "./icons-by-revision";
 import type { CallScope } from "../runtime/handler-context";
 import type { ToolCallObserver, ToolCallOutcome } from "../runtime/tool-call-observer";
 import { errorReference, logUnexpected, unexpectedFailureText } from "../runtime/request-log";
 import { decideAccess, signInResult } from "../policy/access";
-import { ToolError } from "../runtime/tool-error";
+import { ToolError, toolErrorResult } from "../runtime/tool-error";
 import { withTimeLimit } from "../runtime/tool-timeout";
 import { isStatelessEraVersion } from "../protocol/protocol-versions";
 import { callAsTask } from "../tasks/call-as-task";
@@ -23,9 +24,9 @@ const CallToolParams = z.looseObject({
   arguments: z.record(z.string(), z.unknown()).optional(),
 });
 
-export const listTools: MethodHandler = (env, { params }) => {
+export const listTools: MethodHandler = (env, { params, scope }) => {
   const { cursor } = parseOrInvalidParams(CursorParams, params);
-  return env.registry.listToolsResult(cursor);
+  return listForRevision(env.registry.listToolsResult(cursor), "tools", scope.protocolVersion);
 };
 
 /** The first line of a message the server wrote for the model (ToolError, McpError), bounded, no stack. */
@@ -43,16 +44,20 @@ function failedResult(thrown: unknown, scope: CallScope): Record<string, unknown
   // server/tools §error handling: execution failures go back as isError results the model can read.
   // A ToolError is written for the model; an McpError is the server's own (a client that did not
   // declare a capability, declined or timed out): both are read and acted on.
-  if (thrown instanceof ToolError || thrown instanceof McpError) return { content: [{ type: "text", text: describeKnownFailure(thrown) }], isError: true };
+  // Either way the result carries a code and a reference id in structuredContent (tool-error.ts).
+  if (thrown instanceof ToolError) return { ...toolErrorResult(thrown.code, describeKnownFailure(thrown)) };
+  if (thrown instanceof McpError) return { ...toolErrorResult("client_request_failed", describeKnownFailure(thrown)) };
   // Anything else is unexpected: its text may name tables, queries or hosts (a Prisma message
   // quotes the whole invocation), so the client gets a reference and the log gets the detail.
   // A cancelled call's handler stops by throwing: expected, not worth a log line.
   const reference = errorReference();
   if (!scope.aborted) logUnexpected(`tool (reference ${reference})`, thrown);
-  return { content: [{ type: "text", text: unexpectedFailureText(reference) }], isError: true };
+  return { ...toolErrorResult("internal", unexpectedFailureText(reference), { id: reference }) };
 }
 
 function finishedResult(tool: CompiledTool, result: CallToolResult): Record<string, unknown> {
+  // An output schema describes successful results (server/tools §output schema); an isError
+  // result's structuredContent is the error envelope instead (tool-error.ts).
   if (tool.definition.output && !result.isError) {
     const checked = tool.definition.output.safeParse(result.structuredContent);
     if (!checked.success) {
@@ -76,7 +81,7 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
   // transport already refused tokens without the scopes: 403, authorize.ts).
   if (env.access && !scope.auth) {
     const decision = decideAccess(tool.security, undefined);
-    if (decision.kind === "sign_in") return signInResult(env.access, name, decision.scopes);
+    if (decision.kind === "sign_in") return { ...signInResult(env.access, name, decision.scopes) };
   }
   const args = parseArgumentsOrInvalidParams(tool.definition.input, rawArgs ?? {}, `arguments for tool ${name}`);
   const execution = tool.definition.execution;
@@ -102,7 +107,7 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
 
   let outcome: CallToolResult | Promise<CallToolResult>;
   try {
-    const run = (bounded: CallScope) => tool.definition.handler(args, createHandlerContext(bounded, env.locales));
+    const run = (bounded: CallScope) => tool.definition.handler(args, createHandlerContext(bounded, env.locales, env.publishResourceUpdate));
     outcome = env.toolTimeoutMs ? withTimeLimit(scope, env.toolTimeoutMs, run) : run(scope);
   } catch (thrown) {
     return observe ? observe.settled(() => failedResult(thrown, scope)) : failedResult(thrown, scope);

@@ -1,6 +1,7 @@
 import type { AccessControl } from "../../auth/access-control";
 import type { AuthInfo } from "../../auth/auth-info";
-import type { Meta } from "../protocol/types";
+import type { CallToolResult } from "../protocol/types";
+import { toolErrorResult } from "../runtime/tool-error";
 
 /**
  * Who may call what (basic/authorization). How a request's credentials are checked is
@@ -41,11 +42,10 @@ export function decideAccess(schemes: readonly SecurityScheme[], auth: AuthInfo 
 }
 
 /** The isError result an anonymous call of an oauth2 tool gets in mixed mode (ChatGPT links accounts on it). */
-export function signInResult(access: AccessControl, tool: string, scopes: readonly string[]): { content: { type: "text"; text: string }[]; isError: true; _meta: Meta } {
-  return {
-    content: [{ type: "text", text: `Sign in to use ${tool}: it needs access to your account (${scopes.join(" ") || "a bearer token"}).${access.notice ? ` ${access.notice}` : ""}` }],
-    isError: true,
-    // The Apps SDK's account-linking trigger: an insufficient_scope challenge in the result's _meta.
-    _meta: { [WWW_AUTHENTICATE_META_KEY]: [access.challenge({ error: "insufficient_scope", scopes, description: "You need to sign in to continue" })] },
-  };
+export function signInResult(access: AccessControl, tool: string, scopes: readonly string[]): CallToolResult & { isError: true } {
+  const text = `Sign in to use ${tool}: it needs access to your account (${scopes.join(" ") || "a bearer token"}).${access.notice ? ` ${access.notice}` : ""}`;
+  // The Apps SDK's account-linking trigger: an insufficient_scope challenge in the result's _meta.
+  return toolErrorResult("sign_in_required", text, {
+    meta: { [WWW_AUTHENTICATE_META_KEY]: [access.challenge({ error: "insufficient_scope", scopes, description: "You need to sign in to continue" })] },
+  });
 }

@@ -61,3 +61,8 @@ export function primesStreams(version: string): boolean {
 export function negotiateVersion(requested: unknown): SessionEraVersion {
   return typeof requested === "string" && isSupportedVersion(requested) ? requested : LATEST_SESSION_ERA_VERSION;
 }
+
+/** `icons` on serverInfo, tools, resources and prompts arrived in 2025-11-25 (basic §icons). */
+export function hasIcons(version: string): boolean {
+  return version === "2025-11-25" || isStatelessEraVersion(version);
+}

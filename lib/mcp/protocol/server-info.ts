@@ -18,3 +18,11 @@ export const SERVER_CAPABILITIES = {
   logging: {},
   completions: {},
 } as const;
+
+/** Extensions a server supports (SEP-1724): identifier → settings; `{}` is support with none. */
+export type ServerExtensions = Readonly<Record<string, Record<string, unknown>>>;
+
+/** The capabilities initialize and server/discover announce: the core's, and the app's extensions. */
+export function serverCapabilities(extensions: ServerExtensions | undefined): Record<string, unknown> {
+  return { ...SERVER_CAPABILITIES, extensions: { ...extensions } };
+}

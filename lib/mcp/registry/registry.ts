@@ -6,6 +6,7 @@ import { preserialize } from "../../jsonrpc/preserialized";
 import { NO_AUTH, type SecurityScheme } from "../policy/access";
 import { pageAt, paginate, type Page } from "./pagination";
 import { toolUiMeta, widgetResource } from "./widgets";
+import { ToolErrorContent } from "../runtime/tool-error";
 import type {
   PromptDefinition,
   ResourceDefinition,
@@ -53,6 +54,25 @@ function compact(fields: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** A generated schema without its `$schema` keyword, to nest inside another. */
+function nested(schema: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "$schema"));
+}
+
+/** The error envelope of isError results (tool-error.ts), as JSON Schema. */
+const ERROR_ENVELOPE = nested(toJsonSchema(ToolErrorContent, "output"));
+
+/**
+ * A tool's published outputSchema: its successful structuredContent (`output`) or the error
+ * envelope of an isError result. The core checks only successful results against `output`
+ * (server/tools §output schema), but SDK 1.x clients validate any structuredContent they get,
+ * errors included, so the published schema names both shapes.
+ */
+function outputSchemaOf(output: NonNullable<ToolDefinition["output"]>): Record<string, unknown> {
+  const success = toJsonSchema(output, "output");
+  return { $schema: success.$schema, type: "object", anyOf: [nested(success), ERROR_ENVELOPE] };
+}
+
 function compileTool(def: ToolDefinition): CompiledTool {
   if (!TOOL_NAME.test(def.name)) throw new Error(`Invalid tool name "${def.name}" (server/tools §tool names)`);
   const inputSchema = def.inputJsonSchema ?? toJsonSchema(def.input, "input");
@@ -63,7 +83,7 @@ function compileTool(def: ToolDefinition): CompiledTool {
     title: def.title,
     description: def.description,
     inputSchema,
-    outputSchema: def.output ? toJsonSchema(def.output, "output") : undefined,
+    outputSchema: def.output ? outputSchemaOf(def.output) : undefined,
     annotations: def.annotations,
     // Tool.execution (2025-11-25 server/tools; SEP-2663 keeps it): whether the call may run as a task.
     execution: def.execution ? { taskSupport: def.execution.taskSupport } : undefined,

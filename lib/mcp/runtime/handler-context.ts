@@ -77,6 +77,11 @@ export interface HandlerContext {
   /** What the client declared it can do (elicitation, sampling, roots, …). */
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /**
+   * The extensions the client declared (`capabilities.extensions`: in initialize for the 2025
+   * revisions, in each request's `_meta` in 2026-07-28), by identifier, with their settings.
+   */
+  readonly clientExtensions: Readonly<Record<string, unknown>>;
+  /**
    * The locale to write human text in: the request's `_meta["openai/locale"]` looked up (RFC
    * 4647) among the server's supported locales; the fallback when it names none of them.
    */
@@ -106,7 +111,16 @@ export interface HandlerContext {
    * and for every other tool, it resolves at once and changes nothing.
    */
   continueAsTask(): Promise<void>;
+  /**
+   * Say that these resources changed (call it after the write is done): subscribed 2025 sessions
+   * and 2026-07-28 listen streams of the same caller, on every instance, get
+   * notifications/resources/updated (server/resources §subscriptions).
+   */
+  resourcesUpdated(uris: readonly string[]): void;
 }
+
+/** Publishes one resource change to the streams of its owner (the endpoint's notification hub). */
+export type ResourceUpdatePublisher = (uri: string, owner: string | null) => void;
 
 export interface AskOptions {
   /** A stable name for the question (2026-07-28 `inputRequests` key). */
@@ -130,7 +144,7 @@ async function ask<T>(scope: CallScope, method: ServerRequestMethod, params: obj
 /** When a server declares no locales, everything is written in English. */
 const ENGLISH_ONLY: LocalePolicy = { supported: ["en"], fallback: "en" };
 
-export function createHandlerContext(scope: CallScope, locales: LocalePolicy = ENGLISH_ONLY): HandlerContext {
+export function createHandlerContext(scope: CallScope, locales: LocalePolicy = ENGLISH_ONLY, publish?: ResourceUpdatePublisher): HandlerContext {
   const token = scope.meta.progressToken;
   let hints: ClientHints | undefined;
   return {
@@ -144,6 +158,10 @@ export function createHandlerContext(scope: CallScope, locales: LocalePolicy = E
     meta: scope.meta,
     protocolVersion: scope.protocolVersion,
     clientCapabilities: scope.clientCapabilities ?? {},
+    get clientExtensions() {
+      const extensions = scope.clientCapabilities?.extensions;
+      return typeof extensions === "object" && extensions !== null && !Array.isArray(extensions) ? (extensions as Record<string, unknown>) : {};
+    },
     // Getters: most handlers never look, so the lookups cost nothing on the hot path.
     get locale() {
       return lookupLocale(scope.meta[LOCALE_META_KEY], locales);
@@ -173,5 +191,10 @@ export function createHandlerContext(scope: CallScope, locales: LocalePolicy = E
     listRoots: (options) => ask(scope, "roots/list", {}, ListRootsResultSchema, options),
     closeStream: (retryMs) => scope.channel.closeStream(retryMs),
     continueAsTask: () => scope.continueAsTask?.() ?? Promise.resolve(),
+    resourcesUpdated(uris) {
+      if (!publish) return;
+      // The caller's own resources: only its streams hear of them (server-event.ts, mayHear).
+      for (const uri of new Set(uris)) publish(uri, scope.auth?.subject ?? null);
+    },
   };
 }

@@ -5,7 +5,7 @@ import { ToolError } from "./tool-error";
 export class ToolTimeout extends ToolError {
   override name = "ToolTimeout";
   constructor(readonly ms: number) {
-    super(`The tool did not finish within ${ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`} and was stopped`);
+    super(`The tool did not finish within ${ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`} and was stopped`, "timeout");
   }
 }
 

@@ -2,6 +2,7 @@ import type { Acceptable } from "../../http/accept";
 import type { RequestHost } from "../../http/handle-init";
 import type { AuthInfo } from "../../auth/auth-info";
 import { silentRequestLogger } from "../runtime/request-log";
+import { mayHear } from "../cluster/server-event";
 import type { RemoteStreams } from "./cluster-streams";
 import { InFlightRequests } from "./in-flight";
 import type { StreamableHttpOptions } from "./options";
@@ -66,7 +67,8 @@ export function createSessionEra(options: StreamableHttpOptions, shared: SharedT
 
 /**
  * Server events reach the session era's GET streams (server/tools §list changed notification;
- * server/resources §subscriptions: only sessions subscribed to the uri hear of its updates).
+ * server/resources §subscriptions: only sessions subscribed to the uri hear of its updates, and
+ * only when the resource is their subject's: server-event.ts).
  */
 function deliverServerEvents(state: SessionEraState, options: StreamableHttpOptions): void {
   const { standalone, sessions } = state;
@@ -81,7 +83,7 @@ function deliverServerEvents(state: SessionEraState, options: StreamableHttpOpti
     const message = JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri } });
     for (const [sessionId, stream] of standalone.entries()) {
       void Promise.resolve(sessions.get(sessionId)).then((session) => {
-        if (session?.subscriptions.includes(event.uri)) stream.write(message);
+        if (session?.subscriptions.includes(event.uri) && mayHear(event, session.subject)) stream.write(message);
       });
     }
   });

@@ -23,8 +23,12 @@ export type { StreamableHttpOptions } from "./options";
 
 export interface StreamableHttpHandler {
   handle(request: Request, init?: HandleInit): Promise<Response>;
-  /** Tell subscribed sessions that a resource changed (notifications/resources/updated). */
-  notifyResourceUpdated(uri: string): Promise<void>;
+  /**
+   * Tell subscribed streams, on every instance, that a resource changed
+   * (notifications/resources/updated). `owner`: whose resource it is (a subject, `null` for
+   * anonymous callers'); absent, it is public and every subscriber hears of it.
+   */
+  notifyResourceUpdated(uri: string, owner?: string | null): Promise<void>;
 }
 
 const ALLOW = "GET, POST, DELETE, OPTIONS";
@@ -124,8 +128,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     }
   }
 
-  async function notifyResourceUpdated(uri: string): Promise<void> {
-    options.hub.publish({ kind: "resource_updated", uri });
+  async function notifyResourceUpdated(uri: string, owner?: string | null): Promise<void> {
+    options.hub.publish({ kind: "resource_updated", uri, ...(owner === undefined ? {} : { owner }) });
   }
 
   return { handle, notifyResourceUpdated };

@@ -3,7 +3,7 @@ import { ToolError } from "../../mcp";
 /**
  * Domain problems a model can read and correct (an unknown id, a bad cursor, a parent in another
  * world). Thrown by the data layer; the MCP core turns any error a tool throws into an
- * `isError: true` result carrying the message's first line.
+ * `isError: true` result carrying the message's first line and its code (TOOL_ERROR_CODES).
  */
 export class DomainError extends ToolError {
   override name = "DomainError";
@@ -12,7 +12,7 @@ export class DomainError extends ToolError {
 export class NotFoundError extends DomainError {
   override name = "NotFoundError";
   constructor(kind: "World" | "Character" | "Location", id: string) {
-    super(`${kind} ${JSON.stringify(id)} was not found. Use list_worlds${kind === "World" ? "" : ` / list_${kind.toLowerCase()}s`} to see valid ids.`);
+    super(`${kind} ${JSON.stringify(id)} was not found. Use list_worlds${kind === "World" ? "" : ` / list_${kind.toLowerCase()}s`} to see valid ids.`, "not_found");
   }
 }
 
@@ -20,7 +20,7 @@ export class NotFoundError extends DomainError {
 export class DatabaseUnavailable extends ToolError {
   override name = "DatabaseUnavailable";
   constructor() {
-    super("The database is unavailable right now; try again in a moment.");
+    super("The database is unavailable right now; try again in a moment.", "unavailable");
   }
 }
 

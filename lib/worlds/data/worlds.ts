@@ -97,10 +97,21 @@ export async function updateWorld(owner: string, id: string, changes: Partial<Wo
   return getWorld(owner, id);
 }
 
-/** Deletes the world with its characters and locations (cascade). */
-export async function deleteWorld(owner: string, id: string): Promise<void> {
-  const { count } = await (await getPrisma()).world.deleteMany({ where: { id, ownerSubject: owner } });
+/**
+ * Deletes the world with its characters and locations (cascade); answers the ids of those that
+ * went with it, so their subscribers can be told.
+ */
+export async function deleteWorld(owner: string, id: string): Promise<{ characterIds: string[]; locationIds: string[] }> {
+  const prisma = await getPrisma();
+  const world = await prisma.world.findFirst({
+    where: { id, ownerSubject: owner },
+    select: { characters: { select: { id: true } }, locations: { select: { id: true } } },
+  });
+  if (!world) throw new NotFoundError("World", id);
+  const { count } = await prisma.world.deleteMany({ where: { id, ownerSubject: owner } });
   if (count === 0) throw new NotFoundError("World", id);
+  // A row added between the two queries would be missed by the announcement only, not the delete.
+  return { characterIds: world.characters.map((c) => c.id), locationIds: world.locations.map((l) => l.id) };
 }
 
 /** Themes this owner has used that start with `prefix` (completion). */

@@ -6,11 +6,13 @@ import { escapeInline } from "../export/markdown";
 import { neutraliseLinks } from "../export/safe-links";
 import type { HitKind } from "../data/search";
 import { uriOf } from "../records";
+import { isRecordKind, recordUrl } from "../record-links";
 
 /**
  * Records as the documents of the company-knowledge `search`/`fetch` pair: an id that names the
- * kind ("world:<id>"), a title, a Markdown text and the canonical url used for citations — the
- * record's MCP resource URI, which resources/read resolves for the same caller.
+ * kind ("world:<id>"), a title, a Markdown text and the url used for citations — the record's page,
+ * which its owner can open (record-links.ts). The MCP resource URI, which resources/read resolves
+ * for the same caller, is in fetch's metadata as `resourceUri`.
  */
 
 export interface KnowledgeDocument {
@@ -21,14 +23,17 @@ export interface KnowledgeDocument {
   metadata: Record<string, string | number>;
 }
 
-const KINDS: readonly HitKind[] = ["world", "character", "location"];
 
 export function documentId(kind: HitKind, id: string): string {
   return `${kind}:${id}`;
 }
 
-export function urlOf(kind: HitKind, id: string): string {
+export function resourceUriOf(kind: HitKind, id: string): string {
   return kind === "world" ? uriOf.world(id) : kind === "character" ? uriOf.character(id) : uriOf.location(id);
+}
+
+export function urlOf(kind: HitKind, id: string): string {
+  return recordUrl(kind, id);
 }
 
 export function titleOf(name: string, label: string): string {
@@ -39,7 +44,7 @@ function parseDocumentId(documentId: string): { kind: HitKind; id: string } {
   const colon = documentId.indexOf(":");
   const kind = documentId.slice(0, colon) as HitKind;
   const id = documentId.slice(colon + 1);
-  if (colon <= 0 || !KINDS.includes(kind) || id.length === 0) {
+  if (colon <= 0 || !isRecordKind(kind) || id.length === 0) {
     throw new DomainError(`Unknown document id ${JSON.stringify(documentId)}: pass an id from search results, like "world:<id>".`);
   }
   return { kind, id };
@@ -59,7 +64,7 @@ export async function fetchDocument(owner: string, documentIdText: string): Prom
       title: titleOf(w.name, w.theme),
       text: lines.join("\n"),
       url,
-      metadata: { kind, worldId: w.id, theme: w.theme, characters: w._count.characters, locations: w._count.locations, updatedAt: w.updatedAt.toISOString() },
+      metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: w.id, theme: w.theme, characters: w._count.characters, locations: w._count.locations, updatedAt: w.updatedAt.toISOString() },
     };
   }
   if (kind === "character") {
@@ -68,12 +73,12 @@ export async function fetchDocument(owner: string, documentIdText: string): Prom
     const lines = [`# ${escapeInline(c.name)}${c.role ? ` — ${c.role}` : ""}`, "", `World: ${world.name}`];
     if (c.traits.length) lines.push(`Traits: ${c.traits.join(", ")}`);
     if (c.backstory) lines.push("", neutraliseLinks(c.backstory));
-    return { id: documentIdText, title: titleOf(c.name, c.role), text: lines.join("\n"), url, metadata: { kind, worldId: c.worldId, world: world.name, updatedAt: c.updatedAt.toISOString() } };
+    return { id: documentIdText, title: titleOf(c.name, c.role), text: lines.join("\n"), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: c.worldId, world: world.name, updatedAt: c.updatedAt.toISOString() } };
   }
   const l = await getLocation(owner, id);
   const world = await getWorld(owner, l.worldId);
   const parent = l.parentId ? await getLocation(owner, l.parentId).catch(() => undefined) : undefined;
   const lines = [`# ${escapeInline(l.name)}${l.kind ? ` (${l.kind})` : ""}`, "", `World: ${world.name}${parent ? ` · Inside: ${parent.name}` : ""}`];
   if (l.description) lines.push("", neutraliseLinks(l.description));
-  return { id: documentIdText, title: titleOf(l.name, l.kind), text: lines.join("\n"), url, metadata: { kind, worldId: l.worldId, world: world.name, updatedAt: l.updatedAt.toISOString() } };
+  return { id: documentIdText, title: titleOf(l.name, l.kind), text: lines.join("\n"), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: l.worldId, world: world.name, updatedAt: l.updatedAt.toISOString() } };
 }

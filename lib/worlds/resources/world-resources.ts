@@ -37,7 +37,7 @@ async function orNotFound<T>(uri: string, read: () => Promise<T>): Promise<T> {
 const worldIds = async (value: string, ctx: HandlerContext) => (await worlds.worldsMatching(ownerOf(ctx), value)).map((w) => w.id);
 
 export const worldListResource = defineResource({
-  uri: "worlds://list",
+  uri: uriOf.worldList,
   name: "worlds",
   title: "Your worlds",
   description: "The worlds you have created, newest first (up to 100; list_worlds pages through more)",
@@ -46,7 +46,7 @@ export const worldListResource = defineResource({
   read: async (ctx) => {
     const page = await worlds.listWorlds(ownerOf(ctx), { limit: READ_LIMIT });
     const items = page.items.map((w) => ({ id: w.id, name: w.name, theme: w.theme, tone: w.tone, updatedAt: w.updatedAt.toISOString(), uri: uriOf.world(w.id) }));
-    return json("worlds://list", { worlds: items, more: page.nextCursor !== undefined });
+    return json(uriOf.worldList, { worlds: items, more: page.nextCursor !== undefined });
   },
 });
 

@@ -11,7 +11,7 @@ const domain = process.env.MCP_WIDGET_DOMAIN || undefined;
 export const worldCardWidget: WidgetDefinition = {
   name: "world-card",
   title: "World card",
-  description: "Shows one world: its theme, tone, description, counts and first characters, with buttons to add a character and to export it. The card already shows these details; do not repeat them.",
+  description: "Shows one world: its theme, tone, description, counts and first characters, with buttons to add, edit and list characters, expand it fullscreen with a graph of relations, export it as a file and delete it. The card already shows these details; do not repeat them.",
   html: WIDGET_HTML["world-card"],
   domain,
 };
@@ -27,7 +27,7 @@ export const characterCardWidget: WidgetDefinition = {
 export const worldListWidget: WidgetDefinition = {
   name: "world-list",
   title: "World list",
-  description: "Lists the user's worlds a page at a time; the user can load more and open one.",
+  description: "Lists the user's worlds a page at a time; the user can load more, open one, and import a world file (Markdown or JSON export).",
   html: WIDGET_HTML["world-list"],
   domain,
 };

@@ -19,7 +19,7 @@ export function previewPage(): string {
 </head>
 <body>
 <h1>WorldCrafter widgets</h1>
-<p>Each widget with sample data, as ChatGPT (<code>window.openai</code>) and an MCP Apps host (ext-apps <code>AppBridge</code>) render it. Buttons call a sample server in this page; events are listed under each widget. <a href="/">Back to the server</a></p>
+<p>Each widget with sample data, as ChatGPT (<code>window.openai</code>) and an MCP Apps host (ext-apps <code>AppBridge</code>) render it. Buttons call a sample server in this page; links, display modes, modals, uploads and closing are played by the emulated hosts and listed under each widget. The locale switch re-renders every widget in that language. <a href="/">Back to the server</a></p>
 <main id="preview"></main>
 <script type="application/json" id="preview-widgets">${scriptJson(WIDGET_HTML)}</script>
 <script>${PREVIEW_SCRIPT}</script>

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { JsonRpcId } from "../../../jsonrpc";
 import { MetaKey } from "../../protocol/meta-keys";
 import type { NotificationHub } from "../../cluster/notification-hub";
-import type { ServerEvent } from "../../cluster/server-event";
+import { mayHear, type ServerEvent } from "../../cluster/server-event";
 import { parseOrInvalidParams } from "../../runtime/validate";
 import { SSE_HEADERS, encodeSse, encodeSseComment } from "../sse";
 import { ErrorCode } from "../../../jsonrpc";
@@ -20,10 +20,10 @@ const Filter = z.looseObject({
   }),
 });
 
-/** Who listens, for the notifications that are a caller's own (task status). */
+/** Who listens, for the notifications that are a caller's own (resource updates, task status). */
 export interface Listener {
-  /** The caller's subject ("" anonymous): a task's status goes to its owner's streams only. */
-  owner: string;
+  /** Who opened the stream (the bearer token's subject; undefined: anonymous). */
+  subject: string | undefined;
   /** The server offers tasks and the request declared the extension. */
   tasks: boolean;
 }
@@ -32,9 +32,12 @@ type Agreed = z.infer<typeof Filter>["notifications"];
 
 function wants(filter: Agreed, event: ServerEvent, listener: Listener): boolean {
   if (event.kind === "task_status") {
-    return event.owner === listener.owner && typeof event.task.taskId === "string" && (filter.taskIds ?? []).includes(event.task.taskId);
+    // A task is its owner's alone ("" for anonymous callers, as the task store keys it).
+    return event.owner === (listener.subject ?? "") && typeof event.task.taskId === "string" && (filter.taskIds ?? []).includes(event.task.taskId);
   }
   if (event.kind === "resource_updated") {
+    // Another user's resource is never announced, whatever URI the listener named.
+    if (!mayHear(event, listener.subject)) return false;
     // A subscription to a URI covers its sub-resources too.
     return (filter.resourceSubscriptions ?? []).some((uri) => event.uri === uri || event.uri.startsWith(uri.endsWith("/") ? uri : `${uri}/`));
   }

@@ -2,6 +2,7 @@ import { ErrorCode, McpError, preserialize, serializedOf } from "../../../jsonrp
 import { cacheHintOf, type CacheHint } from "../../protocol/cache-hint";
 import { MetaKey } from "../../protocol/meta-keys";
 import type { ServerIdentity } from "../../protocol/server-info";
+import { withoutIcons } from "../../protocol/icons";
 
 /** Results the 2026-07-28 schema makes cacheable (CacheableResult: ttlMs and cacheScope required). */
 const CACHEABLE = new Set(["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "server/discover"]);
@@ -17,12 +18,15 @@ export class ModernResults {
   private readonly decorated = new WeakMap<object, Record<string, unknown>>();
 
   private readonly serverInfoMeta: Record<string, unknown>;
+  /** serverInfo on every result but server/discover: without icons (data: URIs), kept off the hot path. */
+  private readonly info: ServerIdentity;
 
   constructor(
-    private readonly info: ServerIdentity,
+    private readonly fullInfo: ServerIdentity,
     private readonly listCache: CacheHint,
   ) {
-    this.serverInfoMeta = Object.freeze({ [MetaKey.ServerInfo]: info });
+    this.info = withoutIcons(fullInfo);
+    this.serverInfoMeta = Object.freeze({ [MetaKey.ServerInfo]: this.info });
   }
 
   complete(method: string, result: Record<string, unknown>): Record<string, unknown> {
@@ -47,7 +51,9 @@ export class ModernResults {
   }
 
   private decorate(method: string, result: Record<string, unknown>): Record<string, unknown> {
-    const out: Record<string, unknown> = { resultType: "complete", ...result, _meta: this.meta(result._meta) };
+    // server/discover describes the server in full, icons included (basic §icons).
+    const _meta = method === "server/discover" ? { ...(result._meta as Record<string, unknown> | undefined), [MetaKey.ServerInfo]: this.fullInfo } : this.meta(result._meta);
+    const out: Record<string, unknown> = { resultType: "complete", ...result, _meta };
     if (CACHEABLE.has(method)) {
       const hint = LISTS.has(method) ? this.listCache : (cacheHintOf(result) ?? { scope: "private", ttlMs: 0 });
       out.ttlMs = hint.ttlMs;

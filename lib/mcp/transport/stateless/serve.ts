@@ -43,7 +43,7 @@ export async function serveRequest(
   // Every request spends its budget, listen included (opening streams in a loop is a request loop).
   await spendBudget(options, message, caller, headers);
   if (listen) {
-    const listener = { owner: auth?.subject ?? "", tasks: options.env.tasks !== undefined && declaresTasks(meta.clientCapabilities) };
+    const listener = { subject: auth?.subject, tasks: options.env.tasks !== undefined && declaresTasks(meta.clientCapabilities) };
     return serveListen(options, message, accept, caller, listener);
   }
   const preparing = prepareRound(options.states, message, auth);

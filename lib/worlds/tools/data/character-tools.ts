@@ -6,7 +6,9 @@ import * as characters from "../../data/characters";
 import { narrate } from "../../i18n/narration";
 import { characterRecord } from "../../records";
 import { CREATES, Cursor, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Traits, WidgetKey, excerpt, fitPage, fitRecord, nothingToUpdate, result } from "./shared";
+import { CharacterOutput, CharacterPageOutput } from "./outputs";
 import { READS, WRITES } from "../../scopes";
+import { characterChanged } from "../../live-updates";
 
 type CharacterRow = Awaited<ReturnType<typeof characters.getCharacter>>;
 
@@ -30,11 +32,13 @@ export const createCharacter = defineTool({
     traits: Traits.optional().describe("Up to 12 short traits"),
     backstory: LongText.optional().describe("A paragraph of backstory"),
   }),
+  output: CharacterOutput,
   annotations: CREATES,
   security: WRITES,
   ui: { widget: characterCardWidget, invoking: "Creating character…", invoked: "Character created" },
   handler: async ({ worldId, ...input }, ctx) => {
     const c = await characters.createCharacter(ownerOf(ctx), worldId, input);
+    characterChanged(ctx, c);
     return characterResult(narrate(ctx).characterCreated(c.name, c.role, c.id), c, ownerOf(ctx));
   },
 });
@@ -44,6 +48,7 @@ export const getCharacter = defineTool({
   title: "Get Character",
   description: "Read one character with traits and backstory.",
   input: z.object({ characterId: Id.describe("The character's id") }),
+  output: CharacterOutput,
   annotations: READ_ONLY,
   security: READS,
   ui: { widget: characterCardWidget, invoking: "Looking up character…", invoked: "Character found" },
@@ -63,6 +68,7 @@ export const listCharacters = defineTool({
     cursor: Cursor,
     limit: Limit,
   }),
+  output: CharacterPageOutput,
   annotations: READ_ONLY,
   security: READS,
   ui: { invoking: "Listing characters…", invoked: "Characters listed" },
@@ -89,6 +95,7 @@ export const updateCharacter = defineTool({
     traits: Traits.optional(),
     backstory: LongText.optional(),
   }),
+  output: CharacterOutput,
   annotations: OVERWRITES,
   security: WRITES,
   ui: { widget: characterCardWidget, invoking: "Updating character…", invoked: "Character updated" },
@@ -96,6 +103,7 @@ export const updateCharacter = defineTool({
     const fields = Object.keys(changes).filter((k) => changes[k as keyof typeof changes] !== undefined);
     if (fields.length === 0) return nothingToUpdate(ctx, ["name", "role", "traits", "backstory"]);
     const c = await characters.updateCharacter(ownerOf(ctx), characterId, changes);
+    characterChanged(ctx, c);
     return characterResult(narrate(ctx).updated(fields, c.name), c, ownerOf(ctx));
   },
 });

@@ -4,6 +4,7 @@ import { ownerOf } from "../../owner";
 import { searchOwned } from "../../data/search";
 import { documentId, fetchDocument, titleOf, urlOf } from "../../knowledge/documents";
 import { READ_ONLY, excerpt, fitRecord, jsonBytes, STRUCTURED_BUDGET } from "./shared";
+import { FetchOutput, SearchOutput } from "./outputs";
 import { READS } from "../../scopes";
 
 /**
@@ -25,6 +26,7 @@ export const search = defineTool({
   description:
     "Search your worlds, characters and locations by words in their names, themes, roles, kinds, descriptions and backstories. Returns ids to pass to fetch.",
   input: z.object({ query: z.string().trim().min(1).max(200).describe("Words to look for") }),
+  output: SearchOutput,
   annotations: READ_ONLY,
   security: READS,
   ui: { invoking: "Searching worlds…", invoked: "Search done" },
@@ -42,6 +44,7 @@ export const fetchTool = defineTool({
   title: "Fetch World Document",
   description: "Read the full document for an id returned by search (a world, character or location), with its canonical url for citation.",
   input: z.object({ id: z.string().trim().min(3).max(80).describe('An id from search results, e.g. "world:<id>"') }),
+  output: FetchOutput,
   annotations: READ_ONLY,
   security: READS,
   ui: { invoking: "Reading document…", invoked: "Document read" },

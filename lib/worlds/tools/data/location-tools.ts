@@ -5,7 +5,9 @@ import * as locations from "../../data/locations";
 import { narrate } from "../../i18n/narration";
 import { locationRecord } from "../../records";
 import { CREATES, Cursor, Id, Limit, LongText, Name, READ_ONLY, ShortText, WidgetKey, excerpt, fitPage, fitRecord, result } from "./shared";
+import { LocationOutput, LocationPageOutput } from "./outputs";
 import { READS, WRITES } from "../../scopes";
+import { locationChanged } from "../../live-updates";
 
 export const createLocation = defineTool({
   name: "create_location",
@@ -18,11 +20,13 @@ export const createLocation = defineTool({
     description: LongText.optional(),
     parentId: Id.optional().describe("A location of the same world that contains this one"),
   }),
+  output: LocationOutput,
   annotations: CREATES,
   security: WRITES,
   ui: { invoking: "Creating location…", invoked: "Location created" },
   handler: async ({ worldId, ...input }, ctx) => {
     const l = await locations.createLocation(ownerOf(ctx), worldId, input);
+    locationChanged(ctx, l);
     return result(narrate(ctx).locationCreated(l.name, l.kind, l.id), { location: fitRecord(locationRecord(l), ["description"]) });
   },
 });
@@ -38,6 +42,7 @@ export const listLocations = defineTool({
     cursor: Cursor,
     limit: Limit,
   }),
+  output: LocationPageOutput,
   annotations: READ_ONLY,
   security: READS,
   ui: { invoking: "Listing locations…", invoked: "Locations listed" },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ToolError, type CallToolResult, type HandlerContext, type Meta, type ToolAnnotations } from "../../../mcp";
+import { ToolError, toolErrorResult, type CallToolResult, type HandlerContext, type Meta, type ToolAnnotations } from "../../../mcp";
 import { narrate } from "../../i18n/narration";
 import { encodeCursor, type CursorKey } from "../../data/cursor";
 
@@ -36,9 +36,15 @@ export const WidgetKey = {
   Query: "worldcrafter/query",
 } as const;
 
+/**
+ * The `_meta` of a result that ends its widget's purpose (a deleted world): ChatGPT closes the
+ * widget (seed 003, `openai/closeWidget`); MCP Apps widgets call `requestClose` themselves.
+ */
+export const CLOSE_WIDGET: Meta = { "openai/closeWidget": true };
+
 /** An update that names no field: an isError result the model can correct. */
 export function nothingToUpdate(ctx: Pick<HandlerContext, "locale">, fields: string[]): CallToolResult {
-  return { content: [{ type: "text", text: narrate(ctx).nothingToUpdate(fields) }], isError: true };
+  return toolErrorResult("invalid_argument", narrate(ctx).nothingToUpdate(fields));
 }
 
 /** structuredContent stays under this many bytes of JSON (issue 4: < 10 KB). */
@@ -49,7 +55,7 @@ export function jsonBytes(value: unknown): number {
 }
 
 export function result(text: string, structuredContent: Record<string, unknown>, meta?: Meta): CallToolResult {
-  if (jsonBytes(structuredContent) > STRUCTURED_BUDGET) throw new ToolError("Result too large; narrow the request");
+  if (jsonBytes(structuredContent) > STRUCTURED_BUDGET) throw new ToolError("Result too large; narrow the request", "too_large");
   return { content: [{ type: "text", text }], structuredContent, ...(meta ? { _meta: meta } : {}) };
 }
 

@@ -1,12 +1,14 @@
 import { z } from "zod";
-import { defineTool } from "../../../mcp";
+import { defineTool, toolErrorResult } from "../../../mcp";
 import { worldCardWidget, worldListWidget } from "../../widgets";
 import { ownerOf } from "../../owner";
 import * as worlds from "../../data/worlds";
 import { narrate } from "../../i18n/narration";
 import { worldRecord, worldWithCounts } from "../../records";
-import { CREATES, Cursor, DELETES, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Theme, WidgetKey, excerpt, fitPage, fitRecord, iso, nothingToUpdate, result } from "./shared";
+import { CLOSE_WIDGET, CREATES, Cursor, DELETES, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Theme, WidgetKey, excerpt, fitPage, fitRecord, iso, nothingToUpdate, result } from "./shared";
+import { DeleteWorldOutput, WorldOutput, WorldPageOutput, WorldWithCountsOutput } from "./outputs";
 import { READS, WRITES } from "../../scopes";
+import { worldChanged, worldDeleted } from "../../live-updates";
 
 /** The theme of a world created without one (seed 001's example call names only the world). */
 export const DEFAULT_THEME = "fantasy";
@@ -21,11 +23,13 @@ export const createWorld = defineTool({
     description: LongText.optional().describe("A paragraph about the world"),
     tone: ShortText.optional().describe("Mood, e.g. grim, whimsical"),
   }),
+  output: WorldOutput,
   annotations: CREATES,
   security: WRITES,
   ui: { widget: worldCardWidget, invoking: "Creating world…", invoked: "World created" },
   handler: async (args, ctx) => {
     const world = await worlds.createWorld(ownerOf(ctx), args);
+    worldChanged(ctx, world.id);
     const full = worldWithCounts({ ...world, _count: { characters: 0, locations: 0 } });
     return result(narrate(ctx).worldCreated(world.name, world.theme, world.id), { world: fitRecord(worldRecord(world), ["description"]) }, {
       [WidgetKey.World]: { ...full, characters: [], locations: [] },
@@ -43,6 +47,7 @@ export const listWorlds = defineTool({
     cursor: Cursor,
     limit: Limit,
   }),
+  output: WorldPageOutput,
   annotations: READ_ONLY,
   security: READS,
   ui: { widget: worldListWidget, invoking: "Listing worlds…", invoked: "Worlds listed" },
@@ -64,6 +69,7 @@ export const getWorld = defineTool({
   title: "Get World",
   description: "Read one world with its description and how many characters and locations it has.",
   input: z.object({ worldId: Id.describe("The world's id") }),
+  output: WorldWithCountsOutput,
   annotations: READ_ONLY,
   security: READS,
   ui: { widget: worldCardWidget, invoking: "Opening world…", invoked: "World opened" },
@@ -90,6 +96,7 @@ export const updateWorld = defineTool({
     description: LongText.optional(),
     tone: ShortText.optional(),
   }),
+  output: WorldWithCountsOutput,
   annotations: OVERWRITES,
   security: WRITES,
   ui: { widget: worldCardWidget, invoking: "Updating world…", invoked: "World updated" },
@@ -97,6 +104,7 @@ export const updateWorld = defineTool({
     const fields = Object.keys(changes).filter((k) => changes[k as keyof typeof changes] !== undefined);
     if (fields.length === 0) return nothingToUpdate(ctx, ["name", "theme", "description", "tone"]);
     const w = await worlds.updateWorld(ownerOf(ctx), worldId, changes);
+    worldChanged(ctx, w.id);
     const full = worldWithCounts(w);
     return result(narrate(ctx).updated(fields, w.name), { world: fitRecord(full, ["description"]) }, { [WidgetKey.World]: full });
   },
@@ -117,6 +125,7 @@ export const deleteWorld = defineTool({
     worldId: Id.describe("The world's id"),
     confirmName: Name.optional().describe("For clients that cannot ask the user (no elicitation): the world's exact name, once the user has confirmed the deletion"),
   }),
+  output: DeleteWorldOutput,
   annotations: DELETES,
   security: WRITES,
   ui: { invoking: "Deleting world…", invoked: "Delete finished" },
@@ -128,9 +137,9 @@ export const deleteWorld = defineTool({
     if (ctx.clientCapabilities.elicitation === undefined) {
       // ChatGPT and other hosts ask the user themselves before a destructive tool (its
       // annotations); the exact name on top keeps a model from deleting by a stray id.
-      if (confirmName !== w.name) return { content: [{ type: "text", text: say.deleteNeedsConfirmation(w.name) }], isError: true };
-      await worlds.deleteWorld(owner, worldId);
-      return result(say.deleted(w.name), { deleted: true, worldId, name: w.name });
+      if (confirmName !== w.name) return toolErrorResult("confirmation_required", say.deleteNeedsConfirmation(w.name));
+      worldDeleted(ctx, worldId, await worlds.deleteWorld(owner, worldId));
+      return result(say.deleted(w.name), { deleted: true, worldId, name: w.name }, CLOSE_WIDGET);
     }
     const answer = await ctx.elicit(
       { mode: "form", message: say.confirmDelete(w.name, w._count.characters, w._count.locations), requestedSchema: ConfirmSchema },
@@ -140,8 +149,8 @@ export const deleteWorld = defineTool({
       const reason = answer.action === "accept" ? "not_confirmed" : answer.action === "decline" ? "declined" : "cancelled";
       return result(say.kept(w.name, reason), { deleted: false, worldId, reason });
     }
-    await worlds.deleteWorld(owner, worldId);
-    return result(say.deleted(w.name), { deleted: true, worldId, name: w.name });
+    worldDeleted(ctx, worldId, await worlds.deleteWorld(owner, worldId));
+    return result(say.deleted(w.name), { deleted: true, worldId, name: w.name }, CLOSE_WIDGET);
   },
 });
 

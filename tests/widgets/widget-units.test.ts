@@ -1,0 +1,82 @@
+/**
+ * The widgets' pure parts, without a browser: the string table's language lookup (the server's
+ * RFC 4647 function), dates in the user's timezone, the relation graph's edges, and the build's
+ * size budget (a widget over it fails the build, so CI fails).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatDate, stringsFor, WIDGET_LOCALES } from "../../widgets/ui/i18n";
+import { edgesOf } from "../../widgets/ui/graph";
+import { ROOT } from "../support/next-server.mjs";
+
+describe("the widgets' string table", () => {
+  it("picks the language by RFC 4647 lookup, regional tables over their language's", () => {
+    expect(stringsFor("ja-JP").exportWorld).toBe("エクスポート");
+    expect(stringsFor("ko-KR").exportWorld).toBe("내보내기");
+    expect(stringsFor("zh-CN").exportWorld).toBe("导出");
+    expect(stringsFor("fr-CA").counts(2, 1)).toBe("2 personnages · 1 lieu");
+    expect(stringsFor("es-419").showMore).toBe("Mostrar más");
+    // en-GB changes a few strings and keeps the rest of English.
+    expect(stringsFor("en-GB").deleted("Vale")).toBe("Deleted ‘Vale’.");
+    expect(stringsFor("en-GB").exportWorld).toBe("Export");
+    expect(stringsFor("en-US").deleted("Vale")).toBe('Deleted "Vale".');
+    // Unsupported or malformed: English.
+    expect(stringsFor("de-DE").exportWorld).toBe("Export");
+    expect(stringsFor("").exportWorld).toBe("Export");
+    expect(stringsFor("de, ja;q=0.5").exportWorld).toBe("エクスポート");
+  });
+
+  it("has every string in every language (none empty)", () => {
+    const keys = Object.keys(stringsFor("en"));
+    for (const tag of WIDGET_LOCALES.supported) {
+      const t = stringsFor(tag) as unknown as Record<string, unknown>;
+      for (const key of keys) {
+        const value = t[key];
+        const shown = typeof value === "function" ? (value as (...a: unknown[]) => string)("X", "Y") : value;
+        expect(typeof shown === "string" && shown.length > 0, `${tag}.${key}`).toBe(true);
+      }
+    }
+  });
+
+  it("formats dates in the host's locale and the user's timezone, and survives a bad zone", () => {
+    const iso = "2026-11-24T23:30:00.000Z";
+    expect(formatDate(iso, "en-US", "Asia/Tokyo")).toBe(new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Tokyo" }).format(new Date(iso)));
+    expect(formatDate(iso, "en-US", "Asia/Tokyo")).toContain("Nov 25");
+    expect(formatDate(iso, "en-US", "America/Los_Angeles")).toContain("Nov 24");
+    expect(formatDate(iso, "en-US", "Not/AZone")).not.toBe("");
+    expect(formatDate("not a date", "en-US")).toBe("");
+  });
+});
+
+describe("the relation graph", () => {
+  it("draws each related pair once, and nothing to a character not drawn", () => {
+    const nodes = [
+      { id: "a", name: "A" },
+      { id: "b", name: "B" },
+      { id: "c", name: "C" },
+    ];
+    const relations = new Map([
+      ["a", ["b", "c", "zz"]],
+      ["b", ["a", "c"]],
+      ["c", ["a", "b", "c"]],
+    ]);
+    expect(edgesOf(nodes, relations)).toEqual([
+      ["a", "b"],
+      ["a", "c"],
+      ["b", "c"],
+    ]);
+  });
+});
+
+describe("the widget build", () => {
+  it("fails (exit 1) when a widget is over its gzipped budget, and passes within it", () => {
+    const over = spawnSync(process.execPath, ["widgets/build.mjs", "--budget-kb=1"], { cwd: ROOT, encoding: "utf8" });
+    expect(over.status).toBe(1);
+    expect(over.stderr).toMatch(/world-card.*over 1 KB gzipped/);
+    execFileSync(process.execPath, ["widgets/build.mjs"], { cwd: ROOT });
+    const sizes = JSON.parse(readFileSync(join(ROOT, "widgets/dist/sizes.json"), "utf8")) as Record<string, { gzipBytes: number }>;
+    for (const [name, { gzipBytes }] of Object.entries(sizes)) expect(gzipBytes, name).toBeLessThanOrEqual(60 * 1024);
+  });
+});
