@@ -41,6 +41,18 @@ const EnvSchema = z.object({
   MCP_REQUEST_STATE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(600),
   MCP_LIST_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   MCP_LISTEN_MAX_LIFETIME_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(280_000),
+  /** Durable tasks (io.modelcontextprotocol/tasks, docs/tasks.md): offered when on; stored in the database. */
+  MCP_TASKS: bool.default(true),
+  /** How long a task (and its result) stays readable after it was created. */
+  MCP_TASK_TTL_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(3_600_000),
+  /** The poll interval clients are told (pollIntervalMs). */
+  MCP_TASK_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
+  /** A running task's lease: renewed every third of it; a task whose lease ran out reads failed. */
+  MCP_TASK_LEASE_MS: z.coerce.number().int().min(300).max(600_000).default(30_000),
+  MCP_TASKS_MAX_RUNNING_PER_CALLER: z.coerce.number().int().min(1).max(10_000).default(10),
+  MCP_TASKS_MAX_STORED_PER_CALLER: z.coerce.number().int().min(1).max(100_000).default(200),
+  /** The largest task result kept (bytes of JSON); a larger one fails the task. */
+  MCP_TASK_MAX_RESULT_BYTES: z.coerce.number().int().min(1_024).max(50_000_000).default(4_000_000),
   MCP_CONFORMANCE_FIXTURES: bool.default(false),
   /** Mount the benchmark's bare routes (/api/ceiling, /api/ceiling/read-body); off: they 404. */
   MCP_BENCH_ROUTES: bool.default(false),

@@ -3,16 +3,18 @@ import { createMcpEndpoint, type McpEndpoint } from "../mcp";
 import { conformanceFixtureServer } from "./fixture-server";
 import { provideFixtureRegistry } from "./fixture-registry";
 import { clusterOf } from "../cluster/create-cluster";
+import { tasksOf } from "../tasks/create-tasks";
 
 let endpoint: McpEndpoint | undefined;
 
 /** The fixture endpoint, or undefined when configuration leaves it off (the route then 404s). */
-export function conformanceEndpoint(): McpEndpoint | undefined {
+export function conformanceEndpoint(platform: { afterResponse?: (work: () => Promise<void>) => void } = {}): McpEndpoint | undefined {
   const env = loadEnv();
   if (!env.MCP_CONFORMANCE_FIXTURES) return undefined;
   // Shared like the product's when a store is configured: the suite may run across instances.
   if (!endpoint) {
-    endpoint = createMcpEndpoint(conformanceFixtureServer, env, { cluster: clusterOf(env, "conformance") });
+    const tasks = tasksOf(env, platform.afterResponse);
+    endpoint = createMcpEndpoint(conformanceFixtureServer, env, { cluster: clusterOf(env, "conformance"), ...(tasks ? { tasks } : {}) });
     provideFixtureRegistry(endpoint.registry);
   }
   return endpoint;

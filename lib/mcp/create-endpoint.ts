@@ -14,6 +14,7 @@ import { silentRequestLogger, stdoutRequestLogger } from "./runtime/request-log"
 import { MemorySessionStore } from "./transport/session-store";
 import { trustedProxiesOf } from "../http/client-address";
 import { createStreamableHttpHandler, type StreamableHttpHandler } from "./transport/streamable-http";
+import { TaskRuntime, type TaskAdapters } from "./tasks/runtime";
 
 let warnedAboutSecret = false;
 
@@ -49,6 +50,8 @@ export interface EndpointAdapters {
   onToolCall?: ToolCallObserver;
   /** Rate limits per caller (lib/ratelimit); absent, nothing is limited. */
   limiter?: RequestLimiter;
+  /** Durable tasks (lib/tasks over the database); absent, the tasks extension is not offered. */
+  tasks?: TaskAdapters;
 }
 
 export interface McpEndpoint extends StreamableHttpHandler {
@@ -86,6 +89,7 @@ export function createMcpEndpoint(
       maxToolBatch: env.MCP_MAX_TOOL_BATCH,
       toolTimeoutMs: env.MCP_TOOL_TIMEOUT_MS,
       publishResourceUpdate: (uri, owner) => hub.publish({ kind: "resource_updated", uri, owner }),
+      ...(adapters.tasks ? { tasks: new TaskRuntime(adapters.tasks, cluster.bus, hub) } : {}),
     },
     sessionMode: env.MCP_SESSION_MODE,
     cluster,

@@ -7,6 +7,7 @@ import { worldcrafterResourceServer } from "./authorization";
 import { createRequestLimiter } from "../ratelimit/create-limiter";
 import { limiterSettingsOf } from "../ratelimit/settings";
 import { clusterOf } from "../cluster/create-cluster";
+import { tasksOf } from "../tasks/create-tasks";
 
 /** What the hosting runtime offers the app (the Next route passes `after`). */
 export interface Platform {
@@ -25,7 +26,9 @@ export function worldcrafterEndpoint(platform: Platform = {}): McpEndpoint {
     ...(platform.afterResponse ? { defer: platform.afterResponse } : {}),
   });
   const env = loadEnv();
+  const tasks = tasksOf(env, platform.afterResponse);
   endpoint = createMcpEndpoint(worldcrafterServer, env, {
+    ...(tasks ? { tasks } : {}),
     onToolCall: audit.observe,
     access: worldcrafterResourceServer().access,
     ...(env.MCP_RATE_LIMITS ? { limiter: createRequestLimiter(limiterSettingsOf(env)) } : {}),

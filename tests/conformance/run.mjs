@@ -14,6 +14,8 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, startNextServer } from "../support/next-server.mjs";
 import { startRoundRobinProxy } from "../support/round-robin-proxy.mjs";
+import { randomUUID } from "node:crypto";
+import pg from "pg";
 
 const HERE = join(ROOT, "tests/conformance");
 const NODE22 = join(HERE, "node_modules/.bin/node");
@@ -24,6 +26,32 @@ function ensureInstalled() {
   if (existsSync(NODE22) && existsSync(SUITE)) return;
   const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: HERE, stdio: "inherit" });
   if (r.status !== 0) throw new Error("installing the conformance runner failed");
+}
+
+/**
+ * The tasks extension keeps its tasks in the database, shared by both instances of the pair: a
+ * schema of its own in PostgreSQL (TEST_DATABASE_URL, default the local `test` database),
+ * migrated here and dropped at the end.
+ */
+async function taskDatabase() {
+  const baseUrl = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+  const schema = `conformance_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const url = `${baseUrl}?schema=${schema}`;
+  const { DATABASE_URL: _u, PGLITE_DATA_DIR: _d, ...inherited } = process.env;
+  const r = spawnSync(process.execPath, ["scripts/db/migrate.mjs", "deploy"], { cwd: ROOT, env: { ...inherited, DATABASE_URL: url }, stdio: "inherit" });
+  if (r.status !== 0) throw new Error("migrating the conformance database failed");
+  return {
+    url,
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
 }
 
 function runSuite(args, label) {
@@ -52,13 +80,17 @@ function runSuite(args, label) {
   });
 }
 
+/** The tasks' schema, dropped at the end of the pair's run or when the run fails before it. */
+let db;
+
 async function main() {
   ensureInstalled();
   rmSync(RESULTS, { recursive: true, force: true });
   mkdirSync(RESULTS, { recursive: true });
   // The fixture route is unauthenticated by design; the product route beside it still needs an
   // issuer to start in production mode, and the development issuer is fine for that here.
-  const base = { MCP_CONFORMANCE_FIXTURES: "1", BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef" };
+  db = await taskDatabase();
+  const base = { MCP_CONFORMANCE_FIXTURES: "1", BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef", DATABASE_URL: db.url };
   const runs = [];
   // One server process serves every run: both eras side by side, as in production.
   const server = await startNextServer({ env: base });
@@ -87,6 +119,8 @@ async function main() {
   } finally {
     await proxy.close();
     await Promise.all(pair.map((s) => s.stop()));
+    await db.drop();
+    db = undefined;
   }
   let passed = 0;
   let failed = 0;
@@ -109,7 +143,8 @@ async function main() {
   process.exit(failed === 0 ? 0 : 1);
 }
 
-main().catch((e) => {
+main().catch(async (e) => {
   console.error(e);
+  await db?.drop().catch(() => undefined);
   process.exit(1);
 });

@@ -28,6 +28,8 @@ describe("SDK client on /api/mcp: handshake and tools", () => {
       completions: {},
       // The MCP Apps extension (lib/worlds/host-ui.ts), announced in initialize too.
       extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
+      // 2025-11-25 experimental tasks (docs/tasks.md): tools/call may run as a task.
+      tasks: { cancel: {}, requests: { tools: { call: {} } } },
     });
     expect(client.getInstructions()).toMatch(/draft_world_outline/);
     await expect(client.ping()).resolves.toEqual({});

@@ -26,6 +26,7 @@ const METHODS = [
   "initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/read", "resources/templates/list",
   "resources/subscribe", "prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "server/discover",
   "subscriptions/listen", "tools/batch", "notifications/initialized", "notifications/cancelled", "notifications/progress",
+  "tasks/get", "tasks/update", "tasks/cancel", "tasks/result", "tasks/list",
 ];
 const TOOLS = ["suggest_names", "draft_world_outline", "get_world", "create_world", "test_simple_text", "test_error_handling", "test_throw", "test_hang", "test_slow", "test_structured", "test_elicitation", "json_schema_2020_12_tool"];
 
@@ -181,6 +182,27 @@ const hostileMessage = fc
     }
   });
 
+/**
+ * The tasks extension (SEP-2663): task-augmented calls of the task-capable tools and the tasks
+ * methods, with the extension declared, on ids real, made up and hostile, with answers of any shape.
+ */
+const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+const taskMessage = fc
+  .record({
+    method: fc.constantFrom("tools/call", "tasks/get", "tasks/update", "tasks/cancel", "tasks/result", "tasks/list", "subscriptions/listen"),
+    taskId: fc.oneof(hostileText, fc.uuid(), fc.string({ maxLength: 300 }), jsonish),
+    tool: fc.constantFrom("export_world", "draft_world_outline", "suggest_names"),
+    args: fc.oneof(fc.constant({ name: "Fuzzmoor" }), fc.record({ worldId: hostileText }), jsonish),
+    inputResponses: fc.oneof(jsonish, fc.dictionary(fc.string({ maxLength: 10 }), jsonish, { maxKeys: 4 })),
+    id: fc.integer(),
+  })
+  .map(({ method, taskId, tool, args, inputResponses, id }): Record<string, unknown> => {
+    const _meta = meta2026({ extensions: { [TASKS_EXTENSION]: {} }, elicitation: {} });
+    if (method === "tools/call") return { jsonrpc: "2.0", id, method, params: { name: tool, arguments: args, task: { ttl: 1000 }, _meta } };
+    if (method === "subscriptions/listen") return { jsonrpc: "2.0", id, method, params: { notifications: { taskIds: [taskId] }, _meta } };
+    return { jsonrpc: "2.0", id, method, params: { taskId, ...(method === "tasks/update" ? { inputResponses } : {}), _meta } };
+  });
+
 /** A JSON-RPC message, mostly plausible, sometimes not. */
 const plausibleMessage = fc
   .record({
@@ -200,7 +222,7 @@ const plausibleMessage = fc
   });
 
 const message = fc
-  .record({ m: fc.oneof({ weight: 4, arbitrary: plausibleMessage }, { weight: 1, arbitrary: hostileMessage }), with2026Meta: fc.boolean() })
+  .record({ m: fc.oneof({ weight: 4, arbitrary: plausibleMessage }, { weight: 1, arbitrary: hostileMessage }, { weight: 1, arbitrary: taskMessage }), with2026Meta: fc.boolean() })
   .map(({ m, with2026Meta }) => (with2026Meta && typeof m.params === "object" && m.params !== null ? { ...m, params: { ...(m.params as object), _meta: meta2026({}) } } : m));
 
 /** How the body is spoiled, if at all. */
@@ -251,7 +273,7 @@ const fuzzCase = fc
       const mirrored = c.methodHeader === "match" ? c.message.method : "tools/list";
       if (headerSafe(mirrored)) headers["mcp-method"] = mirrored;
       const params = (c.message.params ?? {}) as Record<string, unknown>;
-      const target = typeof params.name === "string" ? params.name : params.uri;
+      const target = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : params.taskId;
       if (c.methodHeader === "match" && headerSafe(target)) headers["mcp-name"] = target;
     }
     let body: string | ArrayBuffer | undefined;

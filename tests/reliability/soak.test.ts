@@ -9,6 +9,11 @@
  * its initialize budget (429) and its per-caller session cap (its own oldest sessions end), and no
  * other subject's session is ever evicted — a 404 on a quiet subject's session is an error.
  *
+ * Durable tasks ride along (issue 21): a tenth of the mix is export_world as a task
+ * (io.modelcontextprotocol/tasks), started through the proxy on whichever instance; afterwards every
+ * acknowledged task reads completed, its row is completed in the database, and the audit log holds
+ * exactly one ending per task (the run's one terminal write).
+ *
  * Open loop: requests start on schedule whether or not earlier ones have finished (bounded by
  * MAX_IN_FLIGHT), as real traffic does; every request has a deadline, so a hang is an error.
  */
@@ -68,6 +73,8 @@ interface Tally {
   intended429: number;
   errors: string[];
   acknowledged: { id: string; name: string }[];
+  /** Task-augmented export_world calls the server answered with a CreateTaskResult. */
+  tasks: { subject: Subject; taskId: string }[];
   /** 2025 requests of a subject other than the flooder answered 404: its session was evicted. */
   foreignEvictions: number;
 }
@@ -97,6 +104,7 @@ async function floodOnce(token: string, flood: FloodTally): Promise<void> {
   }
 }
 
+const TASKS = "io.modelcontextprotocol/tasks";
 const meta2026 = { "io.modelcontextprotocol/protocolVersion": V2026, "io.modelcontextprotocol/clientCapabilities": {} };
 
 /** The JSON-RPC response in a JSON or SSE body. */
@@ -114,8 +122,9 @@ async function rpc(subject: Subject, era: "2025" | "2026", method: string, param
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${subject.token}` };
   let body: Json = { jsonrpc: "2.0", id: 1, method, params };
   if (era === "2026") {
-    Object.assign(headers, { "mcp-protocol-version": V2026, "mcp-method": method, ...(method === "tools/call" ? { "mcp-name": String(params.name) } : {}) });
-    body = { ...body, params: { ...params, _meta: { ...(isRecord(params._meta) ? params._meta : {}), ...meta2026 } } };
+    const name = method === "tools/call" ? params.name : method.startsWith("tasks/") ? params.taskId : undefined;
+    Object.assign(headers, { "mcp-protocol-version": V2026, "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": String(name) }) });
+    body = { ...body, params: { ...params, _meta: { ...meta2026, ...(isRecord(params._meta) ? params._meta : {}) } } };
   } else {
     Object.assign(headers, subject.session);
   }
@@ -160,6 +169,9 @@ async function one(subject: Subject, n: number, tally: Tally): Promise<void> {
   } else if (kind === 3) {
     method = "tools/list";
     params = {};
+  } else if (kind === 9 && subject.worlds.length) {
+    // 2026-07-28 (n is odd): a task, as a client that negotiated the tasks extension starts one.
+    params = { name: "export_world", arguments: { worldId: subject.worlds[n % subject.worlds.length] }, _meta: { "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } } } };
   } else if (kind === 7) {
     // Streamed: 10 progress notifications, then the result.
     params = { name: "draft_world_outline", arguments: { name: `Outline ${n}` }, _meta: { progressToken: `p-${n}` } };
@@ -179,6 +191,12 @@ async function one(subject: Subject, n: number, tally: Tally): Promise<void> {
       return;
     }
     const result = message.result as Json;
+    if (params.name === "export_world") {
+      if (result.resultType !== "task" || typeof result.taskId !== "string") tally.errors.push(`export_world task: ${JSON.stringify(result).slice(0, 200)}`);
+      else tally.tasks.push({ subject, taskId: result.taskId });
+      tally.ok += 1;
+      return;
+    }
     if (result.isError) {
       tally.errors.push(`${subject.name} ${era} ${String(params.name)}: isError ${JSON.stringify(result.content).slice(0, 200)}`);
       return;
@@ -208,7 +226,7 @@ describe("soak", () => {
     const noisy = subjects[QUIET_SUBJECTS]!;
     const quiet = subjects.slice(0, QUIET_SUBJECTS);
 
-    const tally: Tally = { sent: 0, ok: 0, intended429: 0, errors: [], acknowledged: [], foreignEvictions: 0 };
+    const tally: Tally = { sent: 0, ok: 0, intended429: 0, errors: [], acknowledged: [], tasks: [], foreignEvictions: 0 };
     const flooder = await cluster.tokenFor(`soak-flooder-${RUN}`);
     const flood: FloodTally = { sessions: [], limited: 0, errors: [] };
     const flooding = new Set<Promise<void>>();
@@ -242,7 +260,7 @@ describe("soak", () => {
     await Promise.all([...inFlight, ...flooding]);
     const elapsed = (Date.now() - started) / 1000;
     console.log(
-      `soak: ${tally.sent} requests in ${elapsed.toFixed(0)} s (${(tally.sent / elapsed).toFixed(1)}/s), ${tally.ok} ok, ${tally.intended429} intended 429s, ${tally.errors.length} errors, ${skipped} not sent (in-flight cap), ${tally.acknowledged.length} worlds acknowledged; proxy served ${cluster.proxy.served.join(" / ")}`,
+      `soak: ${tally.sent} requests in ${elapsed.toFixed(0)} s (${(tally.sent / elapsed).toFixed(1)}/s), ${tally.ok} ok, ${tally.intended429} intended 429s, ${tally.errors.length} errors, ${skipped} not sent (in-flight cap), ${tally.acknowledged.length} worlds acknowledged, ${tally.tasks.length} export_world tasks; proxy served ${cluster.proxy.served.join(" / ")}`,
     );
     console.log(`soak: flood of ${floods} initialize: ${flood.sessions.length} sessions, ${flood.limited} refused (429), ${tally.foreignEvictions} foreign evictions`);
     for (const e of [...tally.errors, ...flood.errors].slice(0, 10)) console.log(`soak error: ${e}`);
@@ -263,6 +281,27 @@ describe("soak", () => {
     expect(tally.intended429).toBeGreaterThan(0);
     expect(tally.acknowledged.length).toBeGreaterThan(0);
 
+    // Every task the server acknowledged ends completed, read through the proxy (either instance).
+    expect(tally.tasks.length).toBeGreaterThan(0);
+    const taskErrors: string[] = [];
+    for (const { subject, taskId } of tally.tasks) {
+      const deadline = Date.now() + DEADLINE_MS;
+      for (;;) {
+        const { message } = await rpc(subject, "2026", "tasks/get", { taskId, _meta: { "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } } } });
+        const task = message?.result as Json | undefined;
+        if (task && task.status !== "working") {
+          if (task.status !== "completed" || (task.result as Json | undefined)?.isError) taskErrors.push(`${taskId}: ${JSON.stringify(task).slice(0, 200)}`);
+          break;
+        }
+        if (!task || Date.now() > deadline) {
+          taskErrors.push(`${taskId}: ${JSON.stringify(message).slice(0, 200)}`);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    expect(taskErrors).toEqual([]);
+
     // Every acknowledged create_world is in the database exactly once (by id and by its unique name).
     const url = new URL(cluster.databaseUrl);
     const schema = url.searchParams.get("schema")!;
@@ -281,6 +320,16 @@ describe("soak", () => {
         expect(byId.get(id), id).toBe(1);
         expect(byName.get(name), name).toBe(1);
       }
+      // Each task ended once: its row is completed, and the audit log has one export_world ending per task
+      // (soak subjects call export_world only as tasks). The audit writes in batches: wait for it.
+      const taskIds = tally.tasks.map((t) => t.taskId);
+      const done = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}"."McpTask" WHERE id = ANY($1) AND status = 'completed'`, [taskIds]);
+      expect(done.rows[0]!.n).toBe(taskIds.length);
+      const audited = async () =>
+        (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}"."ToolCallAudit" WHERE tool = 'export_world' AND subject LIKE $1`, [`soak-%${RUN}`])).rows[0]!.n;
+      const auditDeadline = Date.now() + 10_000;
+      while ((await audited()) < taskIds.length && Date.now() < auditDeadline) await new Promise((r) => setTimeout(r, 200));
+      expect(await audited()).toBe(taskIds.length);
     } finally {
       await db.end();
     }

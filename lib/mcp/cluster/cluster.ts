@@ -35,7 +35,9 @@ export type ClusterMessage =
   /** A tool run's named event, for the GET streams of its audience (subject or session). */
   | { kind: "tool_event"; audience: string; event: ToolEventName; data: Record<string, unknown> }
   /** Tools were switched on or off (npm run tools): every instance re-reads the switches. */
-  | { kind: "tools_switched" };
+  | { kind: "tools_switched" }
+  /** tasks/cancel ended a task another instance may be running: its handler's signal fires. */
+  | { kind: "task_cancelled"; taskId: string };
 
 export interface ClusterBus {
   /** Deliver to every other instance. Never throws; failures are logged. */

@@ -5,7 +5,15 @@ import type { ListKind } from "../registry";
  * module because both the bus (which carries it between instances) and the hub (which fans it
  * out to streams) name it.
  */
-export type ServerEvent = { kind: "list_changed"; list: ListKind } | ResourceUpdated;
+export type ServerEvent = { kind: "list_changed"; list: ListKind } | ResourceUpdated | TaskStatusChanged;
+
+/** A durable task changed status (SEP-2663 notifications/tasks): its DetailedTask, for its owner's listen streams. */
+export interface TaskStatusChanged {
+  kind: "task_status";
+  /** The task's owner as the task store keys it (the subject; "" for anonymous callers). */
+  owner: string;
+  task: Record<string, unknown>;
+}
 
 /**
  * A resource changed. `owner` says whose it is: a subject, `null` for a resource of anonymous

@@ -7,6 +7,8 @@ import { listResourceTemplates, listResources, readResource, subscribeResource, 
 import { callTool, listTools } from "./tools";
 import { discover } from "./discover";
 import { batchTools } from "./tools-batch";
+import { cancelTask, getTask, updateTask } from "./tasks";
+import { cancelLegacyTask, getLegacyTask, legacyTaskResult } from "./legacy-tasks";
 
 export { initialize, type Negotiated } from "./lifecycle";
 export type { MethodCall, MethodEnv, SessionControl } from "./method-env";
@@ -30,15 +32,24 @@ export const SESSION_ERA_METHODS: Readonly<Record<string, MethodHandler>> = {
   "resources/subscribe": subscribeResource,
   "resources/unsubscribe": unsubscribeResource,
   "logging/setLevel": setLogLevel,
+  // 2025-11-25 experimental tasks (legacy-tasks.ts); -32601 on the earlier revisions.
+  "tasks/get": getLegacyTask,
+  "tasks/result": legacyTaskResult,
+  "tasks/cancel": cancelLegacyTask,
 };
 
 /**
  * 2026-07-28 drops ping, logging/setLevel and resources/(un)subscribe (changelog) and adds
- * server/discover; subscriptions/listen is a stream, served by the transport.
+ * server/discover; subscriptions/listen is a stream, served by the transport. The tasks
+ * extension (SEP-2663) adds tasks/get, tasks/update and tasks/cancel; its v1 tasks/result and
+ * tasks/list are gone (-32601).
  */
 export const STATELESS_ERA_METHODS: Readonly<Record<string, MethodHandler>> = {
   ...SHARED,
   "server/discover": discover,
+  "tasks/get": getTask,
+  "tasks/update": updateTask,
+  "tasks/cancel": cancelTask,
 };
 
 export type MethodTable = Readonly<Record<string, MethodHandler>>;

@@ -6,6 +6,7 @@ import { LOGGING_LEVELS } from "../protocol/types";
 import { parseOrInvalidParams } from "../runtime/validate";
 import { LOCALE_META_KEY, lookupLocale } from "../policy/locale";
 import type { MethodEnv, MethodHandler } from "./method-env";
+import { LEGACY_TASKS_CAPABILITY, LEGACY_TASKS_VERSION } from "../tasks/wire";
 
 export const InitializeParams = z.looseObject({
   protocolVersion: z.string().min(1).max(64),
@@ -21,6 +22,16 @@ export interface Negotiated {
   result: Record<string, unknown>;
 }
 
+/**
+ * initialize's capabilities. Extensions (SEP-1724) are announced here too: MCP Apps negotiates in
+ * initialize (ext-apps §capability negotiation). 2025-11-25 adds its experimental tasks
+ * (basic/utilities/tasks) when the server runs tasks.
+ */
+function capabilitiesFor(env: MethodEnv, protocolVersion: string): Record<string, unknown> {
+  const base: Record<string, unknown> = env.extensions ? serverCapabilities(env.extensions) : SERVER_CAPABILITIES;
+  return env.tasks && protocolVersion === LEGACY_TASKS_VERSION ? { ...base, tasks: LEGACY_TASKS_CAPABILITY } : base;
+}
+
 /** lifecycle §initialization: negotiate the version and describe the server. */
 export function initialize(env: MethodEnv, params: Record<string, unknown>): Negotiated {
   const p = parseOrInvalidParams(InitializeParams, params);
@@ -34,8 +45,7 @@ export function initialize(env: MethodEnv, params: Record<string, unknown>): Neg
     clientCapabilities: p.capabilities,
     result: {
       protocolVersion,
-      // Extensions (SEP-1724) are announced here too: MCP Apps negotiates in initialize (ext-apps §capability negotiation).
-      capabilities: env.extensions ? serverCapabilities(env.extensions) : SERVER_CAPABILITIES,
+      capabilities: capabilitiesFor(env, protocolVersion),
       serverInfo: hasIcons(protocolVersion) ? env.info : withoutIcons(env.info),
       ...(env.instructions ? { instructions: env.instructions } : {}),
       ...(requestedLocale !== undefined && env.locales ? { _meta: { [LOCALE_META_KEY]: lookupLocale(requestedLocale, env.locales) } } : {}),

@@ -6,6 +6,7 @@ import type { LoggingLevel } from "../protocol/types";
 import type { LocalePolicy } from "../policy/locale";
 import type { ToolCallObserver } from "../runtime/tool-call-observer";
 import type { AccessControl } from "../../auth/access-control";
+import type { TaskRuntime } from "../tasks/runtime";
 
 /** Per-session state a method may change (the transport persists it in the SessionStore). */
 export interface SessionControl {
@@ -29,6 +30,8 @@ export interface MethodEnv {
   maxToolBatch?: number;
   /** A tools/call still running after this long is stopped and answered with an isError result. */
   toolTimeoutMs?: number;
+  /** Durable tasks (io.modelcontextprotocol/tasks); absent, the extension is not offered. */
+  tasks?: TaskRuntime;
   /** Extensions the server supports, announced in initialize and server/discover capabilities. */
   extensions?: ServerExtensions;
   /** Where a handler's `ctx.resourcesUpdated` goes (the notification hub); absent, nowhere. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { McpError } from "../../jsonrpc";
+import { ErrorCode, McpError } from "../../jsonrpc";
 import { createHandlerContext } from "../runtime/handler-context";
 import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../runtime/validate";
 import type { CallToolResult } from "../protocol/types";
@@ -14,6 +14,10 @@ import { errorReference, logUnexpected, unexpectedFailureText } from "../runtime
 import { decideAccess, signInResult } from "../policy/access";
 import { ToolError, toolErrorResult } from "../runtime/tool-error";
 import { withTimeLimit } from "../runtime/tool-timeout";
+import { isStatelessEraVersion } from "../protocol/protocol-versions";
+import { callAsTask } from "../tasks/call-as-task";
+import { LEGACY_TASKS_VERSION, TASKS_EXTENSION, declaresTasks } from "../tasks/wire";
+import type { TaskEnding } from "../tasks/store";
 
 const CallToolParams = z.looseObject({
   name: z.string().min(1).max(128),
@@ -80,6 +84,25 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
     if (decision.kind === "sign_in") return { ...signInResult(env.access, name, decision.scopes) };
   }
   const args = parseArgumentsOrInvalidParams(tool.definition.input, rawArgs ?? {}, `arguments for tool ${name}`);
+  const execution = tool.definition.execution;
+  if (execution) {
+    // SEP-2663 §required capabilities: tasks are offered in 2026-07-28, to a request that declares the extension.
+    const modern = isStatelessEraVersion(scope.protocolVersion);
+    const asTask = env.tasks !== undefined && modern && declaresTasks(scope.clientCapabilities);
+    if (asTask && env.tasks) return callToolAsTask(env, env.tasks, tool, args, scope, false);
+    // 2025-11-25 basic/utilities/tasks: the client asks for a task with the `task` param.
+    if (env.tasks && wantsLegacyTask(scope, params)) return callToolAsTask(env, env.tasks, tool, args, scope, true);
+    if (execution.taskSupport === "required") {
+      // 2025-11-25 server/tools §execution: a required-task tool called plainly is -32601 (tasks
+      // are not offered in that era); 2026-07-28 names the missing extension (-32021, SEP-2663).
+      if (!modern) throw McpError.methodNotFound(`tools/call of ${name} without a task`);
+      throw new ProtocolError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: the tool ${name} runs only as a task (${TASKS_EXTENSION})`, {
+        requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+      });
+    }
+  }
+  // 2025-11-25 server/tools §execution: a task asked of a tool that does not support tasks is -32601.
+  if (env.tasks && wantsLegacyTask(scope, params)) throw McpError.methodNotFound(`tools/call of ${name} as a task`);
   const observe = env.onToolCall ? observer(env.onToolCall, name, args, scope) : undefined;
 
   let outcome: CallToolResult | Promise<CallToolResult>;
@@ -95,6 +118,53 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
   }
   return observe ? observe.settled(() => finishedResult(tool, outcome)) : finishedResult(tool, outcome);
 };
+
+/**
+ * tools/call as a durable task: the same handler, ctx, tool-error mapping and output check as a
+ * plain call; the outcome lands in the task store and `onToolCall` hears of it when it ends.
+ */
+/** A 2025-11-25 request with a `task` object in its params (the v1 opt-in; SEP-2663 ignores it). */
+function wantsLegacyTask(scope: CallScope, params: Record<string, unknown>): boolean {
+  const task = params.task;
+  return scope.protocolVersion === LEGACY_TASKS_VERSION && typeof task === "object" && task !== null && !Array.isArray(task);
+}
+
+function callToolAsTask(
+  env: Parameters<MethodHandler>[0],
+  tasks: NonNullable<Parameters<MethodHandler>[0]["tasks"]>,
+  tool: CompiledTool,
+  args: Record<string, unknown>,
+  scope: CallScope,
+  legacy: boolean,
+): Promise<Record<string, unknown>> {
+  const started = performance.now();
+  const ended = (ending: TaskEnding, cancelled: boolean) => {
+    if (!env.onToolCall) return;
+    const outcome: ToolCallOutcome = cancelled ? "cancelled" : ending.status === "completed" ? (ending.result.isError === true ? "tool_error" : "ok") : "protocol_error";
+    try {
+      env.onToolCall({ tool: tool.definition.name, auth: scope.auth, arguments: args, durationMs: Math.round(performance.now() - started), outcome });
+    } catch (thrown) {
+      logUnexpected("onToolCall", thrown);
+    }
+  };
+  return callAsTask(tasks, scope, {
+    owner: scope.auth?.subject ?? "",
+    tool: tool.definition.name,
+    args,
+    atOnce: legacy || tool.definition.execution?.taskStarts !== "when_handler_asks",
+    legacy,
+    ended,
+    run: async (taskScope) => {
+      let result: CallToolResult;
+      try {
+        result = await tool.definition.handler(args, createHandlerContext(taskScope, env.locales));
+      } catch (thrown) {
+        return failedResult(thrown, taskScope);
+      }
+      return finishedResult(tool, result);
+    },
+  });
+}
 
 /** Reports how a call ended to `onToolCall`, passing the answer (or the thrown error) through. */
 function observer(onToolCall: ToolCallObserver, tool: string, args: Record<string, unknown>, scope: CallScope) {

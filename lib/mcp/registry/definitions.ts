@@ -3,6 +3,7 @@ import type { CacheHint } from "../protocol/cache-hint";
 import type { HandlerContext } from "../runtime/handler-context";
 import type { SecurityScheme } from "../policy/access";
 import type { ToolUi } from "./widget-definition";
+import type { TaskSupport } from "../tasks/wire";
 import type {
   Annotations,
   CallToolResult,
@@ -51,6 +52,13 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
    * keywords zod cannot express ($defs with $anchor, if/then/else). `input` still validates.
    */
   inputJsonSchema?: Record<string, unknown> & { type: "object" };
+  /**
+   * Durable tasks (io.modelcontextprotocol/tasks, docs/tasks.md): "optional" runs the call as a
+   * task when the client negotiated the extension, "required" refuses other calls (-32021).
+   * `taskStarts`: "at_once" (default) before the handler runs; "when_handler_asks" when the
+   * handler calls `ctx.continueAsTask()`, after gathering input in ordinary rounds.
+   */
+  execution?: { taskSupport: TaskSupport; taskStarts?: "at_once" | "when_handler_asks" };
   handler: (args: z.output<I>, ctx: HandlerContext) => Promise<CallToolResult> | CallToolResult;
 }
 

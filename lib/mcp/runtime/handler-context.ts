@@ -62,6 +62,8 @@ export interface CallScope {
    */
   logThreshold: LoggingLevel | "none";
   channel: CallChannel;
+  /** Present when the call may become a durable task (lib/mcp/tasks/call-as-task.ts). */
+  continueAsTask?: () => Promise<void>;
 }
 
 /** The context an app handler receives as its second argument. */
@@ -102,6 +104,13 @@ export interface HandlerContext {
   listRoots(options?: AskOptions): Promise<ListRootsResult>;
   /** End the SSE response early so the client polls for the rest (2025-11-25 transports). */
   closeStream(retryMs?: number): void;
+  /**
+   * For a tool whose `execution.taskStarts` is "when_handler_asks": from here on the call runs
+   * as a durable task when the client negotiated tasks (the request is answered with a
+   * CreateTaskResult; questions asked before this were input rounds of the request). Otherwise,
+   * and for every other tool, it resolves at once and changes nothing.
+   */
+  continueAsTask(): Promise<void>;
   /**
    * Say that these resources changed (call it after the write is done): subscribed 2025 sessions
    * and 2026-07-28 listen streams of the same caller, on every instance, get
@@ -181,6 +190,7 @@ export function createHandlerContext(scope: CallScope, locales: LocalePolicy = E
     sample: (params, options) => ask(scope, "sampling/createMessage", params, CreateMessageResultSchema, options),
     listRoots: (options) => ask(scope, "roots/list", {}, ListRootsResultSchema, options),
     closeStream: (retryMs) => scope.channel.closeStream(retryMs),
+    continueAsTask: () => scope.continueAsTask?.() ?? Promise.resolve(),
     resourcesUpdated(uris) {
       if (!publish) return;
       // The caller's own resources: only its streams hear of them (server-event.ts, mayHear).

@@ -78,6 +78,8 @@ function deliverServerEvents(state: SessionEraState, options: StreamableHttpOpti
       for (const [, stream] of standalone.entries()) stream.write(message);
       return;
     }
+    // Task status travels on 2026-07-28 listen streams only (the 2025 eras have no tasks here).
+    if (event.kind !== "resource_updated") return;
     const message = JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri } });
     for (const [sessionId, stream] of standalone.entries()) {
       void Promise.resolve(sessions.get(sessionId)).then((session) => {

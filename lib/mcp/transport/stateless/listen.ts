@@ -5,6 +5,9 @@ import type { NotificationHub } from "../../cluster/notification-hub";
 import { mayHear, type ServerEvent } from "../../cluster/server-event";
 import { parseOrInvalidParams } from "../../runtime/validate";
 import { SSE_HEADERS, encodeSse, encodeSseComment } from "../sse";
+import { ErrorCode } from "../../../jsonrpc";
+import { ProtocolError } from "../../protocol/protocol-error";
+import { TASKS_EXTENSION } from "../../tasks/wire";
 
 const Filter = z.looseObject({
   notifications: z.looseObject({
@@ -12,15 +15,29 @@ const Filter = z.looseObject({
     promptsListChanged: z.boolean().optional(),
     resourcesListChanged: z.boolean().optional(),
     resourceSubscriptions: z.array(z.string().min(1).max(2048)).max(100).optional(),
+    /** SEP-2663: notifications/tasks for these of the caller's tasks. */
+    taskIds: z.array(z.string().min(1).max(200)).max(100).optional(),
   }),
 });
 
+/** Who listens, for the notifications that are a caller's own (resource updates, task status). */
+export interface Listener {
+  /** Who opened the stream (the bearer token's subject; undefined: anonymous). */
+  subject: string | undefined;
+  /** The server offers tasks and the request declared the extension. */
+  tasks: boolean;
+}
+
 type Agreed = z.infer<typeof Filter>["notifications"];
 
-function wants(filter: Agreed, event: ServerEvent, subject: string | undefined): boolean {
+function wants(filter: Agreed, event: ServerEvent, listener: Listener): boolean {
+  if (event.kind === "task_status") {
+    // A task is its owner's alone ("" for anonymous callers, as the task store keys it).
+    return event.owner === (listener.subject ?? "") && typeof event.task.taskId === "string" && (filter.taskIds ?? []).includes(event.task.taskId);
+  }
   if (event.kind === "resource_updated") {
     // Another user's resource is never announced, whatever URI the listener named.
-    if (!mayHear(event, subject)) return false;
+    if (!mayHear(event, listener.subject)) return false;
     // A subscription to a URI covers its sub-resources too.
     return (filter.resourceSubscriptions ?? []).some((uri) => event.uri === uri || event.uri.startsWith(uri.endsWith("/") ? uri : `${uri}/`));
   }
@@ -31,6 +48,10 @@ function wants(filter: Agreed, event: ServerEvent, subject: string | undefined):
 
 function notificationFor(event: ServerEvent, subscriptionId: JsonRpcId): string {
   const _meta = { [MetaKey.SubscriptionId]: subscriptionId };
+  if (event.kind === "task_status") {
+    // SEP-2663 §task status notifications: the whole DetailedTask, as tasks/get would answer now.
+    return JSON.stringify({ jsonrpc: "2.0", method: "notifications/tasks", params: { ...event.task, _meta } });
+  }
   if (event.kind === "resource_updated") {
     return JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri, _meta } });
   }
@@ -49,18 +70,23 @@ export function listenResponse(
   hub: NotificationHub,
   keepAliveMs: number,
   maxLifetimeMs: number,
-  /** Who opened the stream (the bearer token's subject; undefined: anonymous). */
-  subject: string | undefined,
+  listener: Listener,
   /** Called once when the stream ends, whoever ends it. */
   onEnd?: () => void,
 ): Response {
   const { notifications } = parseOrInvalidParams(Filter, params);
+  if (notifications.taskIds?.length && !listener.tasks) {
+    throw new ProtocolError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${TASKS_EXTENSION} (for taskIds)`, {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    });
+  }
   // Everything this server can send is honoured; keep only the keys the client asked for.
   const agreed: Agreed = {};
   if (notifications.toolsListChanged) agreed.toolsListChanged = true;
   if (notifications.promptsListChanged) agreed.promptsListChanged = true;
   if (notifications.resourcesListChanged) agreed.resourcesListChanged = true;
   if (notifications.resourceSubscriptions?.length) agreed.resourceSubscriptions = notifications.resourceSubscriptions;
+  if (notifications.taskIds?.length) agreed.taskIds = notifications.taskIds;
 
   let stop = () => undefined as void;
   const body = new ReadableStream<Uint8Array>({
@@ -84,7 +110,7 @@ export function listenResponse(
         }),
       );
       const unsubscribe = hub.subscribe((event) => {
-        if (wants(agreed, event, subject)) send(encodeSse({ data: notificationFor(event, id) }));
+        if (wants(agreed, event, listener)) send(encodeSse({ data: notificationFor(event, id) }));
       });
       const keepAlive = keepAliveMs > 0 ? setInterval(() => send(encodeSseComment("keep-alive")), keepAliveMs) : undefined;
       // A bounded lifetime keeps the stream inside the platform's function limit; the client re-listens.

@@ -32,11 +32,14 @@ function wellFormedMeta(meta: unknown): RequiredMetaShape | undefined {
   return m as RequiredMetaShape;
 }
 
-/** Methods whose target travels in Mcp-Name, and where it sits in params. */
-const NAME_SOURCE: Readonly<Record<string, "name" | "uri">> = {
+/** Methods whose target travels in Mcp-Name, and where it sits in params (SEP-2663 adds the tasks methods' taskId). */
+const NAME_SOURCE: Readonly<Record<string, "name" | "uri" | "taskId">> = {
   "tools/call": "name",
   "prompts/get": "name",
   "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
 };
 
 function mismatch(message: string): McpError {

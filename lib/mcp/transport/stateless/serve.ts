@@ -7,7 +7,8 @@ import { authorizeRequest } from "../../policy/authorize";
 import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams } from "../../policy/rate-limit";
 import { LazyAbort } from "../lazy-abort";
 import { PostExchange } from "../post-exchange";
-import { listenResponse } from "./listen";
+import { listenResponse, type Listener } from "./listen";
+import { declaresTasks } from "../../tasks/wire";
 import { prepareRound } from "./prepare-round";
 import { checkModernRequest } from "./request-checks";
 import { runCall } from "./run-call";
@@ -41,7 +42,10 @@ export async function serveRequest(
   const headers = new Headers();
   // Every request spends its budget, listen included (opening streams in a loop is a request loop).
   await spendBudget(options, message, caller, headers);
-  if (listen) return serveListen(options, message, accept, caller, auth);
+  if (listen) {
+    const listener = { subject: auth?.subject, tasks: options.env.tasks !== undefined && declaresTasks(meta.clientCapabilities) };
+    return serveListen(options, message, accept, caller, listener);
+  }
   const preparing = prepareRound(options.states, message, auth);
   const prepared = preparing instanceof Promise ? await preparing : preparing;
 
@@ -84,12 +88,12 @@ async function spendBudget(options: StatelessEraOptions, message: JsonRpcRequest
 }
 
 /** subscriptions/listen: a long-lived stream of server events, holding one of the caller's stream slots. */
-async function serveListen(options: StatelessEraOptions, message: JsonRpcRequest, accept: Acceptable, caller: string, auth: AuthInfo | undefined): Promise<Response> {
+async function serveListen(options: StatelessEraOptions, message: JsonRpcRequest, accept: Acceptable, caller: string, listener: Listener): Promise<Response> {
   if (!accept.eventStream) throw McpError.invalidRequest("Not Acceptable: subscriptions/listen answers with text/event-stream", undefined, 406);
   const slot = options.limiter ? await options.limiter.openStream(caller) : undefined;
   if (options.limiter && !slot) throw tooManyStreams(options.limiter.maxStreams);
   try {
-    return listenResponse(message.id, message.params ?? {}, options.hub, options.keepAliveMs, options.listenMaxLifetimeMs, auth?.subject, () => slot?.release());
+    return listenResponse(message.id, message.params ?? {}, options.hub, options.keepAliveMs, options.listenMaxLifetimeMs, listener, () => slot?.release());
   } catch (thrown) {
     slot?.release();
     throw thrown;

@@ -59,6 +59,8 @@ export const exportWorldTool = defineTool({
   annotations: READ_ONLY,
   security: READS,
   ui: { invoking: "Exporting world…", invoked: "World exported" },
+  // A long world may outlive a request: clients that negotiated tasks get one (docs/tasks.md).
+  execution: { taskSupport: "optional" },
   handler: async ({ worldId }, ctx) => {
     const owner = ownerOf(ctx);
     const exported = await exportWorld(owner, worldId, {

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { ErrorCode, McpError } from "../../jsonrpc";
+import { ProtocolError } from "../protocol/protocol-error";
+import { parseOrInvalidParams } from "../runtime/validate";
+import type { TaskRuntime } from "../tasks/runtime";
+import { TASKS_EXTENSION, declaresTasks, detailedTask } from "../tasks/wire";
+import type { MethodCall, MethodEnv, MethodHandler } from "./method-env";
+
+const TaskParams = z.looseObject({ taskId: z.string().min(1).max(200) });
+const UpdateParams = z.looseObject({
+  taskId: z.string().min(1).max(200),
+  inputResponses: z.record(z.string().max(200), z.unknown()),
+});
+
+/**
+ * The tasks surface (SEP-2663) for a request that negotiated it: without the extension in the
+ * request's client capabilities every method is -32021 (SEP-2575 §missing required capabilities).
+ */
+function runtimeFor(env: MethodEnv, call: MethodCall): TaskRuntime {
+  if (!env.tasks) throw McpError.methodNotFound("tasks");
+  if (!declaresTasks(call.scope.clientCapabilities)) {
+    throw new ProtocolError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${TASKS_EXTENSION}`, {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    });
+  }
+  return env.tasks;
+}
+
+/** A task is its creator's alone: another subject's id answers exactly like a missing one. */
+function unknownTask(taskId: string): McpError {
+  return McpError.invalidParams(`Unknown task: ${taskId.slice(0, 200)}`, { taskId: taskId.slice(0, 200) });
+}
+
+const ownerOf = (call: MethodCall) => call.scope.auth?.subject ?? "";
+
+/** tasks/get: the DetailedTask, its result or error inlined once it ended (there is no tasks/result). */
+export const getTask: MethodHandler = async (env, call) => {
+  const tasks = runtimeFor(env, call);
+  const { taskId } = parseOrInvalidParams(TaskParams, call.params);
+  const task = await tasks.get(taskId, ownerOf(call));
+  if (!task) throw unknownTask(taskId);
+  return detailedTask(task);
+};
+
+/** tasks/update: answers to a task's inputRequests; an empty ack, the state shows on the next tasks/get. */
+export const updateTask: MethodHandler = async (env, call) => {
+  const tasks = runtimeFor(env, call);
+  const { taskId, inputResponses } = parseOrInvalidParams(UpdateParams, call.params);
+  if (!(await tasks.answer(taskId, ownerOf(call), inputResponses))) throw unknownTask(taskId);
+  return {};
+};
+
+/** tasks/cancel: an empty ack, for a running task and (idempotently) for an ended one. */
+export const cancelTask: MethodHandler = async (env, call) => {
+  const tasks = runtimeFor(env, call);
+  const { taskId } = parseOrInvalidParams(TaskParams, call.params);
+  if (!(await tasks.cancel(taskId, ownerOf(call)))) throw unknownTask(taskId);
+  return {};
+};

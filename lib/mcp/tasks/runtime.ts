@@ -1,0 +1,277 @@
+import { createHash, randomUUID } from "node:crypto";
+import { ErrorCode, McpError, toMcpError } from "../../jsonrpc";
+import { INSTANCE_ID, type ClusterBus } from "../cluster/cluster";
+import { logUnexpected } from "../runtime/request-log";
+import type { ServerRequestMethod } from "../runtime/client-requests";
+import type { NotificationHub } from "../cluster/notification-hub";
+import type { TaskEnding, TaskError, TaskInputRequest, TaskRecord, TaskStore } from "./store";
+import { detailedTask } from "./wire";
+
+/** Tunables (env: docs/configuration.md). */
+export interface TaskSettings {
+  /** How long a task stays readable after it was created. */
+  ttlMs: number;
+  /** What clients are told to wait between two tasks/get. */
+  pollIntervalMs: number;
+  /** How long a run's lease lasts without a heartbeat; a dead instance's task fails after it. */
+  leaseMs: number;
+  maxWorkingPerOwner: number;
+  maxStoredPerOwner: number;
+  /** The largest result (serialized JSON) a task keeps; a larger one fails the task. */
+  maxResultBytes: number;
+  /** The longest a task runs before its signal fires (the tool time limit). */
+  timeLimitMs: number;
+}
+
+/** What the core needs to run tasks: the shared store, the bus, and the host's after-response hook. */
+export interface TaskAdapters {
+  store: TaskStore;
+  settings: TaskSettings;
+  /** Keep the instance alive for `work` after the response (Next's `after()`); absent: the promise just runs. */
+  runAfterResponse?: (work: () => Promise<void>) => void;
+}
+
+const SHORT: Record<ServerRequestMethod, string> = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+};
+
+/** A cancelled task's status message once its handler has settled. */
+export const CANCELLED_AND_STOPPED = "Cancelled by the client; its run has stopped";
+
+/** How often a task waiting for its client's answer looks for them. */
+const ANSWER_POLL_MS = 150;
+/** The sweep of expired tasks runs at most this often per instance. */
+const SWEEP_EVERY_MS = 60_000;
+
+/** The one message a dead run's task ends with. */
+export function leaseExpiredError(leaseMs: number): TaskError {
+  return {
+    code: ErrorCode.InternalError,
+    message: `The server instance running this task stopped (no heartbeat for ${Math.round(leaseMs / 1000)} s); the task did not finish. Start it again.`,
+  };
+}
+
+/** A run that threw past the tool-error mapping: a protocol-level failure (SEP-2663 `failed` + JSON-RPC error). */
+export function failedEnding(thrown: unknown): TaskEnding {
+  const error = toMcpError(thrown);
+  return { status: "failed", error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
+}
+
+function digest(args: unknown): string {
+  return createHash("sha256").update(JSON.stringify(args ?? {})).digest("hex").slice(0, 32);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A running task as its handler sees it: questions go to the store, progress too. */
+export interface TaskRun {
+  record: TaskRecord;
+  signal: AbortSignal;
+  ask(method: ServerRequestMethod, params: Record<string, unknown>, key: string | undefined): Promise<unknown>;
+  progress(progress: number, total: number | undefined, message: string | undefined): void;
+}
+
+/**
+ * Runs and answers for durable tasks on this instance. Any instance answers for any task (the
+ * store is shared); the instance that runs one keeps its lease alive and aborts it when a cancel
+ * arrives, by the bus or by its own heartbeat reading the store.
+ */
+export class TaskRuntime {
+  private readonly running = new Map<string, AbortController>();
+  private lastSweep = 0;
+
+  constructor(
+    private readonly adapters: TaskAdapters,
+    private readonly bus: ClusterBus,
+    /** Where status changes go (SEP-2663 notifications/tasks on the owner's listen streams, any instance). */
+    private readonly hub: NotificationHub,
+  ) {
+    bus.subscribe((message) => {
+      if (message.kind === "task_cancelled") this.abortLocal(message.taskId, "cancelled from another instance");
+    });
+  }
+
+  get settings(): TaskSettings {
+    return this.adapters.settings;
+  }
+
+  /** Make the owner's task durably (limits first); it is not running yet. */
+  async create(owner: string, tool: string, args: unknown): Promise<TaskRecord> {
+    const { store, settings } = this.adapters;
+    const now = new Date();
+    this.maybeSweep(now);
+    const counts = await store.count(owner, now);
+    if (counts.working >= settings.maxWorkingPerOwner) throw taskLimit("working", settings.maxWorkingPerOwner);
+    if (counts.stored >= settings.maxStoredPerOwner) throw taskLimit("stored", settings.maxStoredPerOwner);
+    const task = {
+      id: randomUUID(),
+      owner,
+      tool,
+      argsDigest: digest(args),
+      ttlMs: settings.ttlMs,
+      pollIntervalMs: settings.pollIntervalMs,
+      expiresAt: new Date(now.getTime() + settings.ttlMs),
+      leaseExpiresAt: new Date(now.getTime() + settings.leaseMs),
+      instance: INSTANCE_ID,
+    };
+    await store.create(task);
+    return {
+      ...task,
+      status: "working",
+      statusMessage: undefined,
+      progress: undefined,
+      progressTotal: undefined,
+      result: undefined,
+      error: undefined,
+      inputRequests: {},
+      inputResponses: {},
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  /**
+   * Run `work` for a created task after the response: heartbeat, time limit, cancellation, and
+   * the one terminal write of how it ended.
+   */
+  run(record: TaskRecord, work: (run: TaskRun) => Promise<TaskEnding>): void {
+    const { store, settings } = this.adapters;
+    const controller = new AbortController();
+    this.running.set(record.id, controller);
+    let asked = 0;
+    const heartbeat = setInterval(() => {
+      store.renew(record.id, new Date(Date.now() + settings.leaseMs), INSTANCE_ID).then(
+        (working) => {
+          // Ended elsewhere (cancelled on another instance whose bus message we missed): stop.
+          if (!working) controller.abort(new McpError(ErrorCode.InternalError, "The task was cancelled"));
+        },
+        (thrown: unknown) => logUnexpected("task heartbeat", thrown),
+      );
+    }, Math.max(50, Math.floor(settings.leaseMs / 3)));
+    const limit = setTimeout(() => controller.abort(new McpError(ErrorCode.InternalError, "The task reached its time limit")), settings.timeLimitMs);
+    const taskRun: TaskRun = {
+      record,
+      signal: controller.signal,
+      ask: async (method, params, key) => {
+        const name = key ?? `${SHORT[method]}_${++asked}`;
+        await store.ask(record.id, { [name]: { method, params } satisfies TaskInputRequest });
+        this.announce(record.id, record.owner);
+        for (;;) {
+          await sleep(ANSWER_POLL_MS, controller.signal);
+          const state = await store.answers(record.id);
+          if (!state || state.status !== "working") throw new McpError(ErrorCode.InternalError, "The task ended while it waited for input");
+          if (Object.hasOwn(state.inputResponses, name)) return state.inputResponses[name];
+        }
+      },
+      progress: (progress, total, message) => {
+        store.progress(record.id, progress, total, message).catch((thrown: unknown) => logUnexpected("task progress", thrown));
+      },
+    };
+    const finished = work(taskRun)
+      .then((ending) => this.bounded(ending))
+      .catch(failedEnding)
+      .then(async (ending) => {
+        if (await store.end(record.id, ending, {})) this.announce(record.id, record.owner);
+        else if (controller.signal.aborted) await store.runStopped(record.id, CANCELLED_AND_STOPPED);
+      })
+      .catch((thrown: unknown) => logUnexpected("task end", thrown))
+      .finally(() => {
+        clearInterval(heartbeat);
+        clearTimeout(limit);
+        this.running.delete(record.id);
+      })
+      .then(() => undefined);
+    if (this.adapters.runAfterResponse) this.adapters.runAfterResponse(() => finished);
+  }
+
+  /** The owner's task; a working task whose lease ran out is failed here, by whoever reads it first. */
+  async get(id: string, owner: string): Promise<TaskRecord | undefined> {
+    const { store, settings } = this.adapters;
+    const now = new Date();
+    const task = await store.get(id, owner, now);
+    if (!task || task.status !== "working" || task.leaseExpiresAt >= now) return task;
+    if (await store.end(id, { status: "failed", error: leaseExpiredError(settings.leaseMs) }, { leaseBefore: now })) this.announce(id, owner);
+    return store.get(id, owner, now);
+  }
+
+  /** tasks/update: false when the owner has no such task. */
+  async answer(id: string, owner: string, responses: Record<string, unknown>): Promise<boolean> {
+    const known = await this.adapters.store.answer(id, owner, responses, new Date());
+    if (known) this.announce(id, owner);
+    return known;
+  }
+
+  /**
+   * tasks/cancel: the task reads `cancelled` at once; its run stops here or, through the bus,
+   * on the instance that runs it. False when the owner has no such task (terminal ones are fine).
+   */
+  async cancel(id: string, owner: string): Promise<boolean> {
+    const task = await this.get(id, owner);
+    if (!task) return false;
+    if (task.status !== "working") return true;
+    const ended = await this.adapters.store.end(id, { status: "cancelled", statusMessage: "Cancelled by the client" }, { owner });
+    if (ended) {
+      this.announce(id, owner);
+      this.abortLocal(id, "cancelled");
+      this.bus.publish({ kind: "task_cancelled", taskId: id });
+    }
+    return true;
+  }
+
+  /** Publish the task's current DetailedTask to its owner's listen streams, wherever they are. */
+  private announce(id: string, owner: string): void {
+    this.adapters.store.get(id, owner, new Date()).then(
+      (task) => {
+        if (task) this.hub.publish({ kind: "task_status", owner, task: detailedTask(task) });
+      },
+      (thrown: unknown) => logUnexpected("task status notification", thrown),
+    );
+  }
+
+  private abortLocal(id: string, reason: string): void {
+    this.running.get(id)?.abort(new McpError(ErrorCode.InternalError, `The task was ${reason}`));
+  }
+
+  /** A result larger than the bound is not kept: the task fails and says why. */
+  private bounded(ending: TaskEnding): TaskEnding {
+    if (ending.status !== "completed") return ending;
+    const bytes = Buffer.byteLength(JSON.stringify(ending.result));
+    if (bytes <= this.adapters.settings.maxResultBytes) return ending;
+    return {
+      status: "failed",
+      error: { code: ErrorCode.InternalError, message: `The task's result (${bytes} bytes) exceeds the ${this.adapters.settings.maxResultBytes}-byte limit for task results` },
+    };
+  }
+
+  private maybeSweep(now: Date): void {
+    if (now.getTime() - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now.getTime();
+    this.adapters.store.sweep(now).catch((thrown: unknown) => logUnexpected("task sweep", thrown));
+  }
+}
+
+/** The documented refusal when an owner has too many tasks (docs/tasks.md §limits). */
+export function taskLimit(kind: "working" | "stored", limit: number): McpError {
+  return new McpError(
+    ErrorCode.RateLimited,
+    kind === "working"
+      ? `Too many running tasks: at most ${limit} per caller; wait for one to finish or cancel one`
+      : `Too many stored tasks: at most ${limit} per caller; they expire after their ttlMs`,
+    { taskLimit: kind, limit },
+  );
+}

@@ -1,0 +1,83 @@
+import type { TaskRecord, TaskInputRequest } from "./store";
+
+/** The extension's identifier (SEP-2663), under `capabilities.extensions` on both sides. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** How a tool takes part in tasks (the tool descriptor's `execution.taskSupport`). */
+export type TaskSupport = "optional" | "required";
+
+/** What the client reads: `input_required` is a working task with questions still unanswered. */
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** Questions the client has not answered yet (SEP-2663: answered keys leave the map). */
+export function pendingInput(task: TaskRecord): Record<string, TaskInputRequest> {
+  const pending: Record<string, TaskInputRequest> = {};
+  for (const [key, request] of Object.entries(task.inputRequests)) {
+    if (!Object.hasOwn(task.inputResponses, key)) pending[key] = request;
+  }
+  return pending;
+}
+
+export function statusOf(task: TaskRecord): TaskStatus {
+  if (task.status !== "working") return task.status;
+  return Object.keys(pendingInput(task)).length > 0 ? "input_required" : "working";
+}
+
+/** The Task fields every shape shares (SEP-2663 §Task): ISO times, integer milliseconds. */
+function base(task: TaskRecord, status: TaskStatus): Record<string, unknown> {
+  return {
+    taskId: task.id,
+    status,
+    createdAt: task.createdAt.toISOString(),
+    lastUpdatedAt: task.updatedAt.toISOString(),
+    ttlMs: task.ttlMs,
+    pollIntervalMs: task.pollIntervalMs,
+    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+  };
+}
+
+/** tools/call's answer when it made a task: a flat Result & Task, no result, error or requestState. */
+export function createTaskResult(task: TaskRecord): Record<string, unknown> {
+  return { resultType: "task", ...base(task, statusOf(task)) };
+}
+
+/** tasks/get's DetailedTask: the result or error inlined once terminal, the open questions while they are open. */
+export function detailedTask(task: TaskRecord): Record<string, unknown> {
+  const status = statusOf(task);
+  return {
+    ...base(task, status),
+    ...(task.progress !== undefined ? { progress: task.progress, ...(task.progressTotal !== undefined ? { total: task.progressTotal } : {}) } : {}),
+    ...(status === "input_required" ? { inputRequests: pendingInput(task) } : {}),
+    ...(status === "completed" && task.result ? { result: task.result } : {}),
+    ...(status === "failed" && task.error ? { error: task.error } : {}),
+  };
+}
+
+/** True when a request's client capabilities declare the extension (per request in 2026-07-28). */
+export function declaresTasks(clientCapabilities: Record<string, unknown> | undefined): boolean {
+  const extensions = clientCapabilities?.extensions;
+  return typeof extensions === "object" && extensions !== null && Object.hasOwn(extensions, TASKS_EXTENSION);
+}
+
+/**
+ * The 2025-11-25 revision's experimental tasks (basic/utilities/tasks): the same tasks under the
+ * v1 wire — `capabilities.tasks`, a `task` param on tools/call, `{ task }` on creation, `ttl` and
+ * `pollInterval`, the result from `tasks/result`. No `tasks/list` (the capability is not declared)
+ * and no input during a task (its questions would travel on the tasks/result stream).
+ */
+export const LEGACY_TASKS_VERSION = "2025-11-25";
+export const LEGACY_TASKS_CAPABILITY = { cancel: {}, requests: { tools: { call: {} } } } as const;
+/** 2025-11-25: tasks/result's answer names its task in `_meta` (SEP-2663 dropped it). */
+export const RELATED_TASK_META_KEY = "io.modelcontextprotocol/related-task";
+
+export function legacyTask(task: TaskRecord): Record<string, unknown> {
+  return {
+    taskId: task.id,
+    status: statusOf(task),
+    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+    createdAt: task.createdAt.toISOString(),
+    lastUpdatedAt: task.updatedAt.toISOString(),
+    ttl: task.ttlMs,
+    pollInterval: task.pollIntervalMs,
+  };
+}

@@ -1,0 +1,166 @@
+import type { NewTask, TaskEnding, TaskError, TaskInputRequest, TaskRecord, TaskStore, StoredTaskStatus } from "../mcp";
+
+/** Runs one parameterized statement (lib/db's `sql`: PostgreSQL or PGlite). */
+export type RunSql = <T>(text: string, params: readonly unknown[]) => Promise<T[]>;
+
+/**
+ * The task store over the McpTask table (prisma/schema.prisma), in plain SQL like the audit log:
+ * a task read is one statement and never loads Prisma's client. Times go in and out as epoch
+ * milliseconds (the columns are UTC timestamps without zone), JSON as jsonb text. Every status
+ * change is a conditional UPDATE, so a task ends exactly once whichever instance writes first.
+ */
+const ts = (param: string) => `(to_timestamp(${param}::float8 / 1000.0) AT TIME ZONE 'UTC')`;
+const ms = (column: string) => `(extract(epoch from "${column}") * 1000)::float8`;
+
+const COLUMNS = `"id", "owner", "tool", "argsDigest", "status", "statusMessage", "progress", "progressTotal", "result", "error",
+  "inputRequests", "inputResponses", "ttlMs", "pollIntervalMs", "instance",
+  ${ms("createdAt")} AS "createdAtMs", ${ms("updatedAt")} AS "updatedAtMs", ${ms("expiresAt")} AS "expiresAtMs", ${ms("leaseExpiresAt")} AS "leaseExpiresAtMs"`;
+
+interface Row {
+  id: string;
+  owner: string;
+  tool: string;
+  argsDigest: string;
+  status: string;
+  statusMessage: string | null;
+  progress: number | null;
+  progressTotal: number | null;
+  result: unknown;
+  error: unknown;
+  inputRequests: unknown;
+  inputResponses: unknown;
+  ttlMs: number;
+  pollIntervalMs: number;
+  instance: string;
+  createdAtMs: number;
+  updatedAtMs: number;
+  expiresAtMs: number;
+  leaseExpiresAtMs: number;
+}
+
+/** jsonb arrives parsed from `pg` and from PGlite; a string is tolerated all the same. */
+function json<T>(value: unknown): T | undefined {
+  if (value === null || value === undefined) return undefined;
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}
+
+const STATUSES: readonly StoredTaskStatus[] = ["working", "completed", "failed", "cancelled"];
+
+function recordOf(row: Row): TaskRecord {
+  return {
+    id: row.id,
+    owner: row.owner,
+    tool: row.tool,
+    argsDigest: row.argsDigest,
+    status: STATUSES.includes(row.status as StoredTaskStatus) ? (row.status as StoredTaskStatus) : "failed",
+    statusMessage: row.statusMessage ?? undefined,
+    progress: row.progress ?? undefined,
+    progressTotal: row.progressTotal ?? undefined,
+    result: json<Record<string, unknown>>(row.result),
+    error: json<TaskError>(row.error),
+    inputRequests: json<Record<string, TaskInputRequest>>(row.inputRequests) ?? {},
+    inputResponses: json<Record<string, unknown>>(row.inputResponses) ?? {},
+    ttlMs: Number(row.ttlMs),
+    pollIntervalMs: Number(row.pollIntervalMs),
+    instance: row.instance,
+    createdAt: new Date(Number(row.createdAtMs)),
+    updatedAt: new Date(Number(row.updatedAtMs)),
+    expiresAt: new Date(Number(row.expiresAtMs)),
+    leaseExpiresAt: new Date(Number(row.leaseExpiresAtMs)),
+  };
+}
+
+export function sqlTaskStore(run: RunSql): TaskStore {
+  return {
+    async create(task: NewTask) {
+      const now = Date.now();
+      await run(
+        `INSERT INTO "McpTask" ("id", "owner", "tool", "argsDigest", "status", "ttlMs", "pollIntervalMs", "instance", "createdAt", "updatedAt", "expiresAt", "leaseExpiresAt")
+         VALUES ($1, $2, $3, $4, 'working', $5, $6, $7, ${ts("$8")}, ${ts("$8")}, ${ts("$9")}, ${ts("$10")})`,
+        [task.id, task.owner, task.tool, task.argsDigest, task.ttlMs, task.pollIntervalMs, task.instance, now, task.expiresAt.getTime(), task.leaseExpiresAt.getTime()],
+      );
+    },
+    async get(id, owner, now) {
+      const rows = await run<Row>(`SELECT ${COLUMNS} FROM "McpTask" WHERE "id" = $1 AND "owner" = $2 AND "expiresAt" > ${ts("$3")}`, [id, owner, now.getTime()]);
+      return rows[0] ? recordOf(rows[0]) : undefined;
+    },
+    async count(owner, now) {
+      const rows = await run<{ working: number; stored: number }>(
+        `SELECT count(*) FILTER (WHERE "status" = 'working')::int AS "working", count(*)::int AS "stored"
+         FROM "McpTask" WHERE "owner" = $1 AND "expiresAt" > ${ts("$2")}`,
+        [owner, now.getTime()],
+      );
+      return { working: Number(rows[0]?.working ?? 0), stored: Number(rows[0]?.stored ?? 0) };
+    },
+    async renew(id, leaseExpiresAt, instance) {
+      const rows = await run<{ id: string }>(
+        `UPDATE "McpTask" SET "leaseExpiresAt" = ${ts("$2")}, "instance" = $3 WHERE "id" = $1 AND "status" = 'working' RETURNING "id"`,
+        [id, leaseExpiresAt.getTime(), instance],
+      );
+      return rows.length > 0;
+    },
+    async progress(id, progress, total, message) {
+      await run(
+        `UPDATE "McpTask" SET "progress" = $2, "progressTotal" = $3, "statusMessage" = COALESCE($4, "statusMessage"), "updatedAt" = ${ts("$5")}
+         WHERE "id" = $1 AND "status" = 'working'`,
+        [id, progress, total ?? null, message ?? null, Date.now()],
+      );
+    },
+    async ask(id, requests) {
+      await run(
+        `UPDATE "McpTask" SET "inputRequests" = "inputRequests" || $2::jsonb, "updatedAt" = ${ts("$3")} WHERE "id" = $1 AND "status" = 'working'`,
+        [id, JSON.stringify(requests), Date.now()],
+      );
+    },
+    async answers(id) {
+      const rows = await run<{ status: string; inputResponses: unknown }>(`SELECT "status", "inputResponses" FROM "McpTask" WHERE "id" = $1`, [id]);
+      const row = rows[0];
+      if (!row) return undefined;
+      return { status: row.status as StoredTaskStatus, inputResponses: json<Record<string, unknown>>(row.inputResponses) ?? {} };
+    },
+    async answer(id, owner, responses, now) {
+      const rows = await run<{ id: string }>(
+        // SEP-2663 §tasks/update: answers to keys not currently outstanding (never asked, already answered) are ignored.
+        `UPDATE "McpTask" SET "inputResponses" = CASE WHEN "status" = 'working' THEN "inputResponses" || (
+             SELECT COALESCE(jsonb_object_agg(r.key, r.value), '{}'::jsonb) FROM jsonb_each($3::jsonb) AS r
+             WHERE "McpTask"."inputRequests" ? r.key AND NOT ("McpTask"."inputResponses" ? r.key)) ELSE "inputResponses" END,
+           "updatedAt" = CASE WHEN "status" = 'working' THEN ${ts("$4")} ELSE "updatedAt" END
+         WHERE "id" = $1 AND "owner" = $2 AND "expiresAt" > ${ts("$4")} RETURNING "id"`,
+        [id, owner, JSON.stringify(responses), now.getTime()],
+      );
+      return rows.length > 0;
+    },
+    async end(id, ending: TaskEnding, condition) {
+      const params: unknown[] = [
+        id,
+        ending.status,
+        ending.status === "completed" ? JSON.stringify(ending.result) : null,
+        ending.status === "failed" ? JSON.stringify(ending.error) : null,
+        ending.status === "cancelled" ? ending.statusMessage : ending.status === "failed" ? ending.error.message : null,
+        Date.now(),
+      ];
+      let where = `"id" = $1 AND "status" = 'working'`;
+      if (condition.owner !== undefined) {
+        params.push(condition.owner);
+        where += ` AND "owner" = $${params.length}`;
+      }
+      if (condition.leaseBefore !== undefined) {
+        params.push(condition.leaseBefore.getTime());
+        where += ` AND "leaseExpiresAt" < ${ts(`$${params.length}`)}`;
+      }
+      const rows = await run<{ id: string }>(
+        `UPDATE "McpTask" SET "status" = $2, "result" = $3::jsonb, "error" = $4::jsonb, "statusMessage" = COALESCE($5, "statusMessage"), "updatedAt" = ${ts("$6")}
+         WHERE ${where} RETURNING "id"`,
+        params,
+      );
+      return rows.length > 0;
+    },
+    async runStopped(id, statusMessage) {
+      await run(`UPDATE "McpTask" SET "statusMessage" = $2 WHERE "id" = $1 AND "status" = 'cancelled'`, [id, statusMessage]);
+    },
+    async sweep(now) {
+      const rows = await run<{ id: string }>(`DELETE FROM "McpTask" WHERE "expiresAt" <= ${ts("$1")} RETURNING "id"`, [now.getTime()]);
+      return rows.length;
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { DATABASE_SERVERS } from "../support/servers";
+import { connectClient } from "../support/sdk-client";
+
+/**
+ * Durable tasks (io.modelcontextprotocol/tasks, docs/tasks.md) on both databases the app runs on:
+ * the task store is plain SQL that must hold on PostgreSQL and on embedded PGlite alike. The
+ * conformance fixtures (slow_compute, confirm_delete, multi_input, failing_job) drive it.
+ */
+const V = "2026-07-28";
+const TASKS = "io.modelcontextprotocol/tasks";
+const PATH = "/api/conformance/mcp";
+let nextId = 1;
+
+interface Answer {
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+async function call(base: string, method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = { extensions: { [TASKS]: {} }, elicitation: {} }): Promise<Answer> {
+  const name = typeof params.name === "string" ? params.name : typeof params.taskId === "string" ? params.taskId : undefined;
+  const res = await fetch(`${base}${PATH}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": V,
+      "mcp-method": method,
+      ...(name ? { "mcp-name": name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: nextId++,
+      method,
+      params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": capabilities } },
+    }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return (await res.json()) as Answer;
+}
+
+async function until(base: string, taskId: string, done: (task: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { result, error } = await call(base, "tasks/get", { taskId });
+    if (!result) throw new Error(`tasks/get: ${JSON.stringify(error)}`);
+    if (done(result)) return result;
+    if (Date.now() > deadline) throw new Error(`task still ${JSON.stringify(result)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const terminal = (t: Record<string, unknown>) => ["completed", "failed", "cancelled"].includes(t.status as string);
+
+describe.each(DATABASE_SERVERS)("durable tasks on $database", ({ server }) => {
+  it("a task completes and tasks/get inlines its result; a tool error is completed with isError", async () => {
+    const started = await call(server(), "tools/call", { name: "slow_compute", arguments: { seconds: 0.3, label: "db" } });
+    expect(started.result).toMatchObject({ resultType: "task", status: "working" });
+    const done = await until(server(), started.result!.taskId as string, terminal);
+    expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Computed db after 0.3 s" }] }, progress: 1, total: 1 });
+
+    const failing = await call(server(), "tools/call", { name: "failing_job", arguments: {} });
+    const failed = await until(server(), failing.result!.taskId as string, terminal);
+    expect(failed).toMatchObject({ status: "completed", result: { isError: true } });
+  });
+
+  it("answers arrive one at a time; unknown and already answered keys are ignored", async () => {
+    const started = await call(server(), "tools/call", { name: "multi_input", arguments: {} });
+    const taskId = started.result!.taskId as string;
+    const asking = await until(server(), taskId, (t) => t.status === "input_required" && Object.keys(t.inputRequests as object).length === 2);
+    expect(Object.keys(asking.inputRequests as object).sort()).toEqual(["first", "second"]);
+    await call(server(), "tasks/update", { taskId, inputResponses: { first: { action: "accept", content: { name: "Ada" } }, bogus: { action: "accept" } } });
+    const half = await until(server(), taskId, () => true);
+    expect(half.status).toBe("input_required");
+    expect(Object.keys(half.inputRequests as object)).toEqual(["second"]);
+    // "first" is answered already: a second answer to it changes nothing.
+    await call(server(), "tasks/update", { taskId, inputResponses: { first: { action: "accept", content: { name: "Eve" } }, second: { action: "accept", content: { name: "Bo" } } } });
+    const done = await until(server(), taskId, terminal);
+    expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Ada and Bo" }] } });
+  });
+
+  it("cancel ends a waiting task cancelled and its run stops", async () => {
+    const started = await call(server(), "tools/call", { name: "confirm_delete", arguments: { filename: "keep.txt" } });
+    const taskId = started.result!.taskId as string;
+    await until(server(), taskId, (t) => t.status === "input_required");
+    expect((await call(server(), "tasks/cancel", { taskId })).result).toMatchObject({ resultType: "complete" });
+    const stopped = await until(server(), taskId, (t) => t.statusMessage === "Cancelled by the client; its run has stopped");
+    expect(stopped.status).toBe("cancelled");
+    expect(stopped).not.toHaveProperty("inputRequests");
+  });
+
+  it("without the extension: tasks methods are -32021, task tools run synchronously, required ones refuse", async () => {
+    const plain = await call(server(), "tools/call", { name: "slow_compute", arguments: { seconds: 0 } }, {});
+    expect(plain.result).toMatchObject({ resultType: "complete", content: [{ type: "text" }] });
+    expect((await call(server(), "tasks/get", { taskId: "x" }, {})).error?.code).toBe(-32021);
+    expect((await call(server(), "tools/call", { name: "failing_job", arguments: {} }, {})).error?.code).toBe(-32021);
+    expect((await call(server(), "tasks/get", { taskId: "00000000-0000-4000-8000-000000000000" })).error?.code).toBe(-32602);
+  });
+});
+
+describe("2025-11-25 experimental tasks with the SDK 1.x client", () => {
+  const url = () => `${DATABASE_SERVERS[0].server()}${PATH}`;
+
+  it("the server declares tasks for tools/call; callToolStream gets a task and then the tool's result", async () => {
+    const { client } = await connectClient(url());
+    expect(client.getServerCapabilities()?.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
+    await client.listTools();
+    const kinds: string[] = [];
+    let text = "";
+    for await (const message of client.experimental.tasks.callToolStream({ name: "slow_compute", arguments: { seconds: 0.3, label: "v1" } })) {
+      kinds.push(message.type);
+      if (message.type === "result") text = (message.result.content as { text: string }[])[0]!.text;
+      if (message.type === "error") throw message.error;
+    }
+    expect(kinds[0]).toBe("taskCreated");
+    expect(kinds.at(-1)).toBe("result");
+    expect(text).toBe("Computed v1 after 0.3 s");
+  });
+
+  it("tasks/cancel returns the cancelled task; cancelling it again is -32602; a plain call of a required-task tool is -32601", async () => {
+    const { client } = await connectClient(url());
+    const created = await client.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 30 }, task: {} } }, CreateTaskResultSchema);
+    const taskId = created.task.taskId;
+    expect(created.task).toMatchObject({ status: "working", ttl: expect.any(Number), pollInterval: expect.any(Number) });
+    const cancelled = await client.experimental.tasks.cancelTask(taskId);
+    expect(cancelled).toMatchObject({ taskId, status: "cancelled" });
+    expect((await client.experimental.tasks.getTask(taskId)).status).toBe("cancelled");
+    await expect(client.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602 });
+    await expect(client.request({ method: "tools/call", params: { name: "failing_job", arguments: {} } }, CreateTaskResultSchema)).rejects.toMatchObject({ code: -32601 });
+  });
+});

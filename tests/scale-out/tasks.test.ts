@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTwoInstances, type TwoInstances } from "../support/two-instances";
+import { startNextServer, type RunningNextServer } from "../support/next-server.mjs";
+import { migratedTestSchema, type TestSchema } from "../support/test-database";
+
+/**
+ * Durable tasks (io.modelcontextprotocol/tasks, docs/tasks.md) across two instances sharing one
+ * PostgreSQL schema and one Redis: a task started on one instance is read, answered and
+ * cancelled on the other; an instance killed mid-task leaves a task that reads `failed` once its
+ * lease (short here) runs out; another subject learns nothing of a task.
+ */
+const V = "2026-07-28";
+const TASKS = "io.modelcontextprotocol/tasks";
+const LEASE_MS = 1_500;
+
+let pair: TwoInstances;
+let nextId = 1;
+
+interface Answer {
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/** One 2026-07-28 request straight to `base` (no proxy): the test picks the instance. */
+async function call(base: string, path: string, method: string, params: Record<string, unknown>, opts: { token?: string; tasks?: boolean } = {}): Promise<Answer> {
+  const name = typeof params.name === "string" ? params.name : typeof params.taskId === "string" ? params.taskId : undefined;
+  const res = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": V,
+      "mcp-method": method,
+      ...(name ? { "mcp-name": name } : {}),
+      ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: nextId++,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": V,
+          "io.modelcontextprotocol/clientCapabilities": opts.tasks === false ? {} : { extensions: { [TASKS]: {} }, elicitation: {} },
+        },
+      },
+    }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  // A call that streamed (progress) ends with its answer as the last SSE data line.
+  const body = res.headers.get("content-type")?.startsWith("text/event-stream")
+    ? JSON.parse(text.split("\n").filter((l) => l.startsWith("data:")).at(-1)!.slice(5))
+    : JSON.parse(text);
+  return body as Answer;
+}
+
+const PRODUCT = "/api/mcp";
+const FIXTURE = "/api/conformance/mcp";
+
+async function getTask(base: string, path: string, taskId: string, token?: string): Promise<Record<string, unknown>> {
+  const answer = await call(base, path, "tasks/get", { taskId }, token ? { token } : {});
+  if (!answer.result) throw new Error(`tasks/get failed: ${JSON.stringify(answer.error)}`);
+  return answer.result;
+}
+
+async function until(base: string, path: string, taskId: string, done: (task: Record<string, unknown>) => boolean, token?: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const task = await getTask(base, path, taskId, token);
+    if (done(task)) return task;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${JSON.stringify(task)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const terminal = (t: Record<string, unknown>) => ["completed", "failed", "cancelled"].includes(t.status as string);
+
+beforeAll(async () => {
+  pair = await startTwoInstances({ prefix: "wc_tasks", env: { MCP_TASK_LEASE_MS: String(LEASE_MS), MCP_TASK_POLL_INTERVAL_MS: "200" } });
+});
+
+afterAll(async () => {
+  await pair?.stop();
+});
+
+describe("durable tasks across two instances", () => {
+  it("export_world as a task: started on one instance, read on the other, its result equals the plain call's", async () => {
+    const token = await pair.tokenFor("tasks-alice");
+    const created = await call(pair.a.url, PRODUCT, "tools/call", { name: "create_world", arguments: { name: "Taskmoor", theme: "fantasy" } }, { token, tasks: false });
+    const worldId = (created.result?.structuredContent as { world: { id: string } }).world.id;
+    expect(worldId).toBeTruthy();
+
+    const plain = await call(pair.b.url, PRODUCT, "tools/call", { name: "export_world", arguments: { worldId } }, { token, tasks: false });
+    expect(plain.result?.resultType).toBe("complete");
+
+    const started = await call(pair.a.url, PRODUCT, "tools/call", { name: "export_world", arguments: { worldId } }, { token });
+    expect(started.result).toMatchObject({ resultType: "task", status: "working", ttlMs: expect.any(Number), pollIntervalMs: 200 });
+    expect(started.result).not.toHaveProperty("content");
+    const taskId = started.result!.taskId as string;
+
+    const done = await until(pair.b.url, PRODUCT, taskId, terminal, token);
+    expect(done.status).toBe("completed");
+    const result = done.result as Record<string, unknown>;
+    expect(result.content).toEqual(plain.result!.content);
+    expect(result.structuredContent).toEqual(plain.result!.structuredContent);
+
+    // Another subject: tasks/get and tasks/cancel answer exactly as for an id that never existed.
+    const bob = await pair.tokenFor("tasks-bob");
+    const missing = "00000000-0000-4000-8000-000000000000";
+    for (const method of ["tasks/get", "tasks/cancel"]) {
+      const theirs = await call(pair.b.url, PRODUCT, method, { taskId }, { token: bob });
+      const none = await call(pair.b.url, PRODUCT, method, { taskId: missing }, { token: bob });
+      expect(theirs.result).toBeUndefined();
+      expect(theirs.error?.code).toBe(-32602);
+      expect(theirs.error?.message.replace(taskId, "ID")).toBe(none.error?.message.replace(missing, "ID"));
+    }
+    // tasks/list is not part of the 2026-07-28 extension (SEP-2663): nobody lists anybody's tasks.
+    expect((await call(pair.a.url, PRODUCT, "tasks/list", {}, { token: bob })).error?.code).toBe(-32601);
+    // The owner still reads it, untouched by the other subject's cancel.
+    expect((await getTask(pair.a.url, PRODUCT, taskId, token)).status).toBe("completed");
+  });
+
+  it("a plain call of a task-capable tool from a client without the extension stays synchronous", async () => {
+    const token = await pair.tokenFor("tasks-carol");
+    const outline = await call(pair.a.url, PRODUCT, "tools/call", { name: "draft_world_outline", arguments: { name: "Plainfield" } }, { token, tasks: false });
+    expect(outline.result?.resultType).toBe("complete");
+    const asTask = await call(pair.b.url, PRODUCT, "tools/call", { name: "draft_world_outline", arguments: { name: "Plainfield" } }, { token });
+    expect(asTask.result?.resultType).toBe("task");
+    const done = await until(pair.a.url, PRODUCT, asTask.result!.taskId as string, terminal, token);
+    expect((done.result as Record<string, unknown>).structuredContent).toEqual(outline.result!.structuredContent);
+  });
+
+  it("tasks/cancel on the other instance fires the handler's signal on the running one: the run stops long before its end", async () => {
+    const started = await call(pair.a.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 30, label: "cancel-me" } });
+    const taskId = started.result!.taskId as string;
+    await until(pair.b.url, FIXTURE, taskId, (t) => typeof t.progress === "number" && t.progress >= 1);
+    const ack = await call(pair.b.url, FIXTURE, "tasks/cancel", { taskId });
+    expect(ack.result).toEqual({ resultType: "complete", _meta: expect.any(Object) });
+    const cancelledAt = Date.now();
+    expect((await getTask(pair.a.url, FIXTURE, taskId)).status).toBe("cancelled");
+    // The handler on instance a settles only when its signal fires (slow_compute sleeps on it for
+    // 30 s otherwise); the runtime then marks the cancelled task's run as stopped.
+    const stopped = await until(pair.b.url, FIXTURE, taskId, (t) => t.statusMessage === "Cancelled by the client; its run has stopped", undefined, 5_000);
+    expect(Date.now() - cancelledAt).toBeLessThan(5_000);
+    expect(stopped.status).toBe("cancelled");
+    expect(stopped.progress).toBeLessThan(30);
+    expect(stopped).not.toHaveProperty("result");
+  });
+
+  it("an input round inside a task is answered through the other instance", async () => {
+    const started = await call(pair.a.url, FIXTURE, "tools/call", { name: "confirm_delete", arguments: { filename: "x.txt" } });
+    const taskId = started.result!.taskId as string;
+    const asking = await until(pair.b.url, FIXTURE, taskId, (t) => t.status === "input_required");
+    const keys = Object.keys(asking.inputRequests as Record<string, unknown>);
+    expect(keys).toEqual(["confirm"]);
+    const ack = await call(pair.b.url, FIXTURE, "tasks/update", { taskId, inputResponses: { confirm: { action: "accept", content: { confirm: true } } } });
+    expect(ack.result?.resultType).toBe("complete");
+    const done = await until(pair.b.url, FIXTURE, taskId, terminal);
+    expect(done.result).toMatchObject({ content: [{ type: "text", text: "Deleted x.txt" }] });
+  });
+
+  it("status notifications reach a listen stream on the other instance, for the owner's task ids only", async () => {
+    const started = await call(pair.a.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 2, label: "listened" } });
+    const taskId = started.result!.taskId as string;
+    const stop = new AbortController();
+    const res = await fetch(`${pair.b.url}${FIXTURE}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": V, "mcp-method": "subscriptions/listen" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: "listen-1",
+        method: "subscriptions/listen",
+        params: {
+          notifications: { taskIds: [taskId] },
+          _meta: { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } } },
+        },
+      }),
+      signal: stop.signal,
+    });
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const seen: Record<string, unknown>[] = [];
+    let buffer = "";
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !seen.some((m) => m.method === "notifications/tasks")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      for (const line of buffer.split("\n")) if (line.startsWith("data:")) seen.push(JSON.parse(line.slice(5)) as Record<string, unknown>);
+      buffer = buffer.slice(buffer.lastIndexOf("\n") + 1);
+    }
+    stop.abort();
+    expect(seen[0]).toMatchObject({ method: "notifications/subscriptions/acknowledged", params: { notifications: { taskIds: [taskId] } } });
+    const note = seen.find((m) => m.method === "notifications/tasks") as { params: Record<string, unknown> };
+    expect(note.params).toMatchObject({ taskId, status: "completed", result: { content: [{ type: "text", text: "Computed listened after 2 s" }] } });
+
+    // Without the extension, asking for task ids is -32021.
+    const refused = await call(pair.b.url, FIXTURE, "subscriptions/listen", { notifications: { taskIds: [taskId] } }, { tasks: false });
+    expect(refused.error?.code).toBe(-32021);
+  });
+
+  it("a required-task tool refuses a plain call with -32021 naming the extension", async () => {
+    const refused = await call(pair.a.url, FIXTURE, "tools/call", { name: "failing_job", arguments: {} }, { tasks: false });
+    expect(refused.error?.code).toBe(-32021);
+    expect(refused.error?.data).toEqual({ requiredCapabilities: { extensions: { [TASKS]: {} } } });
+  });
+
+  // Last: it kills instance a.
+  it("killing the running instance mid-task leaves a task that reads failed within the lease", async () => {
+    const started = await call(pair.a.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 60, label: "killed" } });
+    const taskId = started.result!.taskId as string;
+    await until(pair.b.url, FIXTURE, taskId, (t) => typeof t.progress === "number");
+    process.kill(pair.a.pid, "SIGKILL");
+    const killedAt = Date.now();
+    const failed = await until(pair.b.url, FIXTURE, taskId, terminal, undefined, LEASE_MS * 4);
+    expect(failed.status).toBe("failed");
+    expect((failed.error as { message: string }).message).toMatch(/instance running this task stopped/);
+    expect(Date.now() - killedAt).toBeLessThan(LEASE_MS * 2 + 1_000);
+    expect(failed).not.toHaveProperty("result");
+  });
+});
+
+describe("task limits (one instance, tight limits)", () => {
+  let server: RunningNextServer;
+  let schema: TestSchema;
+  beforeAll(async () => {
+    schema = await migratedTestSchema("wc_tasks_limits");
+    server = await startNextServer({
+      readyPath: FIXTURE,
+      env: {
+        MCP_CONFORMANCE_FIXTURES: "1",
+        BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
+        DATABASE_URL: schema.url,
+        MCP_TASKS_MAX_RUNNING_PER_CALLER: "2",
+        MCP_TASK_MAX_RESULT_BYTES: "1024",
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await schema?.drop();
+  });
+
+  it("a caller past its running-task limit gets the documented -32000 with data.taskLimit", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) ids.push((await call(server.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 60 } })).result!.taskId as string);
+    const refused = await call(server.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 60 } });
+    expect(refused.error).toMatchObject({ code: -32000, data: { taskLimit: "working", limit: 2 } });
+    expect(refused.error?.message).toMatch(/Too many running tasks: at most 2 per caller/);
+    for (const taskId of ids) await call(server.url, FIXTURE, "tasks/cancel", { taskId });
+    const again = await call(server.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 0 } });
+    expect(again.result?.resultType).toBe("task");
+  });
+
+  it("a result larger than the bound fails the task with a message giving both sizes", async () => {
+    const started = await call(server.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 0, label: "x".repeat(2000) } });
+    const ended = await until(server.url, FIXTURE, started.result!.taskId as string, terminal);
+    expect(ended.status).toBe("failed");
+    expect((ended.error as { message: string }).message).toMatch(/result \(\d+ bytes\) exceeds the 1024-byte limit/);
+    expect(ended).not.toHaveProperty("result");
+  });
+});
