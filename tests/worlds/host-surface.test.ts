@@ -74,7 +74,8 @@ describe("icons and the MCP Apps extension, per revision", () => {
 
   it("2026-07-28: server/discover announces the extension and the full serverInfo; tools/list carries icons; other results stay lean", async () => {
     const discovered = await modern("server/discover", {});
-    expect((discovered.capabilities as Json).extensions).toEqual({ [UI]: { mimeTypes: [MCP_APP] } });
+    // Beside durable tasks, which 2026-07-28 announces as an extension too (docs/tasks.md).
+    expect((discovered.capabilities as Json).extensions).toEqual({ [UI]: { mimeTypes: [MCP_APP] }, "io.modelcontextprotocol/tasks": {} });
     expectIcons(((discovered._meta as Json)["io.modelcontextprotocol/serverInfo"] as Json).icons, "discover serverInfo");
     const listed = await modern("tools/list", {});
     for (const tool of listed.tools as Json[]) expectIcons(tool.icons, String(tool.name));
