@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ToolCallRecord } from "../../lib/mcp";
-import { createAuditSink, type AuditRow } from "../../lib/worlds/audit/tool-call-audit";
+import { argumentsDigest, createAuditSink, type AuditRow } from "../../lib/worlds/audit/tool-call-audit";
 
 const call = (n: number): ToolCallRecord =>
   ({ tool: `tool-${n}`, auth: undefined, arguments: { n }, durationMs: 1, outcome: "ok" }) as unknown as ToolCallRecord;
@@ -38,5 +38,19 @@ describe("audit sink", () => {
     expect(written.map((r) => r.tool)).toEqual(["tool-1", "tool-3"]);
     expect(written[0]?.argsDigest).toMatch(/^sha256:[0-9a-f]{32}$/);
     expect(stderr.mock.calls.map(([line]) => String(line)).some((line) => line.includes("the row of a tool-2 call"))).toBe(true);
+  });
+
+  it("digests arguments as before: keys sorted, undefined members left out, nesting and escapes kept", () => {
+    // Pinned from the previous implementation: rows written before and after a release must give
+    // equal calls equal digests.
+    expect(argumentsDigest({})).toBe("sha256:44136fa355b3678a1146ad16f7e8649e");
+    expect(argumentsDigest({ style: "elvish", count: 3 })).toBe("sha256:73cd2ca0604670720417a54f415691e9");
+    expect(argumentsDigest({ count: 3, style: "elvish", unused: undefined })).toBe("sha256:73cd2ca0604670720417a54f415691e9");
+    expect(argumentsDigest({ b: 1, a: [1, "x", null, { z: true, y: undefined, x: [] }], c: { é: 1, Z: 2, "a b": '\u2028"' } })).toBe(
+      "sha256:985758648a71f5fdc6505b9742713237",
+    );
+    expect(argumentsDigest({ nested: { deeper: { deepest: [[], [{}], [1.5e300, -0]] } }, skip: undefined })).toBe(
+      "sha256:4c99a40028766862803ce802f594e1d5",
+    );
   });
 });

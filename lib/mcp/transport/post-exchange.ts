@@ -162,8 +162,10 @@ export class PostExchange implements ClientAsker {
     if (this.settled) return;
     this.settled = true;
     const { headers, batch } = this.options;
-    const present = this.answers.filter((a): a is JsonRpcResponse => a !== null && a !== undefined);
-    if (present.length === 0) {
+    // A single request (every exchange but a batch) needs no filtered copy of its one answer.
+    const present = batch ? this.answers.filter((a): a is JsonRpcResponse => a !== null && a !== undefined) : undefined;
+    const first = present ? present[0] : (this.answers[0] ?? undefined);
+    if (first === undefined) {
       // Every request was cancelled: no response may be sent (cancellation §behavior), yet a POST
       // carrying requests must be answered with JSON or SSE (transports): an empty, closed stream.
       for (const [k, v] of Object.entries(SSE_HEADERS)) headers.set(k, v);
@@ -171,8 +173,7 @@ export class PostExchange implements ClientAsker {
       return;
     }
     headers.set("content-type", "application/json");
-    const first = present[0] as JsonRpcResponse;
-    const body = batch ? JSON.stringify(present) : responseBody(first);
+    const body = present ? JSON.stringify(present) : responseBody(first);
     const status = !batch && "error" in first && this.options.errorStatus ? this.options.errorStatus(first.error.code) : 200;
     this.settleResponse(wholeBodyResponse(body, { status, headers }, this.options.wholeBodies === true));
   }

@@ -44,16 +44,30 @@ export interface AuditOptions {
   maxQueued?: number;
 }
 
-/** JSON with object keys sorted, so equal arguments always hash the same. */
+/**
+ * JSON with object keys sorted (UTF-16 order) and undefined members left out, so equal arguments
+ * always hash the same. Built by appending to one string, with no entry arrays, sort comparator or
+ * per-key closures: this runs once per tool call, and its short-lived arrays were a measurable part
+ * of a trivial call's garbage (bench/PROFILING.md, round 8).
+ */
 function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? "" : ",") + canonicalJson(value[i]);
+    return `${out}]`;
   }
-  return JSON.stringify(value) ?? "null";
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  // The default sort compares UTF-16 code units, as `<` on strings does.
+  if (keys.length > 1) keys.sort();
+  let out = "{";
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    out += (out.length === 1 ? "" : ",") + JSON.stringify(key) + ":" + canonicalJson(member);
+  }
+  return `${out}}`;
 }
 
 export function argumentsDigest(args: Readonly<Record<string, unknown>>): string {

@@ -4,7 +4,7 @@ import type { RequestHost } from "../../../http/handle-init";
 import type { AuthInfo } from "../../../auth/auth-info";
 import { STATELESS_ERA_METHODS } from "../../methods";
 import { authorizeRequest } from "../../policy/authorize";
-import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams } from "../../policy/rate-limit";
+import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams, type RateLimitDecision } from "../../policy/rate-limit";
 import { LazyAbort } from "../lazy-abort";
 import { PostExchange } from "../post-exchange";
 import { listenResponse, type Listener } from "./listen";
@@ -41,7 +41,8 @@ export async function serveRequest(
   const caller = options.limiter ? callerKey(host.clientAddress, auth) : "";
   const headers = new Headers();
   // Every request spends its budget, listen included (opening streams in a loop is a request loop).
-  await spendBudget(options, message, caller, headers);
+  const spending = spendBudget(options, message, caller, headers);
+  if (spending) await spending;
   if (listen) {
     const listener = { subject: auth?.subject, tasks: options.env.tasks !== undefined && declaresTasks(meta.clientCapabilities) };
     return serveListen(options, message, accept, caller, listener);
@@ -77,12 +78,20 @@ export async function serveRequest(
   return response;
 }
 
-/** The request's budget (seed 001 §rate limiting): a 429 when spent, else its RateLimit-* headers. */
-async function spendBudget(options: StatelessEraOptions, message: JsonRpcRequest, caller: string, headers: Headers): Promise<void> {
+/**
+ * The request's budget (seed 001 §rate limiting): a 429 when spent, else its RateLimit-* headers.
+ * Synchronous without a limiter or with one that answers at once (in memory): awaiting a promise
+ * that has nothing to wait for would cost every request a turn of the microtask queue.
+ */
+function spendBudget(options: StatelessEraOptions, message: JsonRpcRequest, caller: string, headers: Headers): void | Promise<void> {
   if (!options.limiter) return;
   const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
   const checking = options.limiter.check({ method: message.method, ...(tool ? { tool } : {}), caller });
-  const decision = checking instanceof Promise ? await checking : checking;
+  if (checking instanceof Promise) return checking.then((decision) => applyDecision(decision, headers));
+  applyDecision(checking, headers);
+}
+
+function applyDecision(decision: RateLimitDecision | undefined, headers: Headers): void {
   if (decision && !decision.allowed) throw rateLimitExceeded(decision);
   if (decision) for (const [k, v] of Object.entries(rateLimitHeaders(decision))) headers.set(k, v);
 }
