@@ -125,8 +125,8 @@ describe("record pages: the url search and fetch cite", () => {
 
   it("unknown kinds and malformed ids are a 404, never a 500", async () => {
     await ready();
-    // (A segment that is not valid percent-encoding, /records/world/%E0%A4%A, is refused by Next.js
-    // itself before any page runs — a 500 it gives every dynamic route, /auth/submit/[action] too.)
+    // (A segment that is not valid percent-encoding, /records/world/%E0%A4%A, is a 400 from proxy.ts:
+    // tests/http/malformed-paths.test.ts.)
     for (const path of ["/records/planet/1", "/records/world/%25", `/records/world/${"x".repeat(80)}`, "/records/character/none", "/records/location/none"]) {
       const res = await page(path, owner.cookie);
       expect(res.status, path).toBe(404);
