@@ -63,6 +63,9 @@ async function pgliteConnection(dataDir: string): Promise<Connection> {
   const { PGlite } = await import("@electric-sql/pglite");
   // The hint keeps the bundler from tracing the whole project folder into the build output.
   const db = new PGlite(resolve(/*turbopackIgnore: true*/ process.cwd(), dataDir));
+  // Opening fails here (a folder that cannot be made, a lock held), not at the first query: the
+  // connection is then forgotten and the next use opens it again.
+  await db.waitReady;
   return {
     sql: async <T>(text: string, params: readonly unknown[]) => (await db.query<T>(text, [...params])).rows,
     adapter: async () => new (await import("pglite-prisma-adapter")).PrismaPGlite(db),
@@ -75,13 +78,23 @@ async function pgliteConnection(dataDir: string): Promise<Connection> {
 export function openDatabase(env: Pick<Env, "DATABASE_URL" | "PGLITE_DATA_DIR">): DatabaseHandle {
   let connection: Promise<Connection> | undefined;
   let client: Promise<PrismaClient> | undefined;
-  const connect = () => (connection ??= env.DATABASE_URL ? postgresConnection(env.DATABASE_URL) : pgliteConnection(env.PGLITE_DATA_DIR));
+  // A connection or client that failed to open is forgotten, so the next use tries again (the
+  // database may come up later) rather than repeating the first failure for the process's life.
+  const connect = () =>
+    (connection ??= (env.DATABASE_URL ? postgresConnection(env.DATABASE_URL) : pgliteConnection(env.PGLITE_DATA_DIR)).catch((error: unknown) => {
+      connection = undefined;
+      throw error;
+    }));
   const createClient = async () => {
     const [{ PrismaClient: Client }, adapter] = await Promise.all([import("./generated/client"), connect().then((c) => c.adapter())]);
     return new Client({ adapter });
   };
   return {
-    prisma: () => (client ??= createClient()),
+    prisma: () =>
+      (client ??= createClient().catch((error: unknown) => {
+        client = undefined;
+        throw error;
+      })),
     sql: async <T>(text: string, params: readonly unknown[]) => (await connect()).sql<T>(text, params),
     async close() {
       const [prisma, open] = [client, connection];

@@ -19,21 +19,33 @@ export interface HealthReport {
   checks: { database: CheckResult; redis: CheckResult };
 }
 
-async function timed(check: () => Promise<unknown>): Promise<CheckResult> {
+class CheckTimeout extends Error {}
+
+/**
+ * What a failed check says to anyone who asks (the route is public): the driver's error code at
+ * most, never its message, which can carry server paths or host names. The whole error goes to the
+ * server's log.
+ */
+function failureText(name: string, thrown: unknown): string {
+  if (thrown instanceof CheckTimeout) return `no answer within ${CHECK_TIMEOUT_MS} ms`;
+  console.error(`health: the ${name} check failed`, thrown);
+  const code = typeof thrown === "object" && thrown !== null && "code" in thrown ? (thrown as { code: unknown }).code : undefined;
+  return typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code) ? `did not answer (${code})` : "did not answer";
+}
+
+async function timed(name: string, check: () => Promise<unknown>): Promise<CheckResult> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
       check(),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+        timer = setTimeout(() => reject(new CheckTimeout()), CHECK_TIMEOUT_MS);
       }),
     ]);
     return { status: "ok", latencyMs: Math.round((performance.now() - started) * 10) / 10 };
   } catch (thrown) {
-    // The error's first line only: a driver's message can be long, never a credential (URLs are not echoed).
-    const message = thrown instanceof Error ? thrown.message.split("\n")[0]!.slice(0, 200) : "failed";
-    return { status: "failed", error: message };
+    return { status: "failed", error: failureText(name, thrown) };
   } finally {
     clearTimeout(timer);
   }
@@ -53,8 +65,8 @@ export async function healthReport(env: Env): Promise<HealthReport> {
   const [database, redisCheck] = await Promise.all([
     env.VERCEL && !env.DATABASE_URL
       ? Promise.resolve<CheckResult>({ status: "failed", error: "DATABASE_URL is not set (the embedded database cannot be written on Vercel)" })
-      : timed(() => sql("SELECT 1", [])),
-    redis ? timed(() => redis.get(`${env.MCP_CLUSTER_PREFIX}:health`)) : Promise.resolve<CheckResult>({ status: "not_configured" }),
+      : timed("database", () => sql("SELECT 1", [])),
+    redis ? timed("redis", () => redis.get(`${env.MCP_CLUSTER_PREFIX}:health`)) : Promise.resolve<CheckResult>({ status: "not_configured" }),
   ]);
   const ready = database.status === "ok" && redisCheck.status !== "failed";
   return { status: ready ? "ok" : "not_ready", live: true, ready, checks: { database, redis: redisCheck } };

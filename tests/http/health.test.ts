@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 
@@ -8,13 +11,22 @@ import { startNextServer, type RunningNextServer } from "../support/next-server.
  */
 
 let broken: RunningNextServer;
+/** A server whose embedded database folder cannot be created yet (its parent is missing). */
+let unopened: RunningNextServer;
+const scratch = mkdtempSync(join(tmpdir(), "wc-health-"));
+const missingParent = join(scratch, "not-yet");
 
 beforeAll(async () => {
-  broken = await startNextServer({ env: { REDIS_URL: "redis://127.0.0.1:1", MCP_RATE_LIMITS: "0", DATABASE_URL: inject("databaseUrl"), BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef" } });
+  const secret = "test-only-better-auth-secret-0123456789abcdef";
+  [broken, unopened] = await Promise.all([
+    startNextServer({ env: { REDIS_URL: "redis://127.0.0.1:1", MCP_RATE_LIMITS: "0", DATABASE_URL: inject("databaseUrl"), BETTER_AUTH_SECRET: secret } }),
+    startNextServer({ env: { DATABASE_URL: "", PGLITE_DATA_DIR: join(missingParent, "pglite"), MCP_RATE_LIMITS: "0", BETTER_AUTH_SECRET: secret } }),
+  ]);
 }, 90_000);
 
 afterAll(async () => {
-  await broken?.stop();
+  await Promise.all([broken?.stop(), unopened?.stop()]);
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 describe("GET /api/health", () => {
@@ -43,5 +55,18 @@ describe("GET /api/health", () => {
     expect(body.checks.database.status).toBe("ok");
     expect(body.checks.redis.status).toBe("failed");
     expect(body.checks.redis.error).toBeTruthy();
+  });
+
+  it("names a failed database without its error's text (no server paths), and tries again on the next probe", async () => {
+    const first = await fetch(`${unopened.url}/api/health`, { signal: AbortSignal.timeout(15_000) });
+    expect(first.status).toBe(503);
+    const text = await first.text();
+    expect(text).not.toContain(scratch);
+    const body = JSON.parse(text) as { checks: { database: { status: string; error?: string } } };
+    expect(body.checks.database).toEqual({ status: "failed", error: "did not answer (ENOENT)" });
+    // The folder's parent appears: the next probe opens the database instead of repeating the first failure.
+    mkdirSync(missingParent, { recursive: true });
+    const second = await fetch(`${unopened.url}/api/health`, { signal: AbortSignal.timeout(15_000) });
+    expect(second.status, await second.clone().text()).toBe(200);
   });
 });
