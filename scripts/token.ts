@@ -17,14 +17,31 @@ import { DEV_SUBJECT, signAccessToken } from "../lib/authorization-server/key-fi
 import { resolveAuthServerSettings } from "../lib/authorization-server/settings";
 import { WORLD_SCOPES } from "../lib/worlds/scopes";
 
-const { values } = parseArgs({
-  options: {
-    sub: { type: "string", default: DEV_SUBJECT },
-    scope: { type: "string" },
-    ttl: { type: "string", default: "3600" },
-    client: { type: "string" },
-  },
-});
+const USAGE = `npm run token -- [--sub alice] [--scope "worlds:read worlds:write"] [--ttl 3600] [--client id]
+Prints an access token for this server, signed with the built-in authorization server's keys.`;
+
+function readArgs() {
+  try {
+    return parseArgs({
+      options: {
+        sub: { type: "string", default: DEV_SUBJECT },
+        scope: { type: "string" },
+        ttl: { type: "string", default: "3600" },
+        client: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const { values } = readArgs();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 async function main(): Promise<void> {
   // The server's own rules decide issuer and audience; NODE_ENV of this script is irrelevant.

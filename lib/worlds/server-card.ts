@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { ALL_SUPPORTED_VERSIONS } from "../mcp/protocol/protocol-versions";
 import { memoisedDocuments } from "../http/discovery-response";
 import { worldcrafterServer } from "./server-definition";
@@ -14,8 +15,14 @@ import { worldcrafterServer } from "./server-definition";
 export const SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 export const SERVER_CARD_MEDIA_TYPE = "application/mcp-server-card+json";
 
-/** The card's reverse-DNS name: the deployment's host turned around, then the server's name. */
+/**
+ * The card's reverse-DNS name: the deployment's host turned around, then the server's name. An
+ * address has no domain to turn around: it stays as written (an IPv6 one with dashes, as the
+ * name's pattern allows no colons).
+ */
 export function cardName(host: string, server: string): string {
+  const bare = host.replace(/^\[|\]$/g, "");
+  if (isIP(bare)) return `${bare.replaceAll(":", "-")}/${server}`;
   const labels = host.split(".").filter(Boolean).reverse();
   return `${labels.join(".") || "localhost"}/${server}`;
 }

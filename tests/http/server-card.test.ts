@@ -41,6 +41,8 @@ describe("discovery: AI Catalog and MCP Server Card", () => {
     const card = (await res.json()) as Json;
     expect(card.$schema).toBe("https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json");
     expect(card.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
+    // The test servers answer on 127.0.0.1: an address is not turned around like a domain.
+    expect(card.name).toBe("127.0.0.1/worldcrafter");
     expect(Object.keys(card).sort()).toEqual(["$schema", "description", "icons", "name", "remotes", "title", "version", "websiteUrl"]);
     expect(card.remotes).toEqual([{ type: "streamable-http", url: `${base()}/api/mcp`, supportedProtocolVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] }]);
 
