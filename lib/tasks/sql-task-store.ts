@@ -63,22 +63,24 @@ function recordOf(row: Row): TaskRecord {
     ttlMs: Number(row.ttlMs),
     pollIntervalMs: Number(row.pollIntervalMs),
     instance: row.instance,
-    createdAt: new Date(Number(row.createdAtMs)),
-    updatedAt: new Date(Number(row.updatedAtMs)),
-    expiresAt: new Date(Number(row.expiresAtMs)),
-    leaseExpiresAt: new Date(Number(row.leaseExpiresAtMs)),
+    createdAt: new Date(Math.round(Number(row.createdAtMs))),
+    updatedAt: new Date(Math.round(Number(row.updatedAtMs))),
+    expiresAt: new Date(Math.round(Number(row.expiresAtMs))),
+    leaseExpiresAt: new Date(Math.round(Number(row.leaseExpiresAtMs))),
   };
 }
 
 export function sqlTaskStore(run: RunSql): TaskStore {
   return {
     async create(task: NewTask) {
-      const now = Date.now();
-      await run(
+      const rows = await run<Row>(
         `INSERT INTO "McpTask" ("id", "owner", "tool", "argsDigest", "status", "ttlMs", "pollIntervalMs", "instance", "createdAt", "updatedAt", "expiresAt", "leaseExpiresAt")
-         VALUES ($1, $2, $3, $4, 'working', $5, $6, $7, ${ts("$8")}, ${ts("$8")}, ${ts("$9")}, ${ts("$10")})`,
-        [task.id, task.owner, task.tool, task.argsDigest, task.ttlMs, task.pollIntervalMs, task.instance, now, task.expiresAt.getTime(), task.leaseExpiresAt.getTime()],
+         VALUES ($1, $2, $3, $4, 'working', $5, $6, $7, ${ts("$8")}, ${ts("$8")}, ${ts("$9")}, ${ts("$10")})
+         RETURNING ${COLUMNS}`,
+        [task.id, task.owner, task.tool, task.argsDigest, task.ttlMs, task.pollIntervalMs, task.instance, task.createdAt.getTime(), task.expiresAt.getTime(), task.leaseExpiresAt.getTime()],
       );
+      if (!rows[0]) throw new Error(`The task ${task.id} was not stored`);
+      return recordOf(rows[0]);
     },
     async get(id, owner, now) {
       const rows = await run<Row>(`SELECT ${COLUMNS} FROM "McpTask" WHERE "id" = $1 AND "owner" = $2 AND "expiresAt" > ${ts("$3")}`, [id, owner, now.getTime()]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { DATABASE_SERVERS } from "../support/servers";
 import { connectClient } from "../support/sdk-client";
 
@@ -90,6 +90,15 @@ describe.each(DATABASE_SERVERS)("durable tasks on $database", ({ server }) => {
     expect(stopped).not.toHaveProperty("inputRequests");
   });
 
+  it("the creation answer's createdAt and lastUpdatedAt are the stored task's, as tasks/get reads them", async () => {
+    const started = await call(server(), "tools/call", { name: "slow_compute", arguments: { seconds: 30 } });
+    const taskId = started.result!.taskId as string;
+    const read = await call(server(), "tasks/get", { taskId });
+    expect(read.result?.createdAt).toBe(started.result?.createdAt);
+    expect(started.result?.lastUpdatedAt).toBe(started.result?.createdAt);
+    await call(server(), "tasks/cancel", { taskId });
+  });
+
   it("without the extension: tasks methods are -32021, task tools run synchronously, required ones refuse", async () => {
     const plain = await call(server(), "tools/call", { name: "slow_compute", arguments: { seconds: 0 } }, {});
     expect(plain.result).toMatchObject({ resultType: "complete", content: [{ type: "text" }] });
@@ -128,5 +137,27 @@ describe("2025-11-25 experimental tasks with the SDK 1.x client", () => {
     expect((await client.experimental.tasks.getTask(taskId)).status).toBe("cancelled");
     await expect(client.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602 });
     await expect(client.request({ method: "tools/call", params: { name: "failing_job", arguments: {} } }, CreateTaskResultSchema)).rejects.toMatchObject({ code: -32601 });
+  });
+
+  it("the created task's createdAt is tasks/get's", async () => {
+    const { client } = await connectClient(url());
+    const created = await client.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 30 }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    const read = await client.experimental.tasks.getTask(created.task.taskId);
+    expect(read.createdAt).toBe(created.task.createdAt);
+    expect(created.task.lastUpdatedAt).toBe(created.task.createdAt);
+    await client.experimental.tasks.cancelTask(created.task.taskId);
+  });
+
+  it("a task param that is not an object, or whose ttl is not a non-negative integer, is -32602; a huge ttl gets the server's", async () => {
+    const { client } = await connectClient(url());
+    for (const task of ["str", null, [], { ttl: "x" }, { ttl: -1 }, { ttl: 1.5 }, { ttl: null }]) {
+      await expect(
+        client.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0 }, task } }, CallToolResultSchema),
+        JSON.stringify(task),
+      ).rejects.toMatchObject({ code: -32602 });
+    }
+    const huge = await client.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0 }, task: { ttl: 1e308 } } }, CreateTaskResultSchema);
+    expect(huge.task.ttl).toBeGreaterThan(0);
+    expect(huge.task.ttl).toBeLessThan(1e308);
   });
 });

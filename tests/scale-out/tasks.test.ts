@@ -22,7 +22,7 @@ interface Answer {
 }
 
 /** One 2026-07-28 request straight to `base` (no proxy): the test picks the instance. */
-async function call(base: string, path: string, method: string, params: Record<string, unknown>, opts: { token?: string; tasks?: boolean } = {}): Promise<Answer> {
+async function call(base: string, path: string, method: string, params: Record<string, unknown>, opts: { token?: string; tasks?: boolean; forwardedFor?: string } = {}): Promise<Answer> {
   const name = typeof params.name === "string" ? params.name : typeof params.taskId === "string" ? params.taskId : undefined;
   const res = await fetch(`${base}${path}`, {
     method: "POST",
@@ -33,6 +33,7 @@ async function call(base: string, path: string, method: string, params: Record<s
       "mcp-method": method,
       ...(name ? { "mcp-name": name } : {}),
       ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+      ...(opts.forwardedFor ? { "x-forwarded-for": opts.forwardedFor } : {}),
     },
     body: JSON.stringify({
       jsonrpc: "2.0",
@@ -59,16 +60,19 @@ async function call(base: string, path: string, method: string, params: Record<s
 const PRODUCT = "/api/mcp";
 const FIXTURE = "/api/conformance/mcp";
 
-async function getTask(base: string, path: string, taskId: string, token?: string): Promise<Record<string, unknown>> {
-  const answer = await call(base, path, "tasks/get", { taskId }, token ? { token } : {});
+/** Who reads: a bearer token, or an anonymous client at the address its proxy forwards. */
+type Who = string | { forwardedFor: string } | undefined;
+
+async function getTask(base: string, path: string, taskId: string, who?: Who): Promise<Record<string, unknown>> {
+  const answer = await call(base, path, "tasks/get", { taskId }, typeof who === "string" ? { token: who } : (who ?? {}));
   if (!answer.result) throw new Error(`tasks/get failed: ${JSON.stringify(answer.error)}`);
   return answer.result;
 }
 
-async function until(base: string, path: string, taskId: string, done: (task: Record<string, unknown>) => boolean, token?: string, timeoutMs = 15_000) {
+async function until(base: string, path: string, taskId: string, done: (task: Record<string, unknown>) => boolean, who?: Who, timeoutMs = 15_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const task = await getTask(base, path, taskId, token);
+    const task = await getTask(base, path, taskId, who);
     if (done(task)) return task;
     if (Date.now() > deadline) throw new Error(`task ${taskId} still ${JSON.stringify(task)}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -234,7 +238,10 @@ describe("task limits (one instance, tight limits)", () => {
         BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
         DATABASE_URL: schema.url,
         MCP_TASKS_MAX_RUNNING_PER_CALLER: "2",
+        MCP_TASKS_MAX_STORED_PER_CALLER: "5",
         MCP_TASK_MAX_RESULT_BYTES: "1024",
+        // The test stands behind a "proxy" at the loopback: X-Forwarded-For names the anonymous client.
+        MCP_TRUSTED_PROXIES: "127.0.0.1,::1",
       },
     });
   });
@@ -260,5 +267,26 @@ describe("task limits (one instance, tight limits)", () => {
     expect(ended.status).toBe("failed");
     expect((ended.error as { message: string }).message).toMatch(/result \(\d+ bytes\) exceeds the 1024-byte limit/);
     expect(ended).not.toHaveProperty("result");
+  });
+
+  it("anonymous callers own their tasks by address: one cannot read or cancel another's, nor fill another's limit", async () => {
+    const a = { forwardedFor: "203.0.113.7" };
+    const b = { forwardedFor: "203.0.113.8" };
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const taskId = (await call(server.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 0 } }, a)).result!.taskId as string;
+      await until(server.url, FIXTURE, taskId, terminal, a);
+      ids.push(taskId);
+    }
+    const full = await call(server.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 0 } }, a);
+    expect(full.error).toMatchObject({ code: -32000, data: { taskLimit: "stored", limit: 5 } });
+    // B is another anonymous client: A's full store is not its, and A's tasks are unknown to it.
+    const mine = await call(server.url, FIXTURE, "tools/call", { name: "slow_compute", arguments: { seconds: 30 } }, b);
+    expect(mine.result?.resultType).toBe("task");
+    expect((await call(server.url, FIXTURE, "tasks/get", { taskId: ids[0] }, b)).error?.code).toBe(-32602);
+    expect((await call(server.url, FIXTURE, "tasks/cancel", { taskId: ids[0] }, b)).error?.code).toBe(-32602);
+    expect((await call(server.url, FIXTURE, "tasks/get", { taskId: mine.result!.taskId as string }, a)).error?.code).toBe(-32602);
+    expect((await call(server.url, FIXTURE, "tasks/get", { taskId: ids[0] }, a)).result?.status).toBe("completed");
+    await call(server.url, FIXTURE, "tasks/cancel", { taskId: mine.result!.taskId as string }, b);
   });
 });

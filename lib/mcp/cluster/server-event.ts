@@ -10,7 +10,7 @@ export type ServerEvent = { kind: "list_changed"; list: ListKind } | ResourceUpd
 /** A durable task changed status (SEP-2663 notifications/tasks): its DetailedTask, for its owner's listen streams. */
 export interface TaskStatusChanged {
   kind: "task_status";
-  /** The task's owner as the task store keys it (the subject; "" for anonymous callers). */
+  /** The task's owner as the task store keys it (tasks/owner.ts). */
   owner: string;
   task: Record<string, unknown>;
 }

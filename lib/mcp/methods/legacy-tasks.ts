@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from "../../jsonrpc";
 import { ProtocolError } from "../protocol/protocol-error";
 import { parseOrInvalidParams } from "../runtime/validate";
 import type { TaskRuntime } from "../tasks/runtime";
+import { taskOwnerOf } from "../tasks/owner";
 import type { TaskRecord } from "../tasks/store";
 import { LEGACY_TASKS_VERSION, RELATED_TASK_META_KEY, legacyTask } from "../tasks/wire";
 import type { MethodCall, MethodEnv, MethodHandler } from "./method-env";
@@ -22,7 +23,7 @@ function runtimeFor(env: MethodEnv, call: MethodCall, method: string): TaskRunti
   return env.tasks;
 }
 
-const ownerOf = (call: MethodCall) => call.scope.auth?.subject ?? "";
+const ownerOf = (call: MethodCall) => taskOwnerOf(call.scope.auth, call.scope.clientAddress);
 
 async function ownTask(tasks: TaskRuntime, call: MethodCall): Promise<TaskRecord> {
   const { taskId } = parseOrInvalidParams(TaskParams, call.params);

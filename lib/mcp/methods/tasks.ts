@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from "../../jsonrpc";
 import { ProtocolError } from "../protocol/protocol-error";
 import { parseOrInvalidParams } from "../runtime/validate";
 import type { TaskRuntime } from "../tasks/runtime";
+import { taskOwnerOf } from "../tasks/owner";
 import { TASKS_EXTENSION, declaresTasks, detailedTask } from "../tasks/wire";
 import type { MethodCall, MethodEnv, MethodHandler } from "./method-env";
 
@@ -31,7 +32,7 @@ function unknownTask(taskId: string): McpError {
   return McpError.invalidParams(`Unknown task: ${taskId.slice(0, 200)}`, { taskId: taskId.slice(0, 200) });
 }
 
-const ownerOf = (call: MethodCall) => call.scope.auth?.subject ?? "";
+const ownerOf = (call: MethodCall) => taskOwnerOf(call.scope.auth, call.scope.clientAddress);
 
 /** tasks/get: the DetailedTask, its result or error inlined once it ended (there is no tasks/result). */
 export const getTask: MethodHandler = async (env, call) => {

@@ -16,6 +16,7 @@ import { ToolError, toolErrorResult } from "../runtime/tool-error";
 import { withTimeLimit } from "../runtime/tool-timeout";
 import { isStatelessEraVersion } from "../protocol/protocol-versions";
 import { callAsTask } from "../tasks/call-as-task";
+import { taskOwnerOf } from "../tasks/owner";
 import { LEGACY_TASKS_VERSION, TASKS_EXTENSION, declaresTasks } from "../tasks/wire";
 import type { TaskEnding } from "../tasks/store";
 
@@ -123,10 +124,20 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
  * tools/call as a durable task: the same handler, ctx, tool-error mapping and output check as a
  * plain call; the outcome lands in the task store and `onToolCall` hears of it when it ends.
  */
-/** A 2025-11-25 request with a `task` object in its params (the v1 opt-in; SEP-2663 ignores it). */
+/**
+ * 2025-11-25 basic/utilities/tasks: the `task` param, `{ ttl? }` in milliseconds. Receivers MAY
+ * override the requested ttl (§TTL and resource management), so any non-negative integer is
+ * accepted and the server's own ttl applies (reported in the task); anything else is -32602.
+ */
+const LegacyTaskParam = z.looseObject({
+  ttl: z.number().min(0).refine(Number.isInteger, "ttl must be an integer number of milliseconds").optional(),
+});
+
+/** A 2025-11-25 request with a `task` param (the v1 opt-in; SEP-2663 ignores it): validated when present. */
 function wantsLegacyTask(scope: CallScope, params: Record<string, unknown>): boolean {
-  const task = params.task;
-  return scope.protocolVersion === LEGACY_TASKS_VERSION && typeof task === "object" && task !== null && !Array.isArray(task);
+  if (scope.protocolVersion !== LEGACY_TASKS_VERSION || !Object.hasOwn(params, "task")) return false;
+  parseOrInvalidParams(LegacyTaskParam, params.task, "task");
+  return true;
 }
 
 function callToolAsTask(
@@ -148,7 +159,7 @@ function callToolAsTask(
     }
   };
   return callAsTask(tasks, scope, {
-    owner: scope.auth?.subject ?? "",
+    owner: taskOwnerOf(scope.auth, scope.clientAddress),
     tool: tool.definition.name,
     args,
     atOnce: legacy || tool.definition.execution?.taskStarts !== "when_handler_asks",

@@ -54,6 +54,8 @@ export interface CallScope {
   protocolVersion: string;
   sessionId: string | undefined;
   auth: AuthInfo | undefined;
+  /** The client's address from trusted sources (lib/http/client-address.ts): an anonymous caller's identity. */
+  clientAddress: string;
   meta: RequestMeta;
   clientCapabilities: Record<string, unknown> | undefined;
   /**

@@ -26,6 +26,7 @@ export function withTimeLimit<T>(scope: CallScope, ms: number, start: (scope: Ca
     protocolVersion: scope.protocolVersion,
     sessionId: scope.sessionId,
     auth: scope.auth,
+    clientAddress: scope.clientAddress,
     meta: scope.meta,
     clientCapabilities: scope.clientCapabilities,
     logThreshold: scope.logThreshold,

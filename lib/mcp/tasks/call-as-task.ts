@@ -41,6 +41,7 @@ function taskScopeOf(request: CallScope, run: TaskRun, legacy: boolean): CallSco
     protocolVersion: request.protocolVersion,
     sessionId: request.sessionId,
     auth: request.auth,
+    clientAddress: request.clientAddress,
     meta: request.meta,
     clientCapabilities: request.clientCapabilities,
     logThreshold: request.logThreshold,
@@ -75,6 +76,9 @@ function switchableScope(initial: CallScope, continueAsTask: () => Promise<void>
     },
     get auth() {
       return current.auth;
+    },
+    get clientAddress() {
+      return current.clientAddress;
     },
     get meta() {
       return current.meta;

@@ -128,21 +128,10 @@ export class TaskRuntime {
       expiresAt: new Date(now.getTime() + settings.ttlMs),
       leaseExpiresAt: new Date(now.getTime() + settings.leaseMs),
       instance: INSTANCE_ID,
-    };
-    await store.create(task);
-    return {
-      ...task,
-      status: "working",
-      statusMessage: undefined,
-      progress: undefined,
-      progressTotal: undefined,
-      result: undefined,
-      error: undefined,
-      inputRequests: {},
-      inputResponses: {},
       createdAt: now,
-      updatedAt: now,
     };
+    // The stored row, not a copy built beside it: the creation answer's times are tasks/get's.
+    return store.create(task);
   }
 
   /**

@@ -22,7 +22,7 @@ export interface TaskError {
 
 export interface TaskRecord {
   id: string;
-  /** The creator's subject ("" for anonymous callers): nobody else sees the task. */
+  /** The creator's subject, `anonymous:<address>` for anonymous callers (owner.ts): nobody else sees the task. */
   owner: string;
   tool: string;
   argsDigest: string;
@@ -44,7 +44,8 @@ export interface TaskRecord {
   instance: string;
 }
 
-export type NewTask = Omit<TaskRecord, "createdAt" | "updatedAt" | "status" | "statusMessage" | "progress" | "progressTotal" | "result" | "error" | "inputRequests" | "inputResponses">;
+/** A task to store; `createdAt` is its creation and first update time alike. */
+export type NewTask = Omit<TaskRecord, "updatedAt" | "status" | "statusMessage" | "progress" | "progressTotal" | "result" | "error" | "inputRequests" | "inputResponses">;
 
 /** How a task ended: the one terminal write it gets. */
 export type TaskEnding =
@@ -53,8 +54,11 @@ export type TaskEnding =
   | { status: "cancelled"; statusMessage: string };
 
 export interface TaskStore {
-  /** Durable before it resolves: a tasks/get right after must find it (SEP-2663 §strong consistency). */
-  create(task: NewTask): Promise<void>;
+  /**
+   * Durable before it resolves: a tasks/get right after must find it (SEP-2663 §strong consistency).
+   * Resolves with the stored row, so the creation answer shows exactly what tasks/get will.
+   */
+  create(task: NewTask): Promise<TaskRecord>;
   /** The owner's task, or undefined (missing, expired, or someone else's: indistinguishable). */
   get(id: string, owner: string, now: Date): Promise<TaskRecord | undefined>;
   /** The owner's working tasks, and all its unexpired ones. */

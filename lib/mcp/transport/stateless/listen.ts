@@ -24,6 +24,8 @@ const Filter = z.looseObject({
 export interface Listener {
   /** Who opened the stream (the bearer token's subject; undefined: anonymous). */
   subject: string | undefined;
+  /** Whose tasks it hears of (tasks/owner.ts: anonymous callers by their address). */
+  taskOwner: string;
   /** The server offers tasks and the request declared the extension. */
   tasks: boolean;
 }
@@ -32,8 +34,8 @@ type Agreed = z.infer<typeof Filter>["notifications"];
 
 function wants(filter: Agreed, event: ServerEvent, listener: Listener): boolean {
   if (event.kind === "task_status") {
-    // A task is its owner's alone ("" for anonymous callers, as the task store keys it).
-    return event.owner === (listener.subject ?? "") && typeof event.task.taskId === "string" && (filter.taskIds ?? []).includes(event.task.taskId);
+    // A task is its owner's alone (tasks/owner.ts, as the task store keys it).
+    return event.owner === listener.taskOwner && typeof event.task.taskId === "string" && (filter.taskIds ?? []).includes(event.task.taskId);
   }
   if (event.kind === "resource_updated") {
     // Another user's resource is never announced, whatever URI the listener named.

@@ -25,6 +25,8 @@ export interface CallInput {
   message: JsonRpcRequest;
   meta: ModernRequestMeta;
   auth: AuthInfo | undefined;
+  /** The client's trusted address (an anonymous caller's task owner). */
+  clientAddress: string;
   prepared: Prepared | undefined;
 }
 
@@ -63,6 +65,7 @@ export function runCall(options: StatelessEraOptions, input: CallInput, exchange
       protocolVersion: meta.protocolVersion,
       sessionId: undefined,
       auth,
+      clientAddress: input.clientAddress,
       clientCapabilities: meta.clientCapabilities,
       logThreshold: meta.logThreshold,
       channel: exchange.channelFor(abort, prepared?.round ?? CANNOT_ASK),

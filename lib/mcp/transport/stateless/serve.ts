@@ -12,6 +12,7 @@ import { declaresTasks } from "../../tasks/wire";
 import { prepareRound } from "./prepare-round";
 import { checkModernRequest } from "./request-checks";
 import { runCall } from "./run-call";
+import { taskOwnerOf } from "../../tasks/owner";
 import type { StatelessEraOptions } from "./state";
 
 /**
@@ -44,7 +45,7 @@ export async function serveRequest(
   const spending = spendBudget(options, message, caller, headers);
   if (spending) await spending;
   if (listen) {
-    const listener = { subject: auth?.subject, tasks: options.env.tasks !== undefined && declaresTasks(meta.clientCapabilities) };
+    const listener = { subject: auth?.subject, taskOwner: taskOwnerOf(auth, host.clientAddress), tasks: options.env.tasks !== undefined && declaresTasks(meta.clientCapabilities) };
     return serveListen(options, message, accept, caller, listener);
   }
   const preparing = prepareRound(options.states, message, auth);
@@ -68,7 +69,7 @@ export async function serveRequest(
     abortAll: () => abort.abort(new Error("the client closed the stream")),
     wholeBodies: host.wholeBodies,
   });
-  runCall(options, { caller, message, meta, auth, prepared }, exchange, abort);
+  runCall(options, { caller, message, meta, auth, clientAddress: host.clientAddress, prepared }, exchange, abort);
   if (exchange.ready) return exchange.ready;
   // A closed connection is the cancellation of this request (2026-07-28 basic/transports).
   const onGone = () => abort.abort(new Error("the client closed the connection"));
