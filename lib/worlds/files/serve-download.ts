@@ -25,7 +25,8 @@ function notFound(): Response {
 }
 
 export async function serveDownload(token: string, signal: AbortSignal): Promise<Response> {
-  const grant = verifyDownloadToken(await downloadLinkKey(loadEnv()), token);
+  const env = loadEnv();
+  const grant = verifyDownloadToken(await downloadLinkKey(env), token, env.MCP_DOWNLOAD_LINK_TTL_SECONDS);
   if (!grant) return notFound();
   const exported = await exportWorld(grant.subject, grant.worldId, { signal }).catch((thrown: unknown) => {
     if (thrown instanceof NotFoundError) return undefined;
