@@ -281,6 +281,26 @@ describe.each(DATABASE_SERVERS)("on $database", ({ server }) => {
       const longName = JSON.stringify({ ...JSON.parse(json), characters: [{ name: "x".repeat(200) }] });
       expect(await refused({ document: longName })).toMatch(/\$\.characters\[0\]\.name: /);
       expect(await refused({ document: markdown, format: "json" })).toMatch(/not valid JSON/);
+      // Control characters reach the parsed file as JSON escapes: refused as create_world refuses
+      // them (NUL was PostgreSQL 22021, an `internal` error), naming the field.
+      const parsedJson = JSON.parse(json) as { world: Json; characters: Json[]; locations: Json[] };
+      const withControl = (where: "description" | "backstory" | "place", control: string) =>
+        JSON.stringify({
+          ...parsedJson,
+          world: where === "description" ? { ...parsedJson.world, description: `a${control}b` } : parsedJson.world,
+          characters: parsedJson.characters.map((c, i) => (where === "backstory" && i === 0 ? { ...c, backstory: `a${control}b` } : c)),
+          locations: parsedJson.locations.map((l, i) => (where === "place" && i === 0 ? { ...l, description: `a${control}b` } : l)),
+        });
+      const fieldOf = { description: "$.world.description", backstory: "$.characters[0].backstory", place: "$.locations[0].description" } as const;
+      for (const control of ["\u0000", "\u0007", "\u001b[31m"]) {
+        for (const where of ["description", "backstory", "place"] as const) {
+          const r = await call("import_world", { document: withControl(where, control) });
+          expect(r.isError, `${where} ${JSON.stringify(control)}`).toBe(true);
+          const error = (r.structuredContent as { error: Json }).error;
+          expect(error.code, `${where} ${JSON.stringify(control)}`).toBe("invalid_argument");
+          expect(error.message).toContain(`${fieldOf[where]}: Control characters are not allowed`);
+        }
+      }
 
       const both = await mcpErrorOf(call("import_world", { document: markdown, ...file(files.url("/world.md")) }));
       expect(both.code).toBe(-32602);
