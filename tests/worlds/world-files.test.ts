@@ -162,6 +162,14 @@ describe.each(DATABASE_SERVERS)("on $database", ({ server }) => {
         expect(res.headers.get("cache-control")).toBe("private, no-store");
         expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       }
+
+      // A name the ASCII file name cannot carry travels beside it as filename* (RFC 6266).
+      const unicode = sc(await ok("create_world", { name: "世界 Émile" })).world as Json;
+      const unicodeRef = (await exportOf(ok, unicode.id as string)).refs[0]!;
+      const unicodeRes = await fetch(unicodeRef.download_url);
+      expect(unicodeRes.status).toBe(200);
+      expect(unicodeRes.headers.get("content-disposition")).toBe(`attachment; filename="Emile.md"; filename*=UTF-8''${encodeURIComponent("世界-Émile.md")}`);
+      await unicodeRes.text();
     });
 
     it("answers a forged, altered, expired or foreign link with the same 404", async () => {

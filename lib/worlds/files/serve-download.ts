@@ -3,7 +3,7 @@ import { exportWorld } from "../export/world-export";
 import { NotFoundError } from "../data/errors";
 import { downloadLinkKey } from "./link-key";
 import { verifyDownloadToken } from "./download-token";
-import { EXPORT_MIME_TYPES, exportFileName } from "./download-link";
+import { EXPORT_MIME_TYPES, contentDisposition } from "./download-link";
 
 /**
  * GET /api/files/<token>: the export a download link names, made afresh for the link's owner.
@@ -39,7 +39,7 @@ export async function serveDownload(token: string, signal: AbortSignal): Promise
     headers: {
       ...PRIVATE_HEADERS,
       "content-type": EXPORT_MIME_TYPES[grant.format],
-      "content-disposition": `attachment; filename="${exportFileName(exported.world.name, grant.format)}"`,
+      "content-disposition": contentDisposition(exported.world.name, grant.format),
     },
   });
 }
