@@ -13,6 +13,12 @@ const bool = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v
 
 const url = z.url({ protocol: /^https?$/ });
 
+/**
+ * import_world's default size limit, and the `maxLength` its `document` argument publishes: an
+ * inline document travels in a request body, which MCP_MAX_BODY_BYTES (also 1 MiB) bounds anyway.
+ */
+export const IMPORT_MAX_BYTES_DEFAULT = 1024 * 1024;
+
 const EnvSchema = z.object({
   MCP_SESSION_MODE: z.enum(["stateful", "stateless"]).default("stateful"),
   MCP_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(24 * 3600),
@@ -152,7 +158,7 @@ const EnvSchema = z.object({
   /** How long an export's download link (GET /api/files/<token>) stays valid. */
   MCP_DOWNLOAD_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(24 * 3600).default(900),
   /** import_world: the largest world file it reads (fetched or inline); reading stops past it. */
-  MCP_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(1024 * 1024),
+  MCP_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(IMPORT_MAX_BYTES_DEFAULT),
   /** import_world: the whole fetch of a file URL (every redirect hop included) within this time. */
   MCP_IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /**

@@ -5,8 +5,8 @@ import { parseMarkdownWorld } from "../../lib/worlds/import/markdown-world";
 import { parseJsonWorld } from "../../lib/worlds/import/json-world";
 import { WorldFileProblems } from "../../lib/worlds/import/world-document";
 import { isLoopbackAddress, isNonPublicAddress } from "../../lib/config/address-range";
-import { signDownloadToken, verifyDownloadToken } from "../../lib/worlds/files/download-token";
-import { exportFileName } from "../../lib/worlds/files/download-link";
+import { CLOCK_SKEW_SECONDS, signDownloadToken, verifyDownloadToken } from "../../lib/worlds/files/download-token";
+import { contentDisposition, exportFileName } from "../../lib/worlds/files/download-link";
 
 /**
  * The world-file readers on their own: the Markdown exporter's output parsed back to the same
@@ -108,25 +108,83 @@ describe("JSON export read back", () => {
   });
 });
 
+describe("control characters in a world file", () => {
+  // The rule create_world's arguments follow (lib/mcp/runtime/validate.ts): NUL would be
+  // PostgreSQL 22021, BEL and ESC are stored terminal junk; tab and newlines stay in prose.
+  const controls = { NUL: "\u0000", BEL: "\u0007", ESC: "\u001b[31m" };
+  const json = (patch: { description?: string; backstory?: string; place?: string }) =>
+    JSON.stringify({
+      format: "worldcrafter.world/v1",
+      world: { name: "W", theme: "t", tone: "", description: patch.description ?? "d" },
+      characters: [{ name: "A", role: "", traits: [], backstory: patch.backstory ?? "b" }],
+      locations: [{ id: "l1", name: "City", kind: "", description: patch.place ?? "", parentId: null }],
+    });
+  const markdown = (patch: { description?: string; backstory?: string; place?: string }) =>
+    `# W\n*Theme:* t\n${patch.description ?? "d"}\n## Characters (1)\n### A\n${patch.backstory ?? "b"}\n## Locations (1)\n- **City** — ${patch.place ?? "p"}\n`;
+
+  for (const [label, control] of Object.entries(controls)) {
+    it(`refuses ${label} in a description, a backstory and a location's description, naming the field`, () => {
+      expect(problemsOf(() => parseJsonWorld(json({ description: `a${control}b` })))).toEqual(["$.world.description: Control characters are not allowed"]);
+      expect(problemsOf(() => parseJsonWorld(json({ backstory: `a${control}b` })))).toEqual(["$.characters[0].backstory: Control characters are not allowed"]);
+      expect(problemsOf(() => parseJsonWorld(json({ place: `a${control}b` })))).toEqual(["$.locations[0].description: Control characters are not allowed"]);
+      expect(problemsOf(() => parseMarkdownWorld(markdown({ description: `a${control}b` })))).toEqual(["line 3: world description: Control characters are not allowed"]);
+      expect(problemsOf(() => parseMarkdownWorld(markdown({ backstory: `a${control}b` })))).toEqual(["line 5: character 1 backstory: Control characters are not allowed"]);
+      expect(problemsOf(() => parseMarkdownWorld(markdown({ place: `a${control}b` })))).toEqual(["line 8: location 1 description: Control characters are not allowed"]);
+    });
+  }
+
+  it("refuses them in the raw JSON text too (a \\u escape), and keeps tab and newlines in prose", () => {
+    expect(problemsOf(() => parseJsonWorld(json({ backstory: "x" }).replace('"backstory":"x"', '"backstory":"a\\u0000b"')))).toEqual(["$.characters[0].backstory: Control characters are not allowed"]);
+    expect(parseJsonWorld(json({ backstory: "a\tb\r\nc" })).characters[0]?.backstory).toBe("a\tb\r\nc");
+    expect(parseMarkdownWorld(markdown({ backstory: "a\tb" })).characters[0]?.backstory).toBe("a\tb");
+  });
+});
+
 describe("download tokens", () => {
   const key = Buffer.alloc(32, 7);
   const grant = { subject: "user-1", worldId: "w1", format: "md" as const, expiresAt: new Date(Date.now() + 60_000) };
+  const ttl = 900;
 
   it("verify only unaltered, unexpired tokens signed with the key", () => {
     const token = signDownloadToken(key, grant);
-    expect(verifyDownloadToken(key, token)).toMatchObject({ subject: "user-1", worldId: "w1", format: "md" });
-    expect(verifyDownloadToken(Buffer.alloc(32, 8), token)).toBeUndefined();
+    expect(verifyDownloadToken(key, token, ttl)).toMatchObject({ subject: "user-1", worldId: "w1", format: "md" });
+    expect(verifyDownloadToken(Buffer.alloc(32, 8), token, ttl)).toBeUndefined();
     const [body, mac] = token.split(".") as [string, string];
     const swapped = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, "base64url").toString()), w: "w2" })).toString("base64url");
-    expect(verifyDownloadToken(key, `${swapped}.${mac}`)).toBeUndefined();
-    expect(verifyDownloadToken(key, signDownloadToken(key, { ...grant, expiresAt: new Date(Date.now() - 1000) }))).toBeUndefined();
-    for (const junk of ["", ".", "abc", `${body}.`, "x".repeat(5000)]) expect(verifyDownloadToken(key, junk)).toBeUndefined();
+    expect(verifyDownloadToken(key, `${swapped}.${mac}`, ttl)).toBeUndefined();
+    expect(verifyDownloadToken(key, signDownloadToken(key, { ...grant, expiresAt: new Date(Date.now() - 1000) }), ttl)).toBeUndefined();
+    for (const junk of ["", ".", "abc", `${body}.`, "x".repeat(5000)]) expect(verifyDownloadToken(key, junk, ttl)).toBeUndefined();
+  });
+
+  it("verify only the canonical encoding of the signature", () => {
+    const token = signDownloadToken(key, grant);
+    const [body, mac] = token.split(".") as [string, string];
+    // 32 bytes in base64url: 43 characters, the last carrying 2 unused bits a lenient decoder ignores.
+    const last = mac.at(-1) as string;
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const sibling = alphabet[alphabet.indexOf(last) ^ 1] as string;
+    expect(Buffer.from(`${mac.slice(0, -1)}${sibling}`, "base64url").equals(Buffer.from(mac, "base64url"))).toBe(true);
+    expect(verifyDownloadToken(key, `${body}.${mac.slice(0, -1)}${sibling}`, ttl)).toBeUndefined();
+    expect(verifyDownloadToken(key, `${body}.${mac}=`, ttl)).toBeUndefined();
+    expect(verifyDownloadToken(key, `${body}.${mac}==`, ttl)).toBeUndefined();
+  });
+
+  it("refuse an expiry further ahead than the configured lifetime allows", () => {
+    const now = Date.now();
+    const far = signDownloadToken(key, { ...grant, expiresAt: new Date(now + (ttl + CLOCK_SKEW_SECONDS + 5) * 1000) });
+    expect(verifyDownloadToken(key, far, ttl, now)).toBeUndefined();
+    const skewed = signDownloadToken(key, { ...grant, expiresAt: new Date(now + (ttl + CLOCK_SKEW_SECONDS - 5) * 1000) });
+    expect(verifyDownloadToken(key, skewed, ttl, now)).toBeDefined();
   });
 
   it("name files safely", () => {
     expect(exportFileName("Élan / ../../etc \"passwd\"", "md")).toBe("Elan-..-..-etc-passwd.md");
     expect(exportFileName("...", "json")).toBe("world.json");
     expect(exportFileName("世界", "md")).toBe("world.md");
+    expect(contentDisposition("Isles & <Reefs>", "md")).toBe('attachment; filename="Isles-Reefs.md"');
+    expect(contentDisposition("世界", "md")).toBe(`attachment; filename="world.md"; filename*=UTF-8''${encodeURIComponent("世界.md")}`);
+    expect(contentDisposition("Élan (d'or) / *x*", "json")).toBe("attachment; filename=\"Elan-d-or-x.json\"; filename*=UTF-8''%C3%89lan-d-or-x.json");
+    expect(contentDisposition("Ünïcode's (world)", "md")).toMatch(/filename\*=UTF-8''%C3%9Cn%C3%AFcode-s-world\.md$/);
   });
 });
 

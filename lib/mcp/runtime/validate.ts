@@ -26,13 +26,16 @@ export function parseOrInvalidParams<T>(schema: ZodType<T>, value: unknown, what
  */
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 
+/** The message every refused control character gets, wherever it is found. */
+export const CONTROL_CHARACTERS_MESSAGE = "Control characters are not allowed";
+
 /** Whether `text` is free of control characters that no text field allows. */
 export function isPlainText(text: string): boolean {
   return !FORBIDDEN_CONTROL.test(text);
 }
 
 /** The path of the first string (or object key) inside `value` that carries a forbidden control character. */
-function controlCharacterPath(value: unknown, path: (string | number)[] = [], depth = 0): (string | number)[] | undefined {
+export function controlCharacterPath(value: unknown, path: (string | number)[] = [], depth = 0): (string | number)[] | undefined {
   if (typeof value === "string") return isPlainText(value) ? undefined : path;
   if (depth > 64 || typeof value !== "object" || value === null) return undefined;
   const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
@@ -51,6 +54,6 @@ function controlCharacterPath(value: unknown, path: (string | number)[] = [], de
  */
 export function parseArgumentsOrInvalidParams<T>(schema: ZodType<T>, value: unknown, what: string): T {
   const path = controlCharacterPath(value);
-  if (path) throw McpError.invalidParams(`Invalid ${what}`, [{ path, message: "Control characters are not allowed" }] satisfies IssueReport[]);
+  if (path) throw McpError.invalidParams(`Invalid ${what}`, [{ path, message: CONTROL_CHARACTERS_MESSAGE }] satisfies IssueReport[]);
   return parseOrInvalidParams(schema, value, what);
 }

@@ -47,6 +47,21 @@ export function exportFileName(worldName: string, format: ExportFileFormat): str
   return `${stem || "world"}.${format}`;
 }
 
+/**
+ * The Content-Disposition of an export: the ASCII file name, and for a name with non-ASCII
+ * letters (which the ASCII name loses, "世界" → "world.md") the Unicode one beside it as
+ * `filename*` (RFC 6266 §4.3, RFC 8187 encoding); clients that know it prefer it.
+ */
+export function contentDisposition(worldName: string, format: ExportFileFormat): string {
+  const ascii = `attachment; filename="${exportFileName(worldName, format)}"`;
+  if (!/[^\u0000-\u007f]/.test(worldName)) return ascii;
+  const stem = [...worldName.normalize("NFC").replace(/[^\p{L}\p{M}\p{N}._-]+/gu, "-").replace(/^[.-]+|[.-]+$/g, "")].slice(0, 80).join("").replace(/[.-]+$/, "");
+  if (!stem) return ascii;
+  // encodeURIComponent leaves ' ( ) * as they are; RFC 8187's attr-char does not allow them.
+  const encoded = encodeURIComponent(`${stem}.${format}`).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${ascii}; filename*=UTF-8''${encoded}`;
+}
+
 /** Signed, expiring links to both exports of `worldId` for `subject`. */
 export async function exportFileReferences(subject: string, world: { id: string; name: string }, now = Date.now()): Promise<FileReference[]> {
   const env = loadEnv();

@@ -42,14 +42,22 @@ export function signDownloadToken(key: Buffer, grant: DownloadGrant): string {
   return `${body}.${mac(key, body).toString("base64url")}`;
 }
 
-/** The grant a token carries when its signature holds and it has not expired; undefined otherwise, whatever the reason. */
-export function verifyDownloadToken(key: Buffer, token: string, now = Date.now()): DownloadGrant | undefined {
+/** Expiries this far past `now + maxTtlSeconds` are still accepted: clocks of several instances differ a little. */
+export const CLOCK_SKEW_SECONDS = 60;
+
+/**
+ * The grant a token carries when its signature holds, it has not expired, and it ends no later
+ * than a link signed now would (plus clock skew); undefined otherwise, whatever the reason.
+ */
+export function verifyDownloadToken(key: Buffer, token: string, maxTtlSeconds: number, now = Date.now()): DownloadGrant | undefined {
   if (token.length > MAX_TOKEN) return undefined;
   const dot = token.indexOf(".");
   if (dot <= 0) return undefined;
   const body = token.slice(0, dot);
-  const given = Buffer.from(token.slice(dot + 1), "base64url");
-  const expected = mac(key, body);
+  // Compared as text against the canonical encoding: base64url decoding is lenient (padding,
+  // a last character's unused bits), and a changed token must not verify.
+  const given = Buffer.from(token.slice(dot + 1), "utf8");
+  const expected = Buffer.from(mac(key, body).toString("base64url"), "utf8");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   let parsed: unknown;
   try {
@@ -59,5 +67,6 @@ export function verifyDownloadToken(key: Buffer, token: string, now = Date.now()
   }
   const payload = Payload.safeParse(parsed);
   if (!payload.success || payload.data.e * 1000 <= now) return undefined;
+  if (payload.data.e * 1000 > now + (maxTtlSeconds + CLOCK_SKEW_SECONDS) * 1000) return undefined;
   return { subject: payload.data.s, worldId: payload.data.w, format: payload.data.f, expiresAt: new Date(payload.data.e * 1000) };
 }

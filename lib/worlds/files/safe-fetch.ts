@@ -35,7 +35,20 @@ export interface FetchedFile {
 
 export class FileFetchRefused extends Error {
   override name = "FileFetchRefused";
+  /** `message` is shown to the caller; `detail` (what was resolved, and how) is for the server log only. */
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
 }
+
+/**
+ * The one refusal for a host that is not on the public internet, whatever the reason (no such
+ * name, a private address): what a name resolves to inside this network is not the caller's to learn.
+ */
+export const NOT_PUBLIC_HOST = "the file's host is not a public internet address; only public https URLs can be fetched";
 
 export const ACCEPTED_MEDIA_TYPES = ["text/markdown", "text/x-markdown", "text/plain", "application/json", "application/octet-stream"] as const;
 
@@ -58,9 +71,9 @@ function resolveChecked(hostname: string, allowLoopback: boolean, signal: AbortS
     signal.addEventListener("abort", onAbort, { once: true });
     dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
       signal.removeEventListener("abort", onAbort);
-      if (error || addresses.length === 0) return reject(new FileFetchRefused(`the file's host ${hostname} could not be resolved`));
+      if (error || addresses.length === 0) return reject(new FileFetchRefused(NOT_PUBLIC_HOST, `${hostname} could not be resolved`));
       const refused = addresses.find((a) => !allowedAddress(a.address, allowLoopback));
-      if (refused) return reject(new FileFetchRefused(`the file's host ${hostname} is a private, loopback or link-local address (${refused.address}); only public https URLs can be fetched`));
+      if (refused) return reject(new FileFetchRefused(NOT_PUBLIC_HOST, `${hostname} resolves to the non-public address ${refused.address}`));
       resolve(addresses);
     });
   });
@@ -106,7 +119,7 @@ async function openHop(url: URL, limits: FetchLimits, signal: AbortSignal): Prom
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let pinned: LookupAddress[];
   if (isIP(host)) {
-    if (!allowedAddress(host, limits.allowLoopback)) throw new FileFetchRefused(`the file URL points to a private, loopback or link-local address (${host}); only public https URLs can be fetched`);
+    if (!allowedAddress(host, limits.allowLoopback)) throw new FileFetchRefused(NOT_PUBLIC_HOST, `${host} is a non-public address`);
     pinned = [{ address: host, family: isIP(host) }];
   } else {
     pinned = await resolveChecked(host, limits.allowLoopback, signal);

@@ -3,7 +3,7 @@ import { exportWorld } from "../export/world-export";
 import { NotFoundError } from "../data/errors";
 import { downloadLinkKey } from "./link-key";
 import { verifyDownloadToken } from "./download-token";
-import { EXPORT_MIME_TYPES, exportFileName } from "./download-link";
+import { EXPORT_MIME_TYPES, contentDisposition } from "./download-link";
 
 /**
  * GET /api/files/<token>: the export a download link names, made afresh for the link's owner.
@@ -25,7 +25,8 @@ function notFound(): Response {
 }
 
 export async function serveDownload(token: string, signal: AbortSignal): Promise<Response> {
-  const grant = verifyDownloadToken(await downloadLinkKey(loadEnv()), token);
+  const env = loadEnv();
+  const grant = verifyDownloadToken(await downloadLinkKey(env), token, env.MCP_DOWNLOAD_LINK_TTL_SECONDS);
   if (!grant) return notFound();
   const exported = await exportWorld(grant.subject, grant.worldId, { signal }).catch((thrown: unknown) => {
     if (thrown instanceof NotFoundError) return undefined;
@@ -38,7 +39,7 @@ export async function serveDownload(token: string, signal: AbortSignal): Promise
     headers: {
       ...PRIVATE_HEADERS,
       "content-type": EXPORT_MIME_TYPES[grant.format],
-      "content-disposition": `attachment; filename="${exportFileName(exported.world.name, grant.format)}"`,
+      "content-disposition": contentDisposition(exported.world.name, grant.format),
     },
   });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTROL_CHARACTERS_MESSAGE, controlCharacterPath } from "../../mcp";
 import { LongText, Name, ShortText, Theme, Traits } from "../tools/data/shared";
 
 /**
@@ -82,6 +83,10 @@ export function describeProblems(problems: string[]): string {
  * line, a JSON path). Throws WorldFileProblems naming each bad field.
  */
 export function validateDocument(raw: WorldDocumentInput, where: (path: PropertyKey[]) => string): WorldDocument {
+  // The rule create_* arguments follow (lib/mcp/runtime/validate.ts): no C0 control character
+  // but tab and newlines in any string. PostgreSQL refuses a NUL outright (22021).
+  const control = controlCharacterPath(raw);
+  if (control) throw new WorldFileProblems([`${where(control)}: ${CONTROL_CHARACTERS_MESSAGE}`]);
   const parsed = WorldDocument.safeParse(raw);
   if (parsed.success) return parsed.data;
   throw new WorldFileProblems(parsed.error.issues.map((issue) => `${where(issue.path)}: ${issue.message}`));

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool, ToolError } from "../../../mcp";
-import { loadEnv } from "../../../config/env";
+import { IMPORT_MAX_BYTES_DEFAULT, loadEnv } from "../../../config/env";
 import { ownerOf } from "../../owner";
 import { narrate } from "../../i18n/narration";
 import { getWorldCard } from "../../data/worlds";
@@ -36,7 +36,12 @@ const FileParam = z
 const Input = z
   .object({
     file: FileParam.optional(),
-    document: z.string().min(1).max(10 * 1024 * 1024).optional().describe("The world file's text, for clients that cannot upload files: a WorldCrafter Markdown or JSON export"),
+    document: z
+      .string()
+      .min(1)
+      .max(IMPORT_MAX_BYTES_DEFAULT)
+      .optional()
+      .describe("The world file's text, for clients that cannot upload files: a WorldCrafter Markdown or JSON export, at most 1 MiB of UTF-8 (and of the request body)"),
     format: z.enum(WORLD_FILE_FORMATS).optional().describe("The file's format; omitted, it is recognised from the file"),
   })
   .superRefine((args, ctx) => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ToolError, toolErrorResult, type CallToolResult, type HandlerContext, type Meta, type ToolAnnotations } from "../../../mcp";
+import { CONTROL_CHARACTERS_MESSAGE, ToolError, toolErrorResult, type CallToolResult, type HandlerContext, type Meta, type ToolAnnotations } from "../../../mcp";
 import { narrate } from "../../i18n/narration";
 import { encodeCursor, type CursorKey } from "../../data/cursor";
 
@@ -7,7 +7,7 @@ import { encodeCursor, type CursorKey } from "../../data/cursor";
 
 /** Single-line text: no control character at all (multi-line text keeps tab and newlines, lib/mcp/runtime/validate.ts). */
 const SINGLE_LINE = /^[^\u0000-\u001f\u007f]*$/;
-const line = () => z.string().regex(SINGLE_LINE, "Control characters are not allowed");
+const line = () => z.string().regex(SINGLE_LINE, CONTROL_CHARACTERS_MESSAGE);
 
 export const Id = line().trim().min(1).max(64);
 export const Name = line().trim().min(1).max(120);
