@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { DATABASE_SERVERS } from "../support/servers";
 import { connectClient } from "../support/sdk-client";
+import { statelessHeaders } from "../support/mcp-http";
 
 /**
  * Durable tasks (io.modelcontextprotocol/tasks, docs/tasks.md) on both databases the app runs on:
@@ -19,16 +20,9 @@ interface Answer {
 }
 
 async function call(base: string, method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = { extensions: { [TASKS]: {} }, elicitation: {} }): Promise<Answer> {
-  const name = typeof params.name === "string" ? params.name : typeof params.taskId === "string" ? params.taskId : undefined;
   const res = await fetch(`${base}${PATH}`, {
     method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": V,
-      "mcp-method": method,
-      ...(name ? { "mcp-name": name } : {}),
-    },
+    headers: statelessHeaders(V, method, params),
     body: JSON.stringify({
       jsonrpc: "2.0",
       id: nextId++,

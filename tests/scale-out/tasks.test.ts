@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTwoInstances, type TwoInstances } from "../support/two-instances";
 import { startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 import { migratedTestSchema, type TestSchema } from "../support/test-database";
+import { statelessHeaders } from "../support/mcp-http";
 
 /**
  * Durable tasks (io.modelcontextprotocol/tasks, docs/tasks.md) across two instances sharing one
@@ -23,15 +24,10 @@ interface Answer {
 
 /** One 2026-07-28 request straight to `base` (no proxy): the test picks the instance. */
 async function call(base: string, path: string, method: string, params: Record<string, unknown>, opts: { token?: string; tasks?: boolean; forwardedFor?: string } = {}): Promise<Answer> {
-  const name = typeof params.name === "string" ? params.name : typeof params.taskId === "string" ? params.taskId : undefined;
   const res = await fetch(`${base}${path}`, {
     method: "POST",
     headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": V,
-      "mcp-method": method,
-      ...(name ? { "mcp-name": name } : {}),
+      ...statelessHeaders(V, method, params),
       ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
       ...(opts.forwardedFor ? { "x-forwarded-for": opts.forwardedFor } : {}),
     },

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrateDatabase, testSchema } from "./test-database";
+import { statelessHeaders } from "./mcp-http";
 
 /**
  * WorldCrafter's endpoint mounted in the test process (no Next.js) on a fresh, migrated database —
@@ -71,16 +72,11 @@ export async function mountWorldcrafter(kind: DatabaseKind): Promise<InProcessAp
   return {
     async request(subject, method, params = {}) {
       id += 1;
-      const target = method === "resources/read" ? params.uri : params.name;
       const response = await endpoint.handle(
         new Request("http://127.0.0.1/api/mcp", {
           method: "POST",
           headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": V,
-            "mcp-method": method,
-            ...(typeof target === "string" ? { "mcp-name": target } : {}),
+            ...statelessHeaders(V, method, params),
             authorization: `Bearer ${await tokenOf(subject)}`,
           },
           body: JSON.stringify({

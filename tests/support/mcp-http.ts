@@ -6,6 +6,21 @@ export const LATEST = "2025-11-25";
 
 export const JSON_AND_SSE = "application/json, text/event-stream";
 
+/**
+ * The headers of one 2026-07-28 request: Mcp-Method, and Mcp-Name where the method names a target
+ * (the resource's uri for resources/read, else the tool's or prompt's name, or the task's id).
+ */
+export function statelessHeaders(protocolVersion: string, method: string, params: Record<string, unknown>): Record<string, string> {
+  const target = method === "resources/read" ? params.uri : typeof params.name === "string" ? params.name : params.taskId;
+  return {
+    "content-type": "application/json",
+    accept: JSON_AND_SSE,
+    "mcp-protocol-version": protocolVersion,
+    "mcp-method": method,
+    ...(typeof target === "string" ? { "mcp-name": target } : {}),
+  };
+}
+
 export interface RawResponse {
   status: number;
   headers: Headers;
