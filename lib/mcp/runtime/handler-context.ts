@@ -68,7 +68,7 @@ export interface CallScope {
   continueAsTask?: () => Promise<void>;
 }
 
-/** The context an app handler receives as its second argument. */
+/** The context an app handler receives as its second argument. Call its methods on it (`ctx.progress(…)`): they are not bound. */
 export interface HandlerContext {
   readonly signal: AbortSignal;
   readonly requestId: JsonRpcId;
