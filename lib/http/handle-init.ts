@@ -52,9 +52,9 @@ export function requestHostOf(request: Request, init: unknown, addresses: Client
 }
 
 /**
- * A class, not an object literal with a getter: V8 gives each such literal an accessor of its own
- * (a new closure) that old-space metadata keeps pointing at, so every scavenge kept the closure,
- * its Request and all they reach alive and promoted them (bench/PROFILING.md, round 9).
+ * A class, not an object literal with a getter: V8 builds such a literal in dictionary mode, and
+ * each one kept what its getter closes over (the Request and all it reaches) alive through the
+ * next scavenge, which promoted it all (bench/PROFILING.md, round 9).
  */
 class HostFacts implements RequestHost {
   readonly body: string | undefined;

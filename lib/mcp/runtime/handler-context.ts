@@ -151,11 +151,11 @@ export function createHandlerContext(scope: CallScope, locales: LocalePolicy = E
 }
 
 /**
- * A class with its getters and methods on the prototype. An object literal with getters gets
- * accessors of its own (new closures) that old-space metadata keeps pointing at, and a class
- * that stores a new closure per instance in a field does much the same: either way every
- * scavenge kept a call's context, scope and answer alive and promoted them (bench/PROFILING.md,
- * round 9). Handlers call these as methods (`ctx.progress(…)`).
+ * A class with its getters and methods on the prototype. An object literal with getters (which V8
+ * builds in dictionary mode), and a class whose constructor makes a closure per method, both
+ * kept what those close over (the call's scope and answer) alive through the next scavenge,
+ * which promoted it all (bench/PROFILING.md, round 9). Handlers call these as methods
+ * (`ctx.progress(…)`).
  */
 class CallHandlerContext implements HandlerContext {
   readonly requestId: JsonRpcId;

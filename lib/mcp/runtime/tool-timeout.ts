@@ -40,10 +40,10 @@ export function withTimeLimit<T>(scope: CallScope, ms: number, start: (scope: Ca
 
 /**
  * The caller's scope with the time limit's own signal. A class with its getters on the
- * prototype and the caller's fields copied, not an object literal: a literal with getters gets
- * accessors of its own (new closures) that old-space metadata keeps pointing at, so every
- * scavenge kept the call's objects alive and promoted them (bench/PROFILING.md, round 9); and
- * Object.create(scope, descriptors) leaves a dictionary-mode object every later read pays for.
+ * prototype and the caller's fields copied. Not an object literal with getters: V8 builds one in
+ * dictionary mode, and each kept what its getters close over alive through the next scavenge,
+ * which promoted it all (bench/PROFILING.md, round 9); nor Object.create(scope, descriptors),
+ * which also leaves a dictionary-mode object every later read pays for.
  */
 class BoundedScope implements CallScope {
   readonly requestId: CallScope["requestId"];

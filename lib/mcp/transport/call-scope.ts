@@ -17,9 +17,9 @@ export function callScopeOf(message: JsonRpcRequest, abort: LazyAbort, facts: Ca
 }
 
 /**
- * A class with its getters on the prototype, not an object literal with getters: V8 gives each
- * such literal accessors of its own (new closures) that old-space metadata keeps pointing at, so
- * every scavenge kept a call's scope, exchange and Response alive and promoted them
+ * A class with its getters on the prototype, not an object literal with getters: V8 builds such a
+ * literal in dictionary mode, and each one kept what its getters close over (the call's
+ * exchange and Response) alive through the next scavenge, which promoted it all
  * (bench/PROFILING.md, round 9).
  */
 class DispatchScope implements CallScope {
