@@ -16,6 +16,7 @@
  * anonymous (MCP_AUTH_MODE=mixed), limits off.
  */
 import { writeFileSync } from "node:fs";
+import { PerformanceObserver, constants as perfConstants } from "node:perf_hooks";
 import { createJiti } from "jiti";
 import { preparePostgres } from "./databases.mjs";
 
@@ -71,6 +72,17 @@ async function run(count) {
 }
 
 await run(3_000); // warm-up: JIT, caches, the database connection
+// The collector's pauses in the timed window (bench/PROFILING.md round 9: a request's objects
+// that outlive one scavenge are what the collector pays for).
+const gc = { minor: 0, major: 0, ms: 0 };
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gc.ms += entry.duration;
+    if (entry.detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) gc.minor++;
+    else gc.major++;
+  }
+});
+gcObserver.observe({ entryTypes: ["gc"] });
 const cpu0 = process.cpuUsage();
 const t0 = process.hrtime.bigint();
 await run(requests);
@@ -83,7 +95,11 @@ if (process.env.BENCH_PROFILE_SIDECAR) {
   writeFileSync(process.env.BENCH_PROFILE_SIDECAR, JSON.stringify({ requests, windows: [{ system: method, concurrency: 1, round: 0, startUs: us(t0), endUs: us(t1), requests }] }));
 }
 const cpu = process.cpuUsage(cpu0);
+await new Promise((resolve) => setImmediate(resolve)); // the observer hears of the last pauses
+gcObserver.disconnect();
+const gcUs = (gc.ms * 1000) / requests;
 console.log(`${method}: ${requests} requests on Node ${process.version}, ${wallUs.toFixed(1)} µs wall and ${((cpu.user + cpu.system) / requests).toFixed(1)} µs CPU per request (Request built, handled, answer read)`);
+console.log(`  garbage collection: ${gcUs.toFixed(1)} µs per request (${((100 * gcUs) / wallUs).toFixed(0)}% of wall), ${gc.minor} scavenges, ${gc.major} other collections`);
 await new Promise((resolve) => setTimeout(resolve, 200)); // the last audit batch
 await database.cleanup();
 process.exit(0);

@@ -68,7 +68,7 @@ export interface CallScope {
   continueAsTask?: () => Promise<void>;
 }
 
-/** The context an app handler receives as its second argument. */
+/** The context an app handler receives as its second argument. Call its methods on it (`ctx.progress(…)`): they are not bound. */
 export interface HandlerContext {
   readonly signal: AbortSignal;
   readonly requestId: JsonRpcId;
@@ -147,56 +147,104 @@ async function ask<T>(scope: CallScope, method: ServerRequestMethod, params: obj
 const ENGLISH_ONLY: LocalePolicy = { supported: ["en"], fallback: "en" };
 
 export function createHandlerContext(scope: CallScope, locales: LocalePolicy = ENGLISH_ONLY, publish?: ResourceUpdatePublisher): HandlerContext {
-  const token = scope.meta.progressToken;
-  let hints: ClientHints | undefined;
-  return {
-    // A getter: the AbortSignal is created only if the handler looks at it.
-    get signal() {
-      return scope.signal;
-    },
-    requestId: scope.requestId,
-    sessionId: scope.sessionId,
-    auth: scope.auth,
-    meta: scope.meta,
-    protocolVersion: scope.protocolVersion,
-    clientCapabilities: scope.clientCapabilities ?? {},
-    get clientExtensions() {
-      const extensions = scope.clientCapabilities?.extensions;
-      return typeof extensions === "object" && extensions !== null && !Array.isArray(extensions) ? (extensions as Record<string, unknown>) : {};
-    },
-    // Getters: most handlers never look, so the lookups cost nothing on the hot path.
-    get locale() {
-      return lookupLocale(scope.meta[LOCALE_META_KEY], locales);
-    },
-    get clientHints() {
-      hints ??= readClientHints(scope.meta);
-      return hints;
-    },
-    async progress(progress, total, message) {
-      scope.onProgress?.(progress, total);
-      if (token === undefined) return;
-      await scope.channel.notify("notifications/progress", {
-        progressToken: token,
-        progress,
-        ...(total === undefined ? {} : { total }),
-        ...(message === undefined ? {} : { message }),
-      });
-    },
-    async log(level, data, logger) {
-      const threshold = scope.logThreshold;
-      if (threshold === "none" || loggingLevelRank(level) < loggingLevelRank(threshold)) return;
-      await scope.channel.notify("notifications/message", { level, data, ...(logger ? { logger } : {}) });
-    },
-    sendNotification: (method, params) => scope.channel.notify(method, params),
-    elicit: (params, options) => ask(scope, "elicitation/create", params, ElicitResultSchema, options),
-    sample: (params, options) => ask(scope, "sampling/createMessage", params, CreateMessageResultSchema, options),
-    listRoots: (options) => ask(scope, "roots/list", {}, ListRootsResultSchema, options),
-    closeStream: (retryMs) => scope.channel.closeStream(retryMs),
-    continueAsTask: () => scope.continueAsTask?.() ?? Promise.resolve(),
-    resourcesUpdated(uris) {
-      if (!publish) return;
-      // The caller's own resources: only its streams hear of them (server-event.ts, mayHear).
-      for (const uri of new Set(uris)) publish(uri, scope.auth?.subject ?? null);
-    },
-  };
+  return new CallHandlerContext(scope, locales, publish);
+}
+
+/**
+ * A class with its getters and methods on the prototype. An object literal with getters (which V8
+ * builds in dictionary mode), and a class whose constructor makes a closure per method, both
+ * kept what those close over (the call's scope and answer) alive through the next scavenge,
+ * which promoted it all (bench/PROFILING.md, round 9). Handlers call these as methods
+ * (`ctx.progress(…)`).
+ */
+class CallHandlerContext implements HandlerContext {
+  readonly requestId: JsonRpcId;
+  readonly sessionId: string | undefined;
+  readonly auth: AuthInfo | undefined;
+  readonly meta: RequestMeta;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  private hints: ClientHints | undefined;
+
+  constructor(
+    private readonly scope: CallScope,
+    private readonly locales: LocalePolicy,
+    private readonly publish: ResourceUpdatePublisher | undefined,
+  ) {
+    this.requestId = scope.requestId;
+    this.sessionId = scope.sessionId;
+    this.auth = scope.auth;
+    this.meta = scope.meta;
+    this.protocolVersion = scope.protocolVersion;
+    this.clientCapabilities = scope.clientCapabilities ?? {};
+  }
+
+  // A getter: the AbortSignal is created only if the handler looks at it.
+  get signal(): AbortSignal {
+    return this.scope.signal;
+  }
+
+  get clientExtensions(): Readonly<Record<string, unknown>> {
+    const extensions = this.scope.clientCapabilities?.extensions;
+    return typeof extensions === "object" && extensions !== null && !Array.isArray(extensions) ? (extensions as Record<string, unknown>) : {};
+  }
+
+  // Getters: most handlers never look, so the lookups cost nothing on the hot path.
+  get locale(): string {
+    return lookupLocale(this.scope.meta[LOCALE_META_KEY], this.locales);
+  }
+
+  get clientHints(): ClientHints {
+    this.hints ??= readClientHints(this.scope.meta);
+    return this.hints;
+  }
+
+  async progress(progress: number, total?: number, message?: string): Promise<void> {
+    const scope = this.scope;
+    scope.onProgress?.(progress, total);
+    const token = scope.meta.progressToken;
+    if (token === undefined) return;
+    await scope.channel.notify("notifications/progress", {
+      progressToken: token,
+      progress,
+      ...(total === undefined ? {} : { total }),
+      ...(message === undefined ? {} : { message }),
+    });
+  }
+
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    const threshold = this.scope.logThreshold;
+    if (threshold === "none" || loggingLevelRank(level) < loggingLevelRank(threshold)) return;
+    await this.scope.channel.notify("notifications/message", { level, data, ...(logger ? { logger } : {}) });
+  }
+
+  sendNotification(method: string, params: Record<string, unknown>): Promise<void> {
+    return this.scope.channel.notify(method, params);
+  }
+
+  elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult> {
+    return ask(this.scope, "elicitation/create", params, ElicitResultSchema, options);
+  }
+
+  sample(params: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult> {
+    return ask(this.scope, "sampling/createMessage", params, CreateMessageResultSchema, options);
+  }
+
+  listRoots(options?: AskOptions): Promise<ListRootsResult> {
+    return ask(this.scope, "roots/list", {}, ListRootsResultSchema, options);
+  }
+
+  closeStream(retryMs?: number): void {
+    this.scope.channel.closeStream(retryMs);
+  }
+
+  continueAsTask(): Promise<void> {
+    return this.scope.continueAsTask?.() ?? Promise.resolve();
+  }
+
+  resourcesUpdated(uris: readonly string[]): void {
+    if (!this.publish) return;
+    // The caller's own resources: only its streams hear of them (server-event.ts, mayHear).
+    for (const uri of new Set(uris)) this.publish(uri, this.scope.auth?.subject ?? null);
+  }
 }

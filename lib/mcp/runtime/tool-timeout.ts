@@ -16,42 +16,13 @@ export class ToolTimeout extends ToolError {
  * handler's signal stays lazy, as on the untimed path: it is made only if the handler reads it.
  */
 export function withTimeLimit<T>(scope: CallScope, ms: number, start: (scope: CallScope) => T | Promise<T>): T | Promise<T> {
-  let expired: ToolTimeout | undefined;
-  let controller: AbortController | undefined;
-  // A plain literal with the caller's fields copied, not Object.create(scope, descriptors): that
-  // leaves a dictionary-mode object every later property read on the hot path pays for.
-  const bounded: CallScope = {
-    requestId: scope.requestId,
-    onProgress: scope.onProgress,
-    protocolVersion: scope.protocolVersion,
-    sessionId: scope.sessionId,
-    auth: scope.auth,
-    clientAddress: scope.clientAddress,
-    meta: scope.meta,
-    clientCapabilities: scope.clientCapabilities,
-    logThreshold: scope.logThreshold,
-    channel: scope.channel,
-    get signal(): AbortSignal {
-      if (!controller) {
-        const own = new AbortController();
-        controller = own;
-        const outer = scope.signal;
-        if (expired) own.abort(expired);
-        else if (outer.aborted) own.abort(outer.reason);
-        else outer.addEventListener("abort", () => own.abort(outer.reason), { once: true });
-      }
-      return controller.signal;
-    },
-    get aborted() {
-      return expired !== undefined || scope.aborted;
-    },
-  };
+  const bounded = new BoundedScope(scope);
   const outcome = start(bounded);
   if (!(outcome instanceof Promise)) return outcome;
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
-      expired = new ToolTimeout(ms);
-      controller?.abort(expired);
+      const expired = new ToolTimeout(ms);
+      bounded.expire(expired);
       reject(expired);
     }, ms);
     outcome.then(
@@ -65,4 +36,61 @@ export function withTimeLimit<T>(scope: CallScope, ms: number, start: (scope: Ca
       },
     );
   });
+}
+
+/**
+ * The caller's scope with the time limit's own signal. A class with its getters on the
+ * prototype and the caller's fields copied. Not an object literal with getters: V8 builds one in
+ * dictionary mode, and each kept what its getters close over alive through the next scavenge,
+ * which promoted it all (bench/PROFILING.md, round 9); nor Object.create(scope, descriptors),
+ * which also leaves a dictionary-mode object every later read pays for.
+ */
+class BoundedScope implements CallScope {
+  readonly requestId: CallScope["requestId"];
+  readonly onProgress: CallScope["onProgress"];
+  readonly protocolVersion: string;
+  readonly sessionId: string | undefined;
+  readonly auth: CallScope["auth"];
+  readonly clientAddress: string;
+  readonly meta: CallScope["meta"];
+  readonly clientCapabilities: CallScope["clientCapabilities"];
+  readonly logThreshold: CallScope["logThreshold"];
+  readonly channel: CallScope["channel"];
+  private controller: AbortController | undefined;
+  private expired: ToolTimeout | undefined;
+
+  constructor(private readonly outer: CallScope) {
+    this.requestId = outer.requestId;
+    this.onProgress = outer.onProgress;
+    this.protocolVersion = outer.protocolVersion;
+    this.sessionId = outer.sessionId;
+    this.auth = outer.auth;
+    this.clientAddress = outer.clientAddress;
+    this.meta = outer.meta;
+    this.clientCapabilities = outer.clientCapabilities;
+    this.logThreshold = outer.logThreshold;
+    this.channel = outer.channel;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const own = new AbortController();
+      this.controller = own;
+      const outer = this.outer.signal;
+      if (this.expired) own.abort(this.expired);
+      else if (outer.aborted) own.abort(outer.reason);
+      else outer.addEventListener("abort", () => own.abort(outer.reason), { once: true });
+    }
+    return this.controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.expired !== undefined || this.outer.aborted;
+  }
+
+  /** The time is up: the handler's signal (if it took one) fires with the ToolTimeout. */
+  expire(reason: ToolTimeout): void {
+    this.expired = reason;
+    this.controller?.abort(reason);
+  }
 }

@@ -36,13 +36,36 @@ export function isPlainText(text: string): boolean {
 
 /** The path of the first string (or object key) inside `value` that carries a forbidden control character. */
 export function controlCharacterPath(value: unknown, path: (string | number)[] = [], depth = 0): (string | number)[] | undefined {
-  if (typeof value === "string") return isPlainText(value) ? undefined : path;
+  const found = controlCharacterAt(value, depth);
+  return found ? [...path, ...found.reverse()] : undefined;
+}
+
+/**
+ * The same search, innermost key first, with nothing allocated unless something is found: it
+ * runs on every tool call's arguments, which are almost always clean.
+ */
+function controlCharacterAt(value: unknown, depth: number): (string | number)[] | undefined {
+  if (typeof value === "string") return isPlainText(value) ? undefined : [];
   if (depth > 64 || typeof value !== "object" || value === null) return undefined;
-  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
-  for (const [key, item] of entries) {
-    if (typeof key === "string" && !isPlainText(key)) return [...path, key];
-    const found = controlCharacterPath(item, [...path, key], depth + 1);
-    if (found) return found;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = controlCharacterAt(value[i], depth + 1);
+      if (found) {
+        found.push(i);
+        return found;
+      }
+    }
+    return undefined;
+  }
+  const record = value as Record<string, unknown>;
+  // Object.keys: the own enumerable string keys, in Object.entries' order.
+  for (const key of Object.keys(record)) {
+    if (!isPlainText(key)) return [key];
+    const found = controlCharacterAt(record[key], depth + 1);
+    if (found) {
+      found.push(key);
+      return found;
+    }
   }
   return undefined;
 }
