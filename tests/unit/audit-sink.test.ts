@@ -40,6 +40,28 @@ describe("audit sink", () => {
     expect(stderr.mock.calls.map(([line]) => String(line)).some((line) => line.includes("the row of a tool-2 call"))).toBe(true);
   });
 
+  it("leaves calls that end during a write to their own window, so a steady stream of calls is not one insert per call", async () => {
+    const batches: string[][] = [];
+    let release: () => void = () => undefined;
+    const write = async (rows: AuditRow[]) => {
+      batches.push(rows.map((r) => r.tool));
+      if (batches.length === 1) await new Promise<void>((resolve) => (release = resolve));
+    };
+    const sink = createAuditSink({ write, flushAfterMs: 60_000 });
+    sink.observe(call(1));
+    const first = sink.flush();
+    await vi.waitFor(() => expect(batches).toHaveLength(1));
+    // Two calls end while the first batch is still being written.
+    sink.observe(call(2));
+    sink.observe(call(3));
+    release();
+    await first;
+    // Before, the drain wrote them at once, a second insert right behind the first.
+    expect(batches).toEqual([["tool-1"]]);
+    await sink.flush();
+    expect(batches).toEqual([["tool-1"], ["tool-2", "tool-3"]]);
+  });
+
   it("digests arguments as before: keys sorted, undefined members left out, nesting and escapes kept", () => {
     // Pinned from the previous implementation: rows written before and after a release must give
     // equal calls equal digests.
