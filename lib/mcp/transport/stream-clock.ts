@@ -6,7 +6,7 @@
  * stream's timers are created inside its request, where Next's request stores are active. Two
  * timers per stream kept that frame alive for the stream's whole life (bench/PROFILING.md round 9).
  * Here a timer exists per period or lifetime length, not per stream, and is dropped once no stream
- * needs it.
+ * needs it (it keeps the context of the one request that created it, for as long as it runs).
  *
  * Keep-alives: a wheel per period, ticking every period / SLOTS. A stream joins the slot that just
  * fired, so its first beat comes between 7/8 of a period and a period after it started, then every
