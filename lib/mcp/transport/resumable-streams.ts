@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { encodeSse, encodeSseComment } from "./sse";
+import { afterLifetime, everyPeriod } from "./stream-clock";
 
 /**
  * Logical SSE streams that outlive their HTTP connections (basic/transports §resumability and
@@ -216,6 +217,7 @@ export class StreamTable {
 }
 
 const PING = encodeSse({ event: "ping", data: "{}" });
+const KEEP_ALIVE = encodeSseComment("keep-alive");
 
 /** `<streamId>_<seq>` → its parts; undefined when it is not one of ours. */
 export function parseEventId(lastEventId: string): { streamId: string; afterSeq: number } | undefined {
@@ -250,13 +252,14 @@ export function sseBody(
   onClientGone: (sink: StreamSink) => void,
   options: SseBodyOptions,
 ): ReadableStream<Uint8Array> {
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let lifetime: ReturnType<typeof setTimeout> | undefined;
+  // Shared timers (stream-clock.ts): a per-stream timer would keep its request's context alive.
+  let stopBeat: (() => void) | undefined;
+  let stopLifetime: (() => void) | undefined;
   let closed = false;
   let sink: StreamSink;
   const ended = () => {
-    if (timer) clearInterval(timer);
-    if (lifetime) clearTimeout(lifetime);
+    stopBeat?.();
+    stopLifetime?.();
     options.onEnd?.();
   };
   return new ReadableStream<Uint8Array>({
@@ -284,19 +287,16 @@ export function sseBody(
       connect(sink);
       if (closed) return;
       if (options.pingMs !== undefined && options.pingMs > 0) {
-        timer = setInterval(() => sink.write(PING), options.pingMs);
-        timer.unref?.();
+        stopBeat = everyPeriod(options.pingMs, () => sink.write(PING));
       } else if (options.keepAliveMs > 0) {
-        timer = setInterval(() => sink.write(encodeSseComment("keep-alive")), options.keepAliveMs);
-        timer.unref?.();
+        stopBeat = everyPeriod(options.keepAliveMs, () => sink.write(KEEP_ALIVE));
       }
       if (options.maxLifetimeMs !== undefined) {
-        lifetime = setTimeout(() => {
+        stopLifetime = afterLifetime(options.maxLifetimeMs, () => {
           // As if the client had gone: the logical stream waits for it to reconnect.
           onClientGone(sink);
           sink.close();
-        }, options.maxLifetimeMs);
-        lifetime.unref?.();
+        });
       }
     },
     cancel() {

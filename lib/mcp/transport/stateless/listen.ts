@@ -5,6 +5,7 @@ import type { NotificationHub } from "../../cluster/notification-hub";
 import { mayHear, type ServerEvent } from "../../cluster/server-event";
 import { parseOrInvalidParams } from "../../runtime/validate";
 import { SSE_HEADERS, encodeSse, encodeSseComment } from "../sse";
+import { afterLifetime, everyPeriod } from "../stream-clock";
 import { ErrorCode } from "../../../jsonrpc";
 import { ProtocolError } from "../../protocol/protocol-error";
 import { TASKS_EXTENSION } from "../../tasks/wire";
@@ -31,6 +32,8 @@ export interface Listener {
 }
 
 type Agreed = z.infer<typeof Filter>["notifications"];
+
+const KEEP_ALIVE = encodeSseComment("keep-alive");
 
 function wants(filter: Agreed, event: ServerEvent, listener: Listener): boolean {
   if (event.kind === "task_status") {
@@ -114,11 +117,10 @@ export function listenResponse(
       const unsubscribe = hub.subscribe((event) => {
         if (wants(agreed, event, listener)) send(encodeSse({ data: notificationFor(event, id) }));
       });
-      const keepAlive = keepAliveMs > 0 ? setInterval(() => send(encodeSseComment("keep-alive")), keepAliveMs) : undefined;
+      // Shared timers (stream-clock.ts): a per-stream timer would keep this request's context alive.
+      const stopBeat = everyPeriod(keepAliveMs, () => send(KEEP_ALIVE));
       // A bounded lifetime keeps the stream inside the platform's function limit; the client re-listens.
-      const lifetime = setTimeout(() => end(true), maxLifetimeMs);
-      keepAlive?.unref?.();
-      lifetime.unref?.();
+      const stopLifetime = afterLifetime(maxLifetimeMs, () => end(true));
       const end = (graceful: boolean) => {
         if (!open) return;
         if (graceful) {
@@ -127,8 +129,8 @@ export function listenResponse(
         }
         open = false;
         unsubscribe();
-        if (keepAlive) clearInterval(keepAlive);
-        clearTimeout(lifetime);
+        stopBeat();
+        stopLifetime();
         onEnd?.();
         try {
           controller.close();
