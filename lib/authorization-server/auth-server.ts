@@ -1,123 +1,13 @@
-import { betterAuth } from "better-auth/minimal";
-import { prismaAdapter } from "better-auth/adapters/prisma";
-import { genericOAuth, jwt } from "better-auth/plugins";
-import { oauthProvider } from "@better-auth/oauth-provider";
 import type { JSONWebKeySet } from "jose";
-import { getPrisma } from "../db/prisma";
-import { addKeyRow, developmentSecret, readKeyRows, SIGNING_ALG } from "./key-file";
-import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER, OFFLINE_ACCESS } from "./paths";
-import { requestHooks } from "./request-hooks";
+import type { AuthServer } from "./better-auth-server";
+import { publishedJwks, storedKeyRows } from "./published-keys";
 import type { AuthServerSettings } from "./settings";
 
-/**
- * The built-in OAuth 2.1 authorization server: better-auth with its OAuth provider plugin, on
- * this project's database through its Prisma adapter. Everything it keeps (users, sessions,
- * clients, codes, consents, refresh tokens, keys, sign-in counters) is in that database, so a
- * flow whose steps land on different instances completes.
- *
- * What it is set to, and why:
- * - issuer = the app's origin, so its metadata sits at the root well-known paths clients try;
- * - dynamic client registration open to public clients (ChatGPT and Claude register themselves);
- * - PKCE S256 for every client (better-auth refuses `plain` and a missing challenge);
- * - one resource, this MCP endpoint: every access token is a JWT whose `aud` is it;
- * - refresh tokens rotate; a reused one revokes the family (no grace window);
- * - keys rotate every 90 days, the old one published 30 days more.
- */
-
-const KEY_ROTATION_SECONDS = 90 * 24 * 3600;
-const KEY_GRACE_SECONDS = 30 * 24 * 3600;
-
-// One configuration literal, on purpose over 80 lines: AuthServer's type is inferred from it
-// (plugins included), and better-auth's options read best side by side in one object.
-async function build(settings: AuthServerSettings) {
-  const secret = settings.secret ?? (settings.keysDir ? await developmentSecret(settings.keysDir) : undefined);
-  if (!secret) throw new Error("BETTER_AUTH_SECRET is not set");
-  const keysDir = settings.keysDir;
-  const prisma = await getPrisma();
-  const scopeNames = [...settings.scopes.map((s) => s.name), OFFLINE_ACCESS];
-  return betterAuth({
-    appName: settings.resourceName,
-    baseURL: settings.issuer,
-    basePath: AUTH_BASE_PATH,
-    secret,
-    database: prismaAdapter(prisma, { provider: "postgresql" }),
-    trustedOrigins: [settings.issuer],
-    emailAndPassword: { enabled: true, disableSignUp: !settings.signUp.open, autoSignIn: true },
-    socialProviders: {
-      ...(settings.github ? { github: { ...settings.github, disableSignUp: !settings.signUp.open } } : {}),
-      ...(settings.google ? { google: { ...settings.google, disableSignUp: !settings.signUp.open } } : {}),
-    },
-    rateLimit: {
-      enabled: settings.addressLimits,
-      storage: "database",
-      customRules: {
-        "/sign-in/email": { window: settings.signIn.windowSeconds, max: settings.signIn.attemptsPerAddress },
-        "/sign-up/email": { window: settings.signIn.windowSeconds, max: settings.signIn.attemptsPerAddress },
-      },
-    },
-    onAPIError: { errorURL: AuthPage.Error },
-    advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
-    telemetry: { enabled: false },
-    hooks: { before: requestHooks(settings) },
-    plugins: [
-      jwt({
-        jwt: { issuer: settings.issuer },
-        disableSettingJwtHeader: true,
-        jwks: {
-          keyPairConfig: { alg: SIGNING_ALG },
-          rotationInterval: KEY_ROTATION_SECONDS,
-          gracePeriod: KEY_GRACE_SECONDS,
-          // Keys in a folder (development, tests) are read by `npm run token` too: plain JWKs there.
-          disablePrivateKeyEncryption: keysDir !== undefined,
-        },
-        ...(keysDir
-          ? {
-              adapter: {
-                getJwks: () => readKeyRows(keysDir),
-                createJwk: (row) => addKeyRow(keysDir, row),
-              },
-            }
-          : {}),
-      }),
-      oauthProvider({
-        loginPage: AuthPage.SignIn,
-        consentPage: AuthPage.Consent,
-        scopes: scopeNames,
-        resources: [{ identifier: settings.resourceUrl, name: settings.resourceName, allowedScopes: scopeNames }],
-        clientRegistrationDefaultResources: [settings.resourceUrl],
-        allowDynamicClientRegistration: true,
-        allowUnauthenticatedClientRegistration: true,
-        accessTokenExpiresIn: settings.accessTokenTtlSeconds,
-        refreshTokenExpiresIn: settings.refreshTokenTtlSeconds,
-        refreshTokenReuseInterval: 0,
-        codeExpiresIn: 600,
-      }),
-      ...(settings.oidc
-        ? [
-            genericOAuth({
-              config: [
-                {
-                  providerId: "oidc",
-                  discoveryUrl: `${settings.oidc.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`,
-                  clientId: settings.oidc.clientId,
-                  clientSecret: settings.oidc.clientSecret,
-                  scopes: ["openid", "email", "profile"],
-                  pkce: true,
-                  disableSignUp: !settings.signUp.open,
-                },
-              ],
-            }),
-          ]
-        : []),
-    ],
-  });
-}
-
-export type AuthServer = Awaited<ReturnType<typeof build>>;
+export type { AuthServer } from "./better-auth-server";
 
 export interface BuiltinAuthorizationServer {
   settings: AuthServerSettings;
-  /** better-auth, made on first use (it needs the database client). */
+  /** better-auth (better-auth-server.ts), loaded and made on first use: it needs the database client. */
   auth(): Promise<AuthServer>;
   /** The keys tokens are verified with: the published JWKS. */
   jwks(): Promise<JSONWebKeySet>;
@@ -128,7 +18,7 @@ export interface BuiltinAuthorizationServer {
 export function createBuiltinAuthorizationServer(settings: AuthServerSettings): BuiltinAuthorizationServer {
   let instance: Promise<AuthServer> | undefined;
   const auth = () =>
-    (instance ??= build(settings).catch((thrown: unknown) => {
+    (instance ??= import("./better-auth-server").then(({ buildAuthServer }) => buildAuthServer(settings)).catch((thrown: unknown) => {
       instance = undefined;
       throw thrown;
     }));
@@ -136,7 +26,10 @@ export function createBuiltinAuthorizationServer(settings: AuthServerSettings): 
     settings,
     auth,
     async jwks() {
-      return (await (await auth()).api.getJwks()) as JSONWebKeySet;
+      // Read directly (published-keys.ts); with no key stored yet, better-auth makes the first.
+      const rows = await storedKeyRows(settings.keysDir);
+      if (rows.length === 0) return (await (await auth()).api.getJwks()) as JSONWebKeySet;
+      return publishedJwks(rows);
     },
     async metadata() {
       return { ...(await (await auth()).api.getOAuthServerConfig()) };
