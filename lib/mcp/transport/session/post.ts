@@ -9,7 +9,7 @@ import { allowsBatching, primesStreams } from "../../protocol/protocol-versions"
 import { CancelledError } from "../in-flight";
 import { LazyAbort } from "../lazy-abort";
 import { PostExchange } from "../post-exchange";
-import { authorized, spendBudgets, spendUnanswered, type Slot } from "./budgets";
+import { authorized, checkAhead, giveBackAhead, spendBudgets, spendUnanswered, type CheckAhead, type Slot } from "./budgets";
 import { handleInitialize } from "./initialize";
 import { resolveSession, resolveVersion } from "./lookup";
 import { handleNotification } from "./notifications";
@@ -34,6 +34,30 @@ export async function handlePost(
     return handleInitialize(state, request, initialize.message, auth, host);
   }
 
+  // A lone request's budget is checked while its session is looked up: with both in Redis they
+  // leave in one write (lib/cluster/ioredis-connection.ts). Refused before spending, it gets it back.
+  const lone = !batch && messages[0]?.kind === "request" ? messages[0].message : undefined;
+  const ahead = state.limiter && lone ? checkAhead(state.limiter, callerKey(host.clientAddress, auth), lone) : undefined;
+  if (!ahead) return postInSession(state, request, messages, batch, accept, auth, host, undefined);
+  try {
+    return await postInSession(state, request, messages, batch, accept, auth, host, ahead);
+  } catch (thrown) {
+    if (state.limiter) giveBackAhead(state.limiter, ahead);
+    throw thrown;
+  }
+}
+
+/** The rest of a POST that is not initialize: its session, version, authorization, budgets and answers. */
+async function postInSession(
+  state: SessionEraState,
+  request: Request,
+  messages: ClassifiedMessage[],
+  batch: boolean,
+  accept: Acceptable,
+  auth: AuthInfo | undefined,
+  host: RequestHost,
+  ahead: CheckAhead | undefined,
+): Promise<Response> {
   const found = resolveSession(state, request, auth);
   const session = found instanceof Promise ? await found : found;
   const protocolVersion = resolveVersion(request, session);
@@ -64,7 +88,7 @@ export async function handlePost(
   }
   // Only notifications and responses: 202 Accepted, no body (basic/transports §sending messages).
   if (slots.length === 0) return new Response(null, { status: 202, headers });
-  if (state.limiter) await spendBudgets(callerKey(host.clientAddress, auth), slots, batch, headers, state.limiter);
+  if (state.limiter) await spendBudgets(callerKey(host.clientAddress, auth), slots, batch, headers, state.limiter, ahead);
   return answerSlots(state, ctx, slots, batch);
 }
 
