@@ -42,11 +42,13 @@ export function ioredisPort(url: string, timeoutMs: number): RedisPort {
   const options: RedisOptions = { connectTimeout: timeoutMs, retryStrategy: (n: number) => Math.min(n * 200, 2_000) };
   const library = onFirstUse(() => import("ioredis").then((m) => m.Redis));
   // Shared with the rate limiter (one pipeline for a request's session read and budget check).
-  const connection = () => sharedIoredis(url, timeoutMs);
+  let ready: IORedis | undefined;
+  const connection = async () => (ready ??= await sharedIoredis(url, timeoutMs));
   let subscriber: Promise<IORedis> | undefined;
   const handlers = new Map<string, Set<(message: string) => void>>();
   return {
-    get: async (key) => (await connection()).get(key),
+    // Issued at once once connected: a session read goes out ahead of what the request issues next.
+    get: (key) => (ready ? ready.get(key) : connection().then((client) => client.get(key))),
     async set(key, value, ttlMs, onlyIfAbsent = false) {
       const client = await connection();
       const px = pxOf(ttlMs);

@@ -34,31 +34,38 @@ export async function handlePost(
     return handleInitialize(state, request, initialize.message, auth, host);
   }
 
-  // A lone request's budget is checked while its session is looked up: with both in Redis they
-  // leave in one write (lib/cluster/ioredis-connection.ts). Refused before spending, it gets it back.
+  // The session lookup and a lone request's budget check are both issued before either is
+  // awaited: with Redis they leave in one write (lib/cluster/ioredis-connection.ts). A request
+  // refused before its budget counts (unknown session, 400, 403) gets it back.
+  const found = resolveSession(state, request, auth);
   const lone = !batch && messages[0]?.kind === "request" ? messages[0].message : undefined;
   const ahead = state.limiter && lone ? checkAhead(state.limiter, callerKey(host.clientAddress, auth), lone) : undefined;
-  if (!ahead) return postInSession(state, request, messages, batch, accept, auth, host, undefined);
+  const post: SessionPost = { request, messages, batch, accept, auth, host };
+  if (!ahead || !state.limiter) return postInSession(state, post, found, undefined);
   try {
-    return await postInSession(state, request, messages, batch, accept, auth, host, ahead);
+    return await postInSession(state, post, found, ahead);
   } catch (thrown) {
-    if (state.limiter) giveBackAhead(state.limiter, ahead);
+    giveBackAhead(state.limiter, ahead);
     throw thrown;
   }
+}
+
+interface SessionPost {
+  request: Request;
+  messages: ClassifiedMessage[];
+  batch: boolean;
+  accept: Acceptable;
+  auth: AuthInfo | undefined;
+  host: RequestHost;
 }
 
 /** The rest of a POST that is not initialize: its session, version, authorization, budgets and answers. */
 async function postInSession(
   state: SessionEraState,
-  request: Request,
-  messages: ClassifiedMessage[],
-  batch: boolean,
-  accept: Acceptable,
-  auth: AuthInfo | undefined,
-  host: RequestHost,
+  { request, messages, batch, accept, auth, host }: SessionPost,
+  found: ReturnType<typeof resolveSession>,
   ahead: CheckAhead | undefined,
 ): Promise<Response> {
-  const found = resolveSession(state, request, auth);
   const session = found instanceof Promise ? await found : found;
   const protocolVersion = resolveVersion(request, session);
   if (batch && !allowsBatching(protocolVersion)) {
