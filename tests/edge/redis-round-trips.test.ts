@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import { connect, type Socket } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { newSubject, tokenFor } from "../support/auth";
@@ -19,7 +21,7 @@ const REQUESTS = 10;
 
 let redisServer: RedisProcess;
 let server: RunningNextServer;
-let monitor: Redis;
+let monitor: Socket;
 let info: Redis;
 let session: SessionRef;
 let token: string;
@@ -51,19 +53,34 @@ beforeAll(async () => {
   // An instance that just joined the bus cannot know who listens elsewhere and publishes tool
   // events for its first second (lib/mcp/cluster/audience-presence.ts): past that, it knows.
   await new Promise((resolve) => setTimeout(resolve, 1_500));
-  monitor = await new Redis(redisServer.url).monitor();
-  monitor.on("monitor", (_time: string, args: string[], source: string) => {
-    seen.push({ name: String(args[0]).toUpperCase(), source });
-  });
+  monitor = await watch(redisServer.port);
   info = new Redis(redisServer.url);
 }, 120_000);
 
 afterAll(async () => {
-  monitor?.disconnect();
+  monitor?.destroy();
   info?.disconnect();
   await server?.stop();
   await redisServer?.stop();
 });
+
+/** MONITOR over a raw connection: each line is `+<time> [<db> <client or lua>] "<command>" …`. */
+async function watch(port: number): Promise<Socket> {
+  const socket = connect({ host: "127.0.0.1", port });
+  await once(socket, "connect");
+  socket.write("MONITOR\r\n");
+  let buffer = "";
+  socket.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString("utf8");
+    const lines = buffer.split("\r\n");
+    buffer = lines.pop() ?? "";
+    for (const line of lines) {
+      const match = /^\+\d+\.\d+ \[\d+ ([^\]]+)\] "([^"]+)"/.exec(line);
+      if (match) seen.push({ name: (match[2] as string).toUpperCase(), source: match[1] as string });
+    }
+  });
+  return socket;
+}
 
 const readsProcessed = async () => Number(/total_reads_processed:(\d+)/.exec(await info.info("stats"))?.[1]);
 const settle = () => new Promise((resolve) => setTimeout(resolve, 250));
