@@ -66,7 +66,7 @@ function spentStates(redis: RedisPort, ns: string): SpentStateStore {
 
 function bus(redis: RedisPort, channel: string): ClusterBus {
   const handlers = new Set<(message: ClusterMessage) => void>();
-  let subscribed: Promise<unknown> | undefined;
+  let subscribed: Promise<boolean> | undefined;
   const deliver = (text: string) => {
     let parsed: { origin: string; message: ClusterMessage };
     try {
@@ -89,12 +89,17 @@ function bus(redis: RedisPort, channel: string): ClusterBus {
     },
     subscribe(handler) {
       handlers.add(handler);
-      subscribed ??= redis.subscribe(channel, deliver).catch((thrown: unknown) => {
-        subscribed = undefined;
-        logUnexpected("cluster subscribe", thrown);
-      });
+      subscribed ??= redis.subscribe(channel, deliver).then(
+        () => true,
+        (thrown: unknown) => {
+          subscribed = undefined;
+          logUnexpected("cluster subscribe", thrown);
+          return false;
+        },
+      );
       return () => handlers.delete(handler);
     },
+    joined: () => subscribed ?? Promise.resolve(false),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Redis as UpstashRedis } from "@upstash/redis";
 import type { Redis as IORedis, RedisOptions } from "ioredis";
+import { sharedIoredis } from "./ioredis-connection";
 
 /**
  * The few Redis commands the cluster state needs, over either client a deployment has: ioredis
@@ -38,17 +39,16 @@ function onFirstUse<T>(create: () => Promise<T>): () => Promise<T> {
 }
 
 export function ioredisPort(url: string, timeoutMs: number): RedisPort {
-  const options: RedisOptions = { maxRetriesPerRequest: 1, connectTimeout: timeoutMs, commandTimeout: timeoutMs, retryStrategy: (n: number) => Math.min(n * 200, 2_000) };
+  const options: RedisOptions = { connectTimeout: timeoutMs, retryStrategy: (n: number) => Math.min(n * 200, 2_000) };
   const library = onFirstUse(() => import("ioredis").then((m) => m.Redis));
-  const connection = onFirstUse(async () => {
-    const client = new (await library())(url, options);
-    client.on("error", () => undefined); // a failing command reports it; reconnection is automatic
-    return client;
-  });
+  // Shared with the rate limiter (one pipeline for a request's session read and budget check).
+  let ready: IORedis | undefined;
+  const connection = async () => (ready ??= await sharedIoredis(url, timeoutMs));
   let subscriber: Promise<IORedis> | undefined;
   const handlers = new Map<string, Set<(message: string) => void>>();
   return {
-    get: async (key) => (await connection()).get(key),
+    // Issued at once once connected: a session read goes out ahead of what the request issues next.
+    get: (key) => (ready ? ready.get(key) : connection().then((client) => client.get(key))),
     async set(key, value, ttlMs, onlyIfAbsent = false) {
       const client = await connection();
       const px = pxOf(ttlMs);
@@ -74,7 +74,7 @@ export function ioredisPort(url: string, timeoutMs: number): RedisPort {
     async subscribe(channel, onMessage) {
       subscriber ??= library().then((Redis) => {
         // A connection in subscriber mode serves nothing else; it re-subscribes after reconnecting.
-        const client = new Redis(url, { ...options, maxRetriesPerRequest: null, commandTimeout: undefined });
+        const client = new Redis(url, { ...options, maxRetriesPerRequest: null });
         client.on("error", () => undefined);
         client.on("message", (ch: string, message: string) => {
           for (const handler of handlers.get(ch) ?? []) handler(message);

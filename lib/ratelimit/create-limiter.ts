@@ -78,6 +78,13 @@ export function createRequestLimiter(settings: LimiterSettings): RequestLimiter 
         return failed(thrown);
       }
     },
+    async giveBack(call) {
+      try {
+        await Promise.all(budgetsFor(call).map((budget) => store.refund(budget, call.caller)));
+      } catch (thrown) {
+        logUnexpected("rate limit give-back", thrown);
+      }
+    },
     async openStream(caller) {
       try {
         return await store.openStream(caller, settings.maxStreams);

@@ -1,6 +1,6 @@
 import { Ratelimit, type Duration } from "@upstash/ratelimit";
 import { Redis as UpstashRedis } from "@upstash/redis";
-import { Redis as IORedis } from "ioredis";
+import { sharedIoredis } from "../cluster/ioredis-connection";
 import { logUnexpected } from "../mcp/runtime/request-log";
 import type { Budget } from "./budgets";
 import type { LimiterSettings } from "./settings";
@@ -52,22 +52,17 @@ function redisStore(redis: ConstructorParameters<typeof Ratelimit>[0]["redis"], 
   };
 }
 
-export function redisStoreFor(settings: LimiterSettings): Store {
+export async function redisStoreFor(settings: LimiterSettings): Promise<Store> {
   const backend = settings.backend;
   if (backend.kind === "memory") throw new Error("redisStoreFor: the limiter is configured in memory");
   if (backend.kind === "upstash") {
     const redis = new UpstashRedis({ url: backend.url, token: backend.token, retry: false, enableTelemetry: false });
     return redisStore(redis, { eval: (script, keys, args) => redis.eval(script, keys, args), zrem: (key, member) => redis.zrem(key, member) }, settings);
   }
-  // Commands wait for a (re)connection at most timeoutMs, then fail: the failure policy decides.
-  // Reconnection goes on in the background, so the limiter recovers when Redis is back.
-  const client = new IORedis(backend.url, {
-    maxRetriesPerRequest: 1,
-    connectTimeout: settings.timeoutMs,
-    commandTimeout: settings.timeoutMs,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-  });
-  client.on("error", () => undefined); // reported per request by the failure policy, not per retry
+  // The cluster state's connection (one per URL, auto-pipelined): a session request's budget
+  // check leaves in one write with its session read. Ratelimit's own timeout bounds the wait;
+  // the failure policy decides, and the limiter recovers when Redis is back.
+  const client = await sharedIoredis(backend.url, backend.connectionTimeoutMs);
   const scripts = new PlainRedisScripts(client);
   return redisStore(scripts as unknown as ConstructorParameters<typeof Ratelimit>[0]["redis"], {
     eval: (script, keys, args) => client.eval(script, keys.length, ...keys, ...args),

@@ -10,7 +10,8 @@ export interface LimiterSettings {
   failure: "open" | "closed";
   /** A store slower than this counts as failed (@upstash/ratelimit's timeout). */
   timeoutMs: number;
-  backend: { kind: "memory" } | { kind: "upstash"; url: string; token: string } | { kind: "redis"; url: string };
+  /** `connectionTimeoutMs`: the connection's, which the limiter shares with the cluster state (MCP_CLUSTER_TIMEOUT_MS). */
+  backend: { kind: "memory" } | { kind: "upstash"; url: string; token: string } | { kind: "redis"; url: string; connectionTimeoutMs: number };
 }
 
 /** The limiter a deployment's configuration asks for (see .env.example, "Rate limits"). */
@@ -33,7 +34,7 @@ export function limiterSettingsOf(env: Env): LimiterSettings {
       env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN
         ? { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN }
         : env.REDIS_URL
-          ? { kind: "redis", url: env.REDIS_URL }
+          ? { kind: "redis", url: env.REDIS_URL, connectionTimeoutMs: env.MCP_CLUSTER_TIMEOUT_MS }
           : { kind: "memory" },
   };
 }

@@ -34,6 +34,12 @@ export type ClusterMessage =
   | { kind: "stream_detached"; streamId: string }
   /** A tool run's named event, for the GET streams of its audience (subject or session). */
   | { kind: "tool_event"; audience: string; event: ToolEventName; data: Record<string, unknown> }
+  /** GET streams of these audiences (tool_event's) are open on `instance` (audience-presence.ts), for `leaseMs` unless repeated. */
+  | { kind: "audiences"; instance: string; audiences: string[]; leaseMs: number }
+  /** The last GET stream of `audience` on `instance` ended. */
+  | { kind: "audience_left"; instance: string; audience: string }
+  /** A new instance asks every other to say which audiences it holds. */
+  | { kind: "audiences_asked" }
   /** Tools were switched on or off (npm run tools): every instance re-reads the switches. */
   | { kind: "tools_switched" }
   /** tasks/cancel ended a task another instance may be running: its handler's signal fires. */
@@ -44,6 +50,8 @@ export interface ClusterBus {
   publish(message: ClusterMessage): void;
   /** Messages from the other instances (never this one's own). */
   subscribe(handler: (message: ClusterMessage) => void): () => void;
+  /** Resolves once messages of the others reach this instance: true, or false when subscribing failed. */
+  joined(): Promise<boolean>;
 }
 
 export interface LoggedStreamEvent {
@@ -80,6 +88,7 @@ export interface Cluster {
 export const SOLO_BUS: ClusterBus = {
   publish: () => undefined,
   subscribe: () => () => undefined,
+  joined: () => Promise.resolve(true),
 };
 
 /** Seconds a client is asked to wait when the shared store does not answer. */

@@ -31,6 +31,11 @@ export interface RequestLimiter {
   readonly maxStreams: number;
   /** The decision for one request; undefined when no budget applies to it. */
   check(call: RateLimitCall): RateLimitDecision | undefined | Promise<RateLimitDecision | undefined>;
+  /**
+   * Undo an allowed check: the request was refused before it ran (a budget checked while its
+   * session was still being looked up, transport/session/post.ts). Never rejects; failures are logged.
+   */
+  giveBack(call: RateLimitCall): Promise<void>;
   /** A slot for a long-lived stream (GET stream, subscriptions/listen); undefined when the caller has all its slots open. */
   openStream(caller: string): Promise<StreamSlot | undefined>;
 }

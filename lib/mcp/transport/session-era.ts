@@ -42,7 +42,7 @@ export function createSessionEra(options: StreamableHttpOptions, shared: SharedT
     sessions: options.cluster.sessions,
     bus: options.cluster.bus,
     ...shared,
-    standalone: new StandaloneStreams(),
+    standalone: new StandaloneStreams(shared.toolEvents.presence),
     inFlight: new InFlightRequests(),
     limiter: options.limiter,
     log: options.log === silentRequestLogger ? undefined : options.log,

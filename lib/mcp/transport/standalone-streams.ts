@@ -11,6 +11,9 @@ export class StandaloneStreams {
   private readonly bySession = new Map<string, { stream: LogicalStream; audience: string | undefined }>();
   private readonly byAudience = new Map<string, Set<LogicalStream>>();
 
+  /** `audiences`: told when an audience's first stream here opens and its last one ends (audience-presence.ts). */
+  constructor(private readonly audiences?: { opened(audience: string): void; closed(audience: string): void }) {}
+
   /** `audience`: whose tool runs this stream hears of. */
   set(sessionKey: string, stream: LogicalStream, audience: string | undefined): void {
     const previous = this.bySession.get(sessionKey);
@@ -19,7 +22,10 @@ export class StandaloneStreams {
     if (audience) {
       const set = this.byAudience.get(audience) ?? new Set<LogicalStream>();
       set.add(stream);
-      this.byAudience.set(audience, set);
+      if (set.size === 1) {
+        this.byAudience.set(audience, set);
+        this.audiences?.opened(audience);
+      }
     }
   }
 
@@ -52,7 +58,7 @@ export class StandaloneStreams {
       if (s.finished) set.delete(s);
       else open.push(s);
     }
-    if (set.size === 0) this.byAudience.delete(audience);
+    if (set.size === 0) this.dropAudience(audience);
     return open;
   }
 
@@ -60,6 +66,11 @@ export class StandaloneStreams {
     if (!audience) return;
     const set = this.byAudience.get(audience);
     set?.delete(stream);
-    if (set?.size === 0) this.byAudience.delete(audience);
+    if (set?.size === 0) this.dropAudience(audience);
+  }
+
+  private dropAudience(audience: string): void {
+    this.byAudience.delete(audience);
+    this.audiences?.closed(audience);
   }
 }

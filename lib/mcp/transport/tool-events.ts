@@ -1,4 +1,5 @@
 import type { JsonRpcResponse } from "../../jsonrpc";
+import { AudiencePresence } from "../cluster/audience-presence";
 import type { ClusterBus, ToolEventName } from "../cluster/cluster";
 
 /**
@@ -18,8 +19,14 @@ export interface ToolEventStreams {
 
 export class ToolEvents {
   private streams: ToolEventStreams = { deliver: () => undefined, listening: () => false };
+  /**
+   * Who listens on the other instances: an event goes on the bus only for an audience with a
+   * stream elsewhere (else every call of a caller with an audience would cost a PUBLISH). This
+   * instance's GET streams report theirs through it (standalone-streams.ts).
+   */
+  readonly presence: AudiencePresence | undefined;
 
-  /** `shared`: other instances may hold GET streams too, so events always go on the bus. */
+  /** `shared`: other instances may hold GET streams too, so events may go on the bus. */
   constructor(
     private readonly bus: ClusterBus,
     private readonly shared: boolean,
@@ -27,6 +34,7 @@ export class ToolEvents {
     bus.subscribe((message) => {
       if (message.kind === "tool_event") this.streams.deliver(message.audience, message.event, message.data);
     });
+    this.presence = shared ? new AudiencePresence(bus) : undefined;
   }
 
   /** Where this instance's GET streams take their events (the session era). */
@@ -64,7 +72,7 @@ export class ToolEvents {
 
   private emit(audience: string, event: ToolEventName, data: Record<string, unknown>): void {
     this.streams.deliver(audience, event, data);
-    if (this.shared) this.bus.publish({ kind: "tool_event", audience, event, data });
+    if (this.presence?.mayListenElsewhere(audience)) this.bus.publish({ kind: "tool_event", audience, event, data });
   }
 }
 

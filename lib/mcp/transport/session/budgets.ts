@@ -2,7 +2,7 @@ import { failure, toMcpError, type ClassifiedMessage, type JsonRpcRequest, type 
 import type { AuthInfo } from "../../../auth/auth-info";
 import type { MethodEnv } from "../../methods";
 import { authorizeRequest } from "../../policy/authorize";
-import { rateLimitExceeded, rateLimitHeaders, spendOne, type RequestLimiter } from "../../policy/rate-limit";
+import { rateLimitExceeded, rateLimitHeaders, spendOne, type RateLimitCall, type RateLimitDecision, type RequestLimiter } from "../../policy/rate-limit";
 
 /** One message of a POST that needs an answer: a request to run, or its refusal. */
 export type Slot = { kind: "request"; message: JsonRpcRequest } | { kind: "invalid"; response: JsonRpcResponse };
@@ -32,18 +32,55 @@ export async function spendUnanswered(limiter: RequestLimiter, caller: string, m
   }
 }
 
+/** What a request spends: its method's budget, and a tools/call's tool's own. */
+function callOf(message: JsonRpcRequest, caller: string): RateLimitCall {
+  const { method, params } = message;
+  const tool = method === "tools/call" && typeof params?.name === "string" ? params.name : undefined;
+  return { method, ...(tool ? { tool } : {}), caller };
+}
+
+/** A lone request's budget check, started before its session is known (post.ts). */
+export interface CheckAhead {
+  call: RateLimitCall;
+  decision: RateLimitDecision | undefined | Promise<RateLimitDecision | undefined>;
+  /** Taken by spendBudgets: from then on the request counts, whatever happens to it. */
+  spent: boolean;
+}
+
+export function checkAhead(limiter: RequestLimiter, caller: string, message: JsonRpcRequest): CheckAhead {
+  const call = callOf(message, caller);
+  let decision: CheckAhead["decision"];
+  try {
+    decision = limiter.check(call);
+  } catch (thrown) {
+    decision = Promise.reject(thrown instanceof Error ? thrown : new Error(String(thrown)));
+  }
+  // Awaited only once the session is known: a failure must not count as unhandled meanwhile.
+  if (decision instanceof Promise) decision.catch(() => undefined);
+  return { call, decision, spent: false };
+}
+
+/** The request was refused before its budget counted (unknown session, 400, 403): what the check took goes back. */
+export function giveBackAhead(limiter: RequestLimiter, ahead: CheckAhead): void {
+  if (ahead.spent) return;
+  const back = (decision: RateLimitDecision | undefined) => {
+    if (decision?.allowed) void limiter.giveBack(ahead.call);
+  };
+  if (ahead.decision instanceof Promise) ahead.decision.then(back, () => undefined);
+  else back(ahead.decision);
+}
+
 /**
  * Every request spends its budgets (seed 001 §rate limiting): alone, a refusal is the HTTP
  * answer (429 with Retry-After); inside a 2025-03-26 batch, it is that message's error. A
- * single request's answer carries its RateLimit-* headers.
+ * single request's answer carries its RateLimit-* headers; `ahead`: its check, already started.
  */
-export async function spendBudgets(caller: string, slots: Slot[], batch: boolean, headers: Headers, limiter: RequestLimiter): Promise<void> {
+export async function spendBudgets(caller: string, slots: Slot[], batch: boolean, headers: Headers, limiter: RequestLimiter, ahead?: CheckAhead): Promise<void> {
   await Promise.all(
     slots.map(async (slot, index) => {
       if (slot.kind !== "request") return;
-      const { method, params } = slot.message;
-      const tool = method === "tools/call" && typeof params?.name === "string" ? params.name : undefined;
-      const decision = await limiter.check({ method, ...(tool ? { tool } : {}), caller });
+      if (ahead) ahead.spent = true;
+      const decision = await (ahead ? ahead.decision : limiter.check(callOf(slot.message, caller)));
       if (!decision) return;
       if (!decision.allowed) {
         if (!batch) throw rateLimitExceeded(decision);

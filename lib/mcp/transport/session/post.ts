@@ -9,7 +9,7 @@ import { allowsBatching, primesStreams } from "../../protocol/protocol-versions"
 import { CancelledError } from "../in-flight";
 import { LazyAbort } from "../lazy-abort";
 import { PostExchange } from "../post-exchange";
-import { authorized, spendBudgets, spendUnanswered, type Slot } from "./budgets";
+import { authorized, checkAhead, giveBackAhead, spendBudgets, spendUnanswered, type CheckAhead, type Slot } from "./budgets";
 import { handleInitialize } from "./initialize";
 import { resolveSession, resolveVersion } from "./lookup";
 import { handleNotification } from "./notifications";
@@ -34,7 +34,38 @@ export async function handlePost(
     return handleInitialize(state, request, initialize.message, auth, host);
   }
 
+  // The session lookup and a lone request's budget check are both issued before either is
+  // awaited: with Redis they leave in one write (lib/cluster/ioredis-connection.ts). A request
+  // refused before its budget counts (unknown session, 400, 403) gets it back.
   const found = resolveSession(state, request, auth);
+  const lone = !batch && messages[0]?.kind === "request" ? messages[0].message : undefined;
+  const ahead = state.limiter && lone ? checkAhead(state.limiter, callerKey(host.clientAddress, auth), lone) : undefined;
+  const post: SessionPost = { request, messages, batch, accept, auth, host };
+  if (!ahead || !state.limiter) return postInSession(state, post, found, undefined);
+  try {
+    return await postInSession(state, post, found, ahead);
+  } catch (thrown) {
+    giveBackAhead(state.limiter, ahead);
+    throw thrown;
+  }
+}
+
+interface SessionPost {
+  request: Request;
+  messages: ClassifiedMessage[];
+  batch: boolean;
+  accept: Acceptable;
+  auth: AuthInfo | undefined;
+  host: RequestHost;
+}
+
+/** The rest of a POST that is not initialize: its session, version, authorization, budgets and answers. */
+async function postInSession(
+  state: SessionEraState,
+  { request, messages, batch, accept, auth, host }: SessionPost,
+  found: ReturnType<typeof resolveSession>,
+  ahead: CheckAhead | undefined,
+): Promise<Response> {
   const session = found instanceof Promise ? await found : found;
   const protocolVersion = resolveVersion(request, session);
   if (batch && !allowsBatching(protocolVersion)) {
@@ -64,7 +95,7 @@ export async function handlePost(
   }
   // Only notifications and responses: 202 Accepted, no body (basic/transports §sending messages).
   if (slots.length === 0) return new Response(null, { status: 202, headers });
-  if (state.limiter) await spendBudgets(callerKey(host.clientAddress, auth), slots, batch, headers, state.limiter);
+  if (state.limiter) await spendBudgets(callerKey(host.clientAddress, auth), slots, batch, headers, state.limiter, ahead);
   return answerSlots(state, ctx, slots, batch);
 }
 

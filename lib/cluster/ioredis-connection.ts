@@ -1,0 +1,35 @@
+import type { Redis as IORedis } from "ioredis";
+
+/**
+ * One command connection per Redis URL for the whole process, shared by the cluster state
+ * (sessions, stream logs, the bus's PUBLISH) and the rate limiter, with ioredis's
+ * auto-pipelining: the commands issued in one turn of the event loop leave in one write and are
+ * answered in one read. A session request issues its session read and its budget check together
+ * (transport/session/post.ts), so with REDIS_URL the two cost one round trip, not one each on
+ * two connections.
+ *
+ * Commands wait for a (re)connection at most `timeoutMs`, then fail (the callers decide: 503 for
+ * the cluster state, the failure policy for the limiter, which also bounds its own wait).
+ * Reconnection goes on in the background. The library is loaded on first use, so a process
+ * configured without Redis never loads it.
+ */
+const connections = new Map<string, Promise<IORedis>>();
+
+export function sharedIoredis(url: string, timeoutMs: number): Promise<IORedis> {
+  let made = connections.get(url);
+  if (!made) {
+    made = import("ioredis").then(({ Redis }) => {
+      const client = new Redis(url, {
+        enableAutoPipelining: true,
+        maxRetriesPerRequest: 1,
+        connectTimeout: timeoutMs,
+        commandTimeout: timeoutMs,
+        retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
+      });
+      client.on("error", () => undefined); // a failing command reports it; reconnection is automatic
+      return client;
+    });
+    connections.set(url, made);
+  }
+  return made;
+}
