@@ -27,6 +27,9 @@ import { isToolResult, SUGGEST_NAMES } from "./systems.mjs";
 
 export const IDLE_STREAMS = "idle-streams";
 export const IDLE_SERVER = "streams";
+/** A twin process for the floor: the same number of bare-route streams (POST /api/ceiling/stream). */
+export const FLOOR_STREAMS_SERVER = "streams-floor";
+const FLOOR_STREAM_PATH = "/api/ceiling/stream";
 
 /** A ping is late when it comes more than this after the one before (or the stream's first bytes). */
 const lateAfterMs = () => STREAM_PING_MS + Math.max(1_000, STREAM_PING_MS / 4);
@@ -46,12 +49,12 @@ async function inWaves(count, task) {
  * Opens one stream (its own connection) and records when each chunk arrives. Resolves once the
  * first bytes are in (headers and the priming event or the acknowledgement).
  */
-function openStream(server, { method, body, headers }) {
+function openStream(server, { method, body, headers, path = MCP_PATH }) {
   return new Promise((resolve, reject) => {
     const stream = { arrivals: [], ended: false, status: 0, req: undefined };
     const payload = body === undefined ? undefined : Buffer.from(body);
     const req = http.request(
-      { host: HOST, port: server.port, path: MCP_PATH, method, agent: false, headers: { ...headers, ...(payload ? { "content-type": "application/json", "content-length": payload.length } : {}) } },
+      { host: HOST, port: server.port, path, method, agent: false, headers: { ...headers, ...(payload ? { "content-type": "application/json", "content-length": payload.length } : {}) } },
       (res) => {
         stream.status = res.statusCode;
         if (res.statusCode !== 200) {
@@ -104,6 +107,33 @@ function openFilesLimit() {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * The floor: as many bare-route streams as ours (each reads its body, answers SSE and pings on the
+ * same interval) on a fresh twin process, RSS read before and 0.5 s after they are all open. What
+ * any route handler on this framework holds per open response, before any MCP work.
+ */
+async function measureFloorStreams(count) {
+  const server = servers.get(FLOOR_STREAMS_SERVER);
+  const open = async () => {
+    const streams = [];
+    try {
+      await inWaves(count, async () => {
+        streams.push(await openStream(server, { method: "POST", path: FLOOR_STREAM_PATH, body: "{}", headers: { accept: "text/event-stream" } }));
+      });
+      await sleep(500);
+      return treeRssKb(server.pid);
+    } finally {
+      for (const s of streams) s.req?.destroy();
+    }
+  };
+  // A first pass grows the heap as our server's sessions grew its own before its streams opened;
+  // the second, read against the RSS between the two, is the floor's growth per stream.
+  await open();
+  await sleep(1_000);
+  const rssBefore = treeRssKb(server.pid);
+  return { count, rssBefore, rssStreams: await open() };
 }
 
 export async function measureIdleStreams() {
@@ -192,6 +222,10 @@ export async function measureIdleStreams() {
       before,
       during,
     };
+    // Ours are closed first (the client holds one set of sockets at a time).
+    for (const s of streams) s.req?.destroy();
+    streams.length = 0;
+    result.floor = await measureFloorStreams(STREAMS);
     console.log(`[bench] idle streams: ${onTime}/${STREAMS} on time (largest gap p50 ${fmt(result.gapP50)} ms, max ${fmt(result.gapMax)} ms), ${ended} ended early; RSS +${fmt(((rssStreams - rssSessions) * 1024) / STREAMS / 1024, 1)} KiB per stream; tools/call p50 ${fmt(before.p50, 2)} → ${fmt(during.p50, 2)} ms`);
     return result;
   } finally {
@@ -213,6 +247,7 @@ export function idleStreamsLines(r) {
     `| keep-alives per stream during the hold: median / fewest | ${fmt(r.pingsMedian)} / ${fmt(r.pingsMin)} | |`,
     `| server RSS: before / with ${fmt(r.gets)} sessions / with every stream open, MiB | ${fmt(r.rss0 / 1024, 1)} / ${fmt(r.rssSessions / 1024, 1)} / ${fmt(r.rssStreams / 1024, 1)} | |`,
     `| RSS growth per stream (sessions already open), KiB | **${perStream}** | ≤ 16 |`,
+    ...(r.floor ? [`| the floor: RSS growth per bare-route stream (\`POST ${FLOOR_STREAM_PATH}\`: reads the body, answers SSE, pings; ${fmt(r.floor.count)} on a twin process, after a first pass as many), KiB | ${((r.floor.rssStreams - r.floor.rssBefore) / r.floor.count).toFixed(1)} | ≤ 16: ${(r.floor.rssStreams - r.floor.rssBefore) / r.floor.count <= 16 ? "met" : "**missed by the floor itself**"} |`] : []),
     `| of which: per GET stream / per subscriptions/listen stream, KiB | ${((r.rssGets - r.rssSessions) / r.gets).toFixed(1)} / ${((r.rssStreams - r.rssGets) / r.listens).toFixed(1)} | |`,
     `| RSS growth per 2025-11-25 session (before its stream), KiB | ${perSession} | |`,
     `| tools/call@2026 p50 at c=1: without streams → with every stream open, ms | ${fmt(r.before.p50, 2)} → ${fmt(r.during.p50, 2)} (**${fmt(ratio, 2)}x**) | ≤ 1.2x |`,
@@ -227,5 +262,9 @@ export function idleStreamsLines(r) {
     "so small runs (hundreds of streams) overstate it; read it from a 10,000-stream run. tools/call p50: the same request at c=1 on a",
     "keep-alive connection, just before the sessions were opened (after as long a warm-up) and in the middle of the hold; the client shares the two",
     "cores with the server and receives every keep-alive too, so the \"with streams\" p50 includes that load.",
+    `The floor row opens the same number of streams on \`${FLOOR_STREAMS_SERVER}\`, a twin process of the same build and settings, after ours`,
+    "are closed, twice: the first pass grows its heap as the sessions grew ours, the second is read. Each is a route handler",
+    "that holds an SSE response open and pings, nothing else. Where it misses 16 KiB, no",
+    "stream served through this framework's route handlers can meet it (bench/PROFILING.md round 9: what Next keeps per open response).",
   ];
 }

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { measureColdStarts, measureFirstDataCalls } from "../cells/cold-start.mjs";
-import { IDLE_SERVER, IDLE_STREAMS, idleStreamsLines, measureIdleStreams } from "../cells/idle-streams.mjs";
+import { FLOOR_STREAMS_SERVER, IDLE_SERVER, IDLE_STREAMS, idleStreamsLines, measureIdleStreams } from "../cells/idle-streams.mjs";
 import { machine } from "../cells/proc.mjs";
 import { measureRedisTrips, REDIS_TRIPS, redisTripsLines } from "../cells/redis-trips.mjs";
 import { defineSystems } from "../cells/systems.mjs";
@@ -27,7 +27,7 @@ async function main() {
   const context = {};
   systems = await prepareMcpHandlerIfNeeded(systems, context);
   // Redis round trips are counted on limits-redis; the idle streams open on a server of their own.
-  const extraServers = [...(extras.has(REDIS_TRIPS) ? ["limits-redis"] : []), ...(extras.has(IDLE_STREAMS) ? [IDLE_SERVER] : [])];
+  const extraServers = [...(extras.has(REDIS_TRIPS) ? ["limits-redis"] : []), ...(extras.has(IDLE_STREAMS) ? [IDLE_SERVER, FLOOR_STREAMS_SERVER] : [])];
   const asSystems = extraServers.map((server) => ({ name: server, server }));
   context.redis = await prepareRedisIfNeeded([...systems, ...asSystems]); // before the seeding: a missing Redis fails fast
   // The cold starts run the main server's settings: its database too.

@@ -51,6 +51,8 @@ export const SERVERS = {
   "main-machine": { db: "pg", node: "secondary" },
   // Main's settings for the idle-streams cell: its pings, lifetimes and session store (cells/idle-streams.mjs).
   streams: { db: "pg", env: STREAMS_ENV },
+  // Its twin for the floor of that cell: bare-route streams (POST /api/ceiling/stream) on a fresh process.
+  "streams-floor": { db: "pg", env: STREAMS_ENV },
   // A twin of main for the initialize row alone: every initialize leaves a session behind.
   initialize: { db: "pg" },
   // The other stacks (RUNTIMES). node-core is our core again, so it has main's settings.

@@ -50,3 +50,36 @@ export function ceilingReplay(record: () => Promise<Response>): (request: Reques
   };
   return (request) => afterBody(request, replay);
 }
+
+/**
+ * POST /api/ceiling/stream: the idle-streams floor. The body is read, then an SSE response that
+ * never ends on its own, with a keep-alive comment every MCP_SSE_PING_MS — what any route handler
+ * must hold per open stream, none of the MCP work around it. It ends when the client goes away.
+ */
+export function ceilingStream(request: Request): Promise<Response> {
+  return afterBody(request, () => {
+    const pingMs = loadEnv().MCP_SSE_PING_MS;
+    const ping = new TextEncoder().encode(": ping\n\n");
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const stop = () => clearInterval(timer);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(ping);
+        if (pingMs > 0) {
+          timer = setInterval(() => {
+            try {
+              controller.enqueue(ping);
+            } catch {
+              stop(); // the stream was closed under us: nothing left to keep alive
+            }
+          }, pingMs);
+        }
+        // The client went away. The framework may have cancelled the body already, and closing a
+        // cancelled stream throws (an uncaught error in a listener): stopping the pings is enough.
+        request.signal.addEventListener("abort", stop, { once: true });
+      },
+      cancel: stop,
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+  });
+}

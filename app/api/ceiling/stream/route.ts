@@ -1,0 +1,8 @@
+// The benchmark's floor for idle streams: the bare route holding an SSE response open, with
+// keep-alives, and nothing else. Only with MCP_BENCH_ROUTES=1 (lib/http/bench-ceiling.ts); otherwise 404.
+import { ceilingStream } from "@/lib/http/bench-ceiling";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export { ceilingStream as POST };
