@@ -137,9 +137,11 @@ async function listening(server, deadline) {
  * (route module loaded, Prisma client and pool opened, the statement prepared) — then WARM_CALLS
  * more on the same process, whose median is the warm call. `afterList`: an anonymous tools/list
  * first (timed too), so the get_world after it is the first *data* call on a loaded route.
+ * `ceiling`: the bare route instead of get_world, first and warm: the framework's own first-request
+ * cost, the floor under A.
  */
-export async function firstDataCall(index, context, afterList) {
-  const key = `cold-get-world-${afterList ? "after-list-" : ""}${index + 1}`;
+export async function firstDataCall(index, context, afterList, ceiling = false) {
+  const key = `cold-${ceiling ? "ceiling" : "get-world"}-${afterList ? "after-list-" : ""}${index + 1}`;
   const port = await freePort();
   const modern = ERAS[1];
   const call = toolCall("get_world", { worldId: TARGET_WORLD_ID });
@@ -154,8 +156,14 @@ export async function firstDataCall(index, context, afterList) {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const timed = async (id) => {
       const start = performance.now();
-      const res = await request(agent, server, MCP_PATH, modern.body("tools/call", call)(id), headers);
+      const res = ceiling
+        ? await request(agent, server, CEILING_PATH, modern.body("tools/list")(id), modern.headers("tools/list"))
+        : await request(agent, server, MCP_PATH, modern.body("tools/call", call)(id), headers);
       const ms = performance.now() - start;
+      if (ceiling) {
+        if (res.status !== 200) throw new Error(`${key}: the ceiling answered HTTP ${res.status}`);
+        return ms;
+      }
       if (res.status !== 200 || !check(decodeAnswer(res).json)) throw new Error(`${key}: get_world answered HTTP ${res.status}: ${res.body.slice(0, 200)}`);
       return ms;
     };
@@ -184,15 +192,19 @@ export async function firstDataCall(index, context, afterList) {
 export async function measureFirstDataCalls(context) {
   const runs = [];
   const afterList = [];
+  const ceilingFirst = [];
   try {
     for (let i = 0; i < CONFIG.coldStarts; i++) {
       const r = await firstDataCall(i, context, false);
       runs.push(r);
       const l = await firstDataCall(i, context, true);
       afterList.push(l);
+      const c = await firstDataCall(i, context, false, true);
+      ceilingFirst.push(c);
+      console.log(`[bench] ceiling as the first request ${i + 1}/${CONFIG.coldStarts}: ${fmt(c.firstMs, 1)} ms, warm ${fmt(c.warmMs, 2)} ms`);
       console.log(`[bench] first data call ${i + 1}/${CONFIG.coldStarts}: listening after ${fmt(r.listenMs)} ms, first request get_world ${fmt(r.firstMs, 1)} ms; after a first tools/list (${fmt(l.listMs, 1)} ms) get_world ${fmt(l.firstMs, 1)} ms; warm ${fmt(r.warmMs, 1)} / ${fmt(l.warmMs, 1)} ms`);
     }
-    return { runs, afterList };
+    return { runs, afterList, ceilingFirst };
   } catch (err) {
     console.error(`[bench] first data calls failed: ${err?.message ?? err}`);
     return { runs, error: String(err?.message ?? err).split("\n")[0] };

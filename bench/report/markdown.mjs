@@ -172,10 +172,12 @@ export function renderMarkdown(rows, meta) {
       lines.push("### First data tool call after a cold start (PostgreSQL)");
       lines.push("");
       lines.push(...firstDataCallTable(first), "");
-      lines.push("Two fresh `next start` processes of main's settings per run; as soon as the port accepts a TCP connection,");
+      lines.push("Three fresh `next start` processes of main's settings per run; as soon as the port accepts a TCP connection,");
       lines.push("A sends a 2026-07-28 get_world with a token first (the route module loads, the Prisma client and its pool");
       lines.push("open, the statement is prepared), B an anonymous tools/list first and then the get_world (its first data");
-      lines.push("call on a loaded route); then more get_world on the same keep-alive connection. Goal (issue 22): first − warm ≤ 100 ms.");
+      lines.push("call on a loaded route); then more get_world on the same keep-alive connection. C sends the bare ceiling route first");
+      lines.push("and then more of it: what the framework itself costs a process's first request (its configuration, `register()`, the");
+      lines.push("route preloading it does before answering), which A pays too. Goal (issue 22): first − warm ≤ 100 ms.");
       lines.push("");
     }
     if (first?.error) lines.push(`**First data calls stopped early:** ${first.error}`, "");

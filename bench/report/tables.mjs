@@ -200,5 +200,10 @@ export function firstDataCallTable(firstData) {
   row("B. then get_world@2026/pg: the first data call on a loaded route", afterList.map((r) => r.firstMs));
   row(`B. warm get_world@2026/pg (median of the next ${WARM_CALLS})`, afterList.map((r) => r.warmMs));
   row("**B. first data call − warm**", afterList.map((r) => r.firstMs - r.warmMs));
+  const ceilingFirst = firstData.ceilingFirst ?? [];
+  row("C. the bare ceiling route as the process's first request (the floor under A)", ceilingFirst.map((r) => r.firstMs));
+  row(`C. warm ceiling (median of the next ${WARM_CALLS})`, ceilingFirst.map((r) => r.warmMs));
+  row("**C. the framework's own first request − warm**", ceilingFirst.map((r) => r.firstMs - r.warmMs));
+  row("**A − C: what our route adds to a first request**", runs.slice(0, ceilingFirst.length).map((r, i) => r.firstMs - r.warmMs - (ceilingFirst[i].firstMs - ceilingFirst[i].warmMs)));
   return lines;
 }
