@@ -3,11 +3,11 @@ import { startNextServer, type RunningNextServer } from "../support/next-server.
 
 /**
  * Issue 19: the benchmark's bare routes (/api/ceiling, /api/ceiling/read-body, and issue 22's
- * /api/ceiling/tools-page) are not part of the product. Without MCP_BENCH_ROUTES=1 they answer 404
+ * /api/ceiling/tools-page and /api/ceiling/stream) are not part of the product. Without MCP_BENCH_ROUTES=1 they answer 404
  * like any missing route; with it (bench/run.mjs sets it) they read at most MCP_MAX_BODY_BYTES, like
  * /api/mcp (413 beyond).
  */
-const ROUTES = ["/api/ceiling", "/api/ceiling/read-body", "/api/ceiling/tools-page"];
+const ROUTES = ["/api/ceiling", "/api/ceiling/read-body", "/api/ceiling/tools-page", "/api/ceiling/stream"];
 
 describe("without MCP_BENCH_ROUTES", () => {
   it("every route answers 404, whatever the body", async () => {
@@ -62,5 +62,23 @@ describe("with MCP_BENCH_ROUTES=1", () => {
     // Replayed, not rebuilt: the same bytes again, and the body limit holds as on read-body.
     expect(Buffer.from(await (await fetch(`${bench.url}/api/ceiling/tools-page`, { method: "POST", body: "{}" })).arrayBuffer()).equals(expected)).toBe(true);
     expect((await fetch(`${bench.url}/api/ceiling/tools-page`, { method: "POST", body: "x".repeat(4097) })).status).toBe(413);
+  });
+
+  it("stream reads the body within the limit, answers SSE with a first keep-alive at once, and stays open until the client leaves", async () => {
+    const leave = new AbortController();
+    const r = await fetch(`${bench.url}/api/ceiling/stream`, { method: "POST", body: "{}", signal: leave.signal });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("text/event-stream");
+    const reader = r.body!.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    expect(new TextDecoder().decode(first.value)).toBe(": ping\n\n");
+    // Still open: nothing more within a short wait (the next ping is MCP_SSE_PING_MS away), no end.
+    const pending = await Promise.race([reader.read().then(() => "read"), new Promise((resolve) => setTimeout(() => resolve("open"), 300))]);
+    expect(pending).toBe("open");
+    leave.abort();
+    expect((await fetch(`${bench.url}/api/ceiling/stream`, { method: "POST", body: "x".repeat(4097) })).status).toBe(413);
+    // The server still answers after a client left mid-stream.
+    expect((await fetch(`${bench.url}/api/ceiling`, { method: "POST", body: "{}" })).status).toBe(200);
   });
 });
