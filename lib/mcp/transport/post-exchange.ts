@@ -1,4 +1,4 @@
-import { McpError, envelopeBytes, serializedBytesOf, type JsonRpcResponse } from "../../jsonrpc";
+import { McpError, envelopeBlob, envelopeBytes, serializedBlobOf, serializedBytesOf, type JsonRpcResponse } from "../../jsonrpc";
 import type { CallChannel } from "../runtime/handler-context";
 import type { ServerRequestMethod } from "../runtime/client-requests";
 import { wholeBodyResponse } from "../../http/whole-body";
@@ -7,11 +7,19 @@ import { sseBody, type LogicalStream, type StreamTable } from "./resumable-strea
 import type { PendingRequests } from "./pending-requests";
 import type { LazyAbort } from "./lazy-abort";
 
-/** The JSON body of one response: a preserialized result (tools/list pages) is spliced in as bytes. */
-function responseBody(response: JsonRpcResponse): string | Uint8Array<ArrayBuffer> {
-  const cached = "result" in response ? serializedBytesOf(response.result) : undefined;
-  if (cached === undefined) return JSON.stringify(response);
-  return envelopeBytes(response.id, cached) as Uint8Array<ArrayBuffer>;
+/**
+ * The JSON body of one response: a preserialized result (tools/list pages) is spliced in, as bytes
+ * for a host that writes them itself (`wholeBodies`, one socket write), else as a Blob that shares
+ * the page's bytes instead of copying them per request (preserialized.ts).
+ */
+function responseBody(response: JsonRpcResponse, wholeBodies: boolean): string | Uint8Array<ArrayBuffer> | Blob {
+  if (!("result" in response)) return JSON.stringify(response);
+  if (wholeBodies) {
+    const bytes = serializedBytesOf(response.result);
+    return bytes === undefined ? JSON.stringify(response) : (envelopeBytes(response.id, bytes) as Uint8Array<ArrayBuffer>);
+  }
+  const page = serializedBlobOf(response.result);
+  return page === undefined ? JSON.stringify(response) : envelopeBlob(response.id, page);
 }
 
 export interface ExchangeOptions {
@@ -173,9 +181,10 @@ export class PostExchange implements ClientAsker {
       return;
     }
     headers.set("content-type", "application/json");
-    const body = present ? JSON.stringify(present) : responseBody(first);
+    const wholeBodies = this.options.wholeBodies === true;
+    const body = present ? JSON.stringify(present) : responseBody(first, wholeBodies);
     const status = !batch && "error" in first && this.options.errorStatus ? this.options.errorStatus(first.error.code) : 200;
-    this.settleResponse(wholeBodyResponse(body, { status, headers }, this.options.wholeBodies === true));
+    this.settleResponse(body instanceof Blob ? new Response(body, { status, headers }) : wholeBodyResponse(body, { status, headers }, wholeBodies));
   }
 }
 
