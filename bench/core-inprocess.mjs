@@ -11,6 +11,8 @@
  *   node bench/profile-top.mjs bench/.work/profiles/call.cpuprofile   # µs per timed request, by function
  *
  * (On Node 24, as the bench; `npm run bench` installs that Node, or `npm ci` in tests/node24.)
+ * Beside it, the floor in process: the same Request, its body read, the same answer bytes, timed
+ * before and after ours (their mean is reported), so the core's own share is ours − the floor.
  * Uses a fresh, migrated schema in the PostgreSQL at BENCH_DATABASE_URL (default: the local `test`
  * database; dropped at the end) for the audit rows suggest_names writes; 2026-07-28 requests,
  * anonymous (MCP_AUTH_MODE=mixed), limits off.
@@ -57,21 +59,57 @@ const headers = {
   ...(call.name ? { "mcp-name": call.name } : {}),
 };
 
-async function one() {
-  const response = await endpoint.handle(new Request("http://127.0.0.1:3000/api/mcp", { method: "POST", headers, body }));
-  const text = await response.text();
+const ours = (request) => endpoint.handle(request);
+
+/**
+ * The floor in process, like the HTTP rows' ceiling+body / ceiling+page: read the request's body,
+ * answer the bytes our endpoint answered (recorded in the warm-up). What is left between the two
+ * rows is the core's own work: parse, checks, dispatch, validation, serialization.
+ */
+let recorded = new Uint8Array(0);
+const floor = async (request) => {
+  await request.text();
+  return new Response(recorded, { headers: { "content-type": "application/json" } });
+};
+
+/**
+ * One request through `handler`; the answer's body is read chunk by chunk, as a host sends it on
+ * (joining the chunks, or decoding them to text, would add a copy no host makes).
+ */
+async function one(handler) {
+  const response = await handler(new Request("http://127.0.0.1:3000/api/mcp", { method: "POST", headers, body }));
+  let length = 0;
+  for await (const chunk of response.body) length += chunk.byteLength;
+  if (response.status !== 200 || length === 0) throw new Error(`HTTP ${response.status}, ${length} bytes`);
+}
+
+/** The answer's bytes, whole (recorded once for the floor, and checked). */
+async function answerBytes(handler) {
+  const response = await handler(new Request("http://127.0.0.1:3000/api/mcp", { method: "POST", headers, body }));
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const text = new TextDecoder().decode(bytes);
   if (response.status !== 200 || !text.includes('"result"')) throw new Error(`HTTP ${response.status}: ${text.slice(0, 300)}`);
+  return bytes;
 }
 
 /** Runs `count` requests one after another, yielding to the event loop now and then (timers: the audit flush). */
-async function run(count) {
+async function run(count, handler = ours) {
   for (let i = 1; i <= count; i++) {
-    await one();
+    await one(handler);
     if (i % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
 await run(3_000); // warm-up: JIT, caches, the database connection
+recorded = await answerBytes(ours);
+await run(3_000, floor);
+/** Wall µs per request of `count` requests through `handler` (after the warm-ups above). */
+async function timedFloor(count) {
+  const t0 = process.hrtime.bigint();
+  await run(count, floor);
+  return Number(process.hrtime.bigint() - t0) / 1000 / count;
+}
+const floorBeforeUs = await timedFloor(requests);
 // The collector's pauses in the timed window (bench/PROFILING.md round 9: a request's objects
 // that outlive one scavenge are what the collector pays for).
 const gc = { minor: 0, major: 0, ms: 0 };
@@ -98,8 +136,11 @@ const cpu = process.cpuUsage(cpu0);
 await new Promise((resolve) => setImmediate(resolve)); // the observer hears of the last pauses
 gcObserver.disconnect();
 const gcUs = (gc.ms * 1000) / requests;
+const floorAfterUs = await timedFloor(requests);
+const floorUs = (floorBeforeUs + floorAfterUs) / 2;
 console.log(`${method}: ${requests} requests on Node ${process.version}, ${wallUs.toFixed(1)} µs wall and ${((cpu.user + cpu.system) / requests).toFixed(1)} µs CPU per request (Request built, handled, answer read)`);
 console.log(`  garbage collection: ${gcUs.toFixed(1)} µs per request (${((100 * gcUs) / wallUs).toFixed(0)}% of wall), ${gc.minor} scavenges, ${gc.major} other collections`);
+console.log(`  floor (body read, the same ${recorded.byteLength} answer bytes): ${floorUs.toFixed(1)} µs wall (${floorBeforeUs.toFixed(1)} before, ${floorAfterUs.toFixed(1)} after); the core's own work: ${(wallUs - floorUs).toFixed(1)} µs`);
 await new Promise((resolve) => setTimeout(resolve, 200)); // the last audit batch
 await database.cleanup();
 process.exit(0);

@@ -8,8 +8,9 @@ import { fmt, median } from "../report/stats.mjs";
 import { checkWorld, TARGET_WORLD_ID } from "../seed-data.mjs";
 import { devToken } from "../servers/auth-keys.mjs";
 import { serverEnv } from "../servers/catalog.mjs";
-import { freePort, spawnServer, stopServer, transient } from "../servers/lifecycle.mjs";
+import { freePort, spawnServer, stopServer, transient, writeProfileSidecar } from "../servers/lifecycle.mjs";
 import { decodeAnswer, ERAS, openSession, request, rpc, sleep, stubSession } from "./client.mjs";
+import { monotonicUs } from "./http-cell.mjs";
 import { treeRssKb } from "./proc.mjs";
 import { hasResult, isToolList, isToolResult, SUGGEST_NAMES, toolCall } from "./systems.mjs";
 
@@ -147,7 +148,10 @@ export async function firstDataCall(index, context, afterList, ceiling = false) 
   const call = toolCall("get_world", { worldId: TARGET_WORLD_ID });
   const check = isToolResult((s) => checkWorld(s.world));
   const t0 = performance.now();
-  const server = spawnServer(key, { runtime: "next", env: serverEnv("main", port, context), port, context, profile: false });
+  // BENCH_CPU_PROF=1: the first index of each kind is profiled, with its first request's window
+  // (bench/profile-top.mjs --system first-request: what that request cost, by function).
+  const profile = CONFIG.cpuProf && index === 0;
+  const server = spawnServer(key, { runtime: "next", env: serverEnv("main", port, context), port, context, profile });
   transient.add(server);
   try {
     await listening(server, t0 + 60_000);
@@ -175,7 +179,9 @@ export async function firstDataCall(index, context, afterList, ceiling = false) 
         listMs = performance.now() - start;
         if (res.status !== 200 || !isToolList(decodeAnswer(res).json)) throw new Error(`${key}: tools/list answered HTTP ${res.status}: ${res.body.slice(0, 200)}`);
       }
+      const firstStartUs = monotonicUs();
       const firstMs = await timed(1);
+      if (profile) server.windows.push({ system: "first-request", concurrency: 1, round: 0, startUs: firstStartUs, endUs: monotonicUs(), requests: 1 });
       const warm = [];
       for (let i = 0; i < WARM_CALLS; i++) warm.push(await timed(i + 2));
       return { listenMs, listMs, firstMs, warmMs: median(warm) };
@@ -185,6 +191,7 @@ export async function firstDataCall(index, context, afterList, ceiling = false) 
   } finally {
     await stopServer(server);
     transient.delete(server);
+    if (profile) writeProfileSidecar(server);
   }
 }
 

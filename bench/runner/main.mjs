@@ -13,7 +13,7 @@ import { fmt, summarize } from "../report/stats.mjs";
 import { cleanUp } from "./cleanup.mjs";
 import { runRounds, warmUp } from "./rounds.mjs";
 import { DATABASES } from "../servers/catalog.mjs";
-import { ensureBuild, servers, startServer } from "../servers/lifecycle.mjs";
+import { ensureBuild, servers, startServer, writeProfileSidecar } from "../servers/lifecycle.mjs";
 import { prepareDatabases, prepareMcpHandlerIfNeeded, prepareRedisIfNeeded, startServers } from "../servers/prepare.mjs";
 
 /** The runner: warm-up, then interleaved rounds with the order rotated, cold starts, the report. */
@@ -91,11 +91,7 @@ try {
 } finally {
   await cleanUp();
   if (CONFIG.cpuProf) {
-    for (const server of servers.values()) {
-      const base = path.join(PROFILE_DIR, `${PROFILE_NAME}_${server.key}`);
-      fs.writeFileSync(`${base}.json`, JSON.stringify({ systems: CONFIG.systems ?? "all", server: server.key, requests: server.served, windows: server.windows }, null, 2));
-      console.log(`[bench] profile: ${path.relative(ROOT, base)}.cpuprofile (${server.served} requests); node bench/profile-top.mjs ${path.relative(ROOT, base)}.cpuprofile`);
-    }
+    for (const server of servers.values()) writeProfileSidecar(server);
   }
 }
 process.exit(exitCode);

@@ -130,6 +130,13 @@ export async function startServer(key, context) {
   return server;
 }
 
+/** With BENCH_CPU_PROF=1: <profile>.json beside a server's .cpuprofile, its timed windows (bench/profile-top.mjs reads it). */
+export function writeProfileSidecar(server) {
+  const base = path.join(PROFILE_DIR, `${PROFILE_NAME}_${server.key}`);
+  fs.writeFileSync(`${base}.json`, JSON.stringify({ systems: CONFIG.systems ?? "all", server: server.key, requests: server.served, windows: server.windows }, null, 2));
+  console.log(`[bench] profile: ${path.relative(ROOT, base)}.cpuprofile (${server.served} requests); node bench/profile-top.mjs ${path.relative(ROOT, base)}.cpuprofile`);
+}
+
 /** Stop a server: SIGTERM to its process group, SIGKILL if it lingers (profiles need a clean exit). */
 export async function stopServer(server) {
   if (server.exited) return;
