@@ -128,10 +128,9 @@ async function measureFloorStreams(count) {
       for (const s of streams) s.req?.destroy();
     }
   };
-  // A first pass grows the heap as our server's sessions grew its own before its streams opened;
-  // the second, read against the RSS between the two, is the floor's growth per stream.
-  await open();
-  await sleep(1_000);
+  // One pass on the twin as it stands after its warm-up, as ours is measured. (A first pass to
+  // "grow the heap" left the second reusing hundreds of MiB the first had freed: 19–52 KiB per
+  // stream by run, where the live heap per stream is the same as ours, bench/stream-heap.)
   const rssBefore = treeRssKb(server.pid);
   return { count, rssBefore, rssStreams: await open() };
 }
@@ -247,7 +246,7 @@ export function idleStreamsLines(r) {
     `| keep-alives per stream during the hold: median / fewest | ${fmt(r.pingsMedian)} / ${fmt(r.pingsMin)} | |`,
     `| server RSS: before / with ${fmt(r.gets)} sessions / with every stream open, MiB | ${fmt(r.rss0 / 1024, 1)} / ${fmt(r.rssSessions / 1024, 1)} / ${fmt(r.rssStreams / 1024, 1)} | |`,
     `| RSS growth per stream (sessions already open), KiB | **${perStream}** | ≤ 16 |`,
-    ...(r.floor ? [`| the floor: RSS growth per bare-route stream (\`POST ${FLOOR_STREAM_PATH}\`: reads the body, answers SSE, pings; ${fmt(r.floor.count)} on a twin process, after a first pass as many), KiB | ${((r.floor.rssStreams - r.floor.rssBefore) / r.floor.count).toFixed(1)} | ≤ 16: ${(r.floor.rssStreams - r.floor.rssBefore) / r.floor.count <= 16 ? "met" : "**missed by the floor itself**"} |`] : []),
+    ...(r.floor ? [`| the floor: RSS growth per bare-route stream (\`POST ${FLOOR_STREAM_PATH}\`: reads the body, answers SSE, pings; ${fmt(r.floor.count)} on a twin process, one pass as ours), KiB | ${((r.floor.rssStreams - r.floor.rssBefore) / r.floor.count).toFixed(1)} | ≤ 16: ${(r.floor.rssStreams - r.floor.rssBefore) / r.floor.count <= 16 ? "met" : "**missed by the floor itself**"} |`] : []),
     `| of which: per GET stream / per subscriptions/listen stream, KiB | ${((r.rssGets - r.rssSessions) / r.gets).toFixed(1)} / ${((r.rssStreams - r.rssGets) / r.listens).toFixed(1)} | |`,
     `| RSS growth per 2025-11-25 session (before its stream), KiB | ${perSession} | |`,
     `| tools/call@2026 p50 at c=1: without streams → with every stream open, ms | ${fmt(r.before.p50, 2)} → ${fmt(r.during.p50, 2)} (**${fmt(ratio, 2)}x**) | ≤ 1.2x |`,
@@ -263,8 +262,9 @@ export function idleStreamsLines(r) {
     "keep-alive connection, just before the sessions were opened (after as long a warm-up) and in the middle of the hold; the client shares the two",
     "cores with the server and receives every keep-alive too, so the \"with streams\" p50 includes that load.",
     `The floor row opens the same number of streams on \`${FLOOR_STREAMS_SERVER}\`, a twin process of the same build and settings, after ours`,
-    "are closed, twice: the first pass grows its heap as the sessions grew ours, the second is read. Each is a route handler",
-    "that holds an SSE response open and pings, nothing else. Where it misses 16 KiB, no",
-    "stream served through this framework's route handlers can meet it (bench/PROFILING.md round 9: what Next keeps per open response).",
+    "are closed, in one pass from the RSS after its warm-up, as ours. Each is a route handler that holds an SSE response open",
+    "and pings, nothing else. Where it misses 16 KiB, no stream served through this framework's route handlers can meet it",
+    "(bench/PROFILING.md round 9: what Next keeps per open response; `node bench/stream-heap/run.mjs` reads the live heap per",
+    "stream of each kind, this floor included, after full collections, which RSS cannot).",
   ];
 }

@@ -5,8 +5,10 @@
  *
  * One `next start` of the build (NEXT_DIST_DIR) with probe.mjs preloaded, on a fresh PostgreSQL
  * schema, the idle-streams cell's settings. Opened in turn, the heap read after each step:
- * N node:http SSE responses outside Next (the floor), N GET streams of 2025-11-25 sessions, N
- * subscriptions/listen. Prints KiB per stream of each kind.
+ * N node:http SSE responses outside Next, N GET streams of 2025-11-25 sessions, N
+ * subscriptions/listen, and N bare Next route streams (POST /api/ceiling/stream: the idle-streams
+ * cell's floor, what any route handler on the framework holds per open response). Prints KiB per
+ * stream of each kind.
  *
  *   node bench/stream-heap/run.mjs        (BENCH_HEAP_STREAMS per kind, default 2000)
  */
@@ -25,6 +27,8 @@ import { STREAMS_ENV } from "../servers/streams-env.mjs";
 const code = await reexecOnNode24(fileURLToPath(import.meta.url));
 if (code !== undefined) process.exit(code);
 
+/** The idle-streams cell's floor: a bare route handler holding an SSE response open (lib/http/bench-ceiling.ts). */
+const FLOOR_STREAM_PATH = "/api/ceiling/stream";
 const N = envNumber("BENCH_HEAP_STREAMS", 2000, { min: 10, integer: true });
 const WAVE = 64;
 const probeOut = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "stream-heap-")), "heap.jsonl");
@@ -37,10 +41,10 @@ async function inWaves(count, task) {
 }
 
 /** Opens one stream on a connection of its own; resolves at its first bytes. */
-function openStream(port, { method, body, headers }) {
+function openStream(port, { method, body, headers, path: urlPath = MCP_PATH }) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : Buffer.from(body);
-    const req = http.request({ host: HOST, port, path: MCP_PATH, method, agent: false, headers: { ...headers, ...(payload ? { "content-type": "application/json", "content-length": payload.length } : {}) } }, (res) => {
+    const req = http.request({ host: HOST, port, path: urlPath, method, agent: false, headers: { ...headers, ...(payload ? { "content-type": "application/json", "content-length": payload.length } : {}) } }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
         reject(new Error(`${method} stream: HTTP ${res.statusCode}`));
@@ -74,6 +78,7 @@ const server = await startNextServer({
     NEXT_DIST_DIR: CONFIG.distDir,
     MCP_RATE_LIMITS: "0",
     MCP_SESSION_MODE: "stateful",
+    MCP_BENCH_ROUTES: "1",
     ...STREAMS_ENV,
   },
 });
@@ -95,11 +100,14 @@ try {
     open.push(await openStream(server.port, { method: "POST", body, headers: { ...modern.headers("subscriptions/listen"), accept: ACCEPT } }));
   });
   const h3 = await heapUsed(server.pid);
+  await inWaves(N, async () => open.push(await openStream(server.port, { method: "POST", path: FLOOR_STREAM_PATH, body: "{}", headers: { accept: "text/event-stream" } })));
+  const h4 = await heapUsed(server.pid);
   const kib = (bytes) => (bytes / 1024 / N).toFixed(1);
   console.log(`live heap per idle stream (${N} of each kind, Node ${process.version}, ${CONFIG.distDir}):`);
   console.log(`  node:http SSE response, outside Next: ${kib(h1 - h0)} KiB`);
   console.log(`  GET stream (2025-11-25 session):      ${kib(h2 - h1)} KiB`);
   console.log(`  subscriptions/listen (2026-07-28):    ${kib(h3 - h2)} KiB`);
+  console.log(`  bare Next route stream (${FLOOR_STREAM_PATH}, the floor): ${kib(h4 - h3)} KiB`);
 } finally {
   for (const req of open) req.destroy();
   await server.stop();
