@@ -94,8 +94,10 @@ function deliverToolEvents(state: SessionEraState): void {
   const { standalone } = state;
   state.toolEvents.deliverTo({
     deliver: (audience, event, data) => {
+      const streams = standalone.of(audience);
+      if (streams.length === 0) return; // the event is for another instance's streams (the bus)
       const text = JSON.stringify(data);
-      for (const stream of standalone.of(audience)) stream.write(text, event);
+      for (const stream of streams) stream.write(text, event);
     },
     listening: (audience) => standalone.of(audience).length > 0,
   });
