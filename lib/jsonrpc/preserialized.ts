@@ -1,7 +1,6 @@
 /** Results whose JSON is computed once (list pages): the envelope splices it in verbatim. */
 const texts = new WeakMap<object, string>();
 const encoded = new WeakMap<object, Uint8Array>();
-const blobs = new WeakMap<object, Blob>();
 const utf8 = new TextEncoder();
 
 export function preserialize<T extends object>(result: T): T {
@@ -40,24 +39,34 @@ export function envelopeBytes(id: unknown, result: Uint8Array): Uint8Array {
 }
 
 /**
- * The page as a Blob, made once. A Blob built with it as a part shares its bytes: the web
- * Response of a tools/list page then holds no per-request copy of the page, where a byte body is
- * copied twice per request (the envelope, then the Response's own copy). Under Next each of those
- * 20–60 KB buffers is external memory, and their rate is what set off the full collections that
- * made tools/list cost twice its floor (bench/PROFILING.md, round 10).
+ * `{"jsonrpc":"2.0","id":<id>,"result":<page>}` for a web Response, without copying the page: a
+ * stream of three chunks, the middle one the page's shared bytes. A byte body is copied twice per
+ * request (the envelope, then the Response's own copy), and under Next those 20–60 KB buffers
+ * (external memory) set off full collections (bench/PROFILING.md, round 10); a Blob around the
+ * page avoided the copies but its reads cost as much again (round 11). Default (not byte)
+ * streams hand chunks on by reference and never detach them, so the page stays intact; the
+ * shared bytes are never written to.
  */
-export function serializedBlobOf(result: object): Blob | undefined {
-  let blob = blobs.get(result);
-  if (!blob) {
-    const bytes = serializedBytesOf(result);
-    if (bytes === undefined) return undefined;
-    blob = new Blob([bytes as Uint8Array<ArrayBuffer>]);
-    blobs.set(result, blob);
-  }
-  return blob;
+export function envelopeStream(id: unknown, page: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(new EnvelopeSource(utf8.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`), page), { highWaterMark: 0 });
 }
 
-/** The same envelope as `envelopeBytes`, as a Blob around the shared page. */
-export function envelopeBlob(id: unknown, result: Blob): Blob {
-  return new Blob([`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, result, "}"]);
+const CLOSE_BRACE = Uint8Array.of(0x7d);
+
+/** The three chunks of an envelope, one per pull (a class: no closures per response). */
+class EnvelopeSource implements UnderlyingDefaultSource<Uint8Array> {
+  private next = 0;
+
+  constructor(
+    private readonly head: Uint8Array,
+    private readonly page: Uint8Array,
+  ) {}
+
+  pull(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    const part = this.next++;
+    if (part === 0) controller.enqueue(this.head);
+    else if (part === 1) controller.enqueue(this.page);
+    else if (part === 2) controller.enqueue(CLOSE_BRACE);
+    else controller.close();
+  }
 }

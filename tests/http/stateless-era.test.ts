@@ -647,6 +647,18 @@ describe("2026-07-28 results", () => {
     expect(result.cacheScope).toBe("public");
   });
 
+  it("tools/list pages answered at once stay whole: each the same page, its own id (the page's bytes are shared, never copied)", async () => {
+    const ids = Array.from({ length: 40 }, (_, i) => `page-${i}`);
+    const replies = await Promise.all(ids.map((id) => send(mainUrl(), req(id, "tools/list"))));
+    const pages = replies.map((reply, i) => {
+      expect(reply.status).toBe(200);
+      expect(reply.json).toMatchObject({ jsonrpc: "2.0", id: ids[i] });
+      return JSON.stringify((reply.json as Json).result);
+    });
+    expect(new Set(pages).size).toBe(1);
+    expect((JSON.parse(pages[0] as string).tools as Json[]).map((t) => t.name)).toEqual(PRODUCT_TOOLS);
+  });
+
   it("tools/call results are complete with serverInfo and carry no cache fields", async () => {
     const result = expectComplete(await send(fixtureUrl(), simpleText("call-1")), "call-1");
     expect(textOf(result)).toBe("This is a simple text response for testing.");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyMessage, jsonDepthExceeds } from "../../lib/jsonrpc";
+import { classifyMessage, envelopeBytes, envelopeStream, jsonDepthExceeds, preserialize, serializedBytesOf } from "../../lib/jsonrpc";
 import { compileUriTemplate } from "../../lib/mcp/registry/uri-template";
 import { decodeCursor, encodeCursor } from "../../lib/mcp/registry/pagination";
 
@@ -42,5 +42,32 @@ describe("helpers", () => {
   it("round-trips cursors and refuses forged ones", () => {
     expect(decodeCursor(encodeCursor(200))).toBe(200);
     expect(() => decodeCursor("garbage!")).toThrow(/Invalid cursor/);
+  });
+});
+
+describe("a preserialized page's envelope (lib/jsonrpc/preserialized.ts)", () => {
+  const result = preserialize({ tools: [{ name: "é-tool", description: "naïve ✓" }] });
+  const read = async (stream: ReadableStream<Uint8Array>) => new Uint8Array(await new Response(stream).arrayBuffer());
+
+  it("streams the same JSON as serializing the whole response, for string and number ids", async () => {
+    const page = serializedBytesOf(result) as Uint8Array;
+    for (const id of [7, "a\"b", 0]) {
+      const text = new TextDecoder().decode(await read(envelopeStream(id, page)));
+      expect(text).toBe(JSON.stringify({ jsonrpc: "2.0", id, result }));
+      expect(new TextDecoder().decode(envelopeBytes(id, page))).toBe(text);
+    }
+  });
+
+  it("hands on the page's shared bytes without detaching or changing them, however often it is read", async () => {
+    const page = serializedBytesOf(result) as Uint8Array;
+    const before = Uint8Array.from(page);
+    // Piped through a transform, as hosts do, and read concurrently.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => read(envelopeStream(i, page).pipeThrough(new TransformStream<Uint8Array, Uint8Array>()))),
+    );
+    answers.forEach((bytes, i) => expect(JSON.parse(new TextDecoder().decode(bytes))).toEqual({ jsonrpc: "2.0", id: i, result }));
+    expect(serializedBytesOf(result)).toBe(page);
+    expect(page.byteLength).toBe(before.byteLength);
+    expect(page).toEqual(before);
   });
 });

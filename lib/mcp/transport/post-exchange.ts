@@ -1,4 +1,4 @@
-import { McpError, envelopeBlob, envelopeBytes, serializedBlobOf, serializedBytesOf, type JsonRpcResponse } from "../../jsonrpc";
+import { McpError, envelopeBytes, envelopeStream, serializedBytesOf, type JsonRpcResponse } from "../../jsonrpc";
 import type { CallChannel } from "../runtime/handler-context";
 import type { ServerRequestMethod } from "../runtime/client-requests";
 import { wholeBodyResponse } from "../../http/whole-body";
@@ -9,17 +9,14 @@ import type { LazyAbort } from "./lazy-abort";
 
 /**
  * The JSON body of one response: a preserialized result (tools/list pages) is spliced in, as bytes
- * for a host that writes them itself (`wholeBodies`, one socket write), else as a Blob that shares
- * the page's bytes instead of copying them per request (preserialized.ts).
+ * for a host that writes them itself (`wholeBodies`, one socket write), else as a stream that hands
+ * on the page's shared bytes instead of copying them per request (preserialized.ts).
  */
-function responseBody(response: JsonRpcResponse, wholeBodies: boolean): string | Uint8Array<ArrayBuffer> | Blob {
+function responseBody(response: JsonRpcResponse, wholeBodies: boolean): string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> {
   if (!("result" in response)) return JSON.stringify(response);
-  if (wholeBodies) {
-    const bytes = serializedBytesOf(response.result);
-    return bytes === undefined ? JSON.stringify(response) : (envelopeBytes(response.id, bytes) as Uint8Array<ArrayBuffer>);
-  }
-  const page = serializedBlobOf(response.result);
-  return page === undefined ? JSON.stringify(response) : envelopeBlob(response.id, page);
+  const page = serializedBytesOf(response.result);
+  if (page === undefined) return JSON.stringify(response);
+  return wholeBodies ? (envelopeBytes(response.id, page) as Uint8Array<ArrayBuffer>) : envelopeStream(response.id, page);
 }
 
 export interface ExchangeOptions {
@@ -184,7 +181,7 @@ export class PostExchange implements ClientAsker {
     const wholeBodies = this.options.wholeBodies === true;
     const body = present ? JSON.stringify(present) : responseBody(first, wholeBodies);
     const status = !batch && "error" in first && this.options.errorStatus ? this.options.errorStatus(first.error.code) : 200;
-    this.settleResponse(body instanceof Blob ? new Response(body, { status, headers }) : wholeBodyResponse(body, { status, headers }, wholeBodies));
+    this.settleResponse(body instanceof ReadableStream ? new Response(body, { status, headers }) : wholeBodyResponse(body, { status, headers }, wholeBodies));
   }
 }
 
