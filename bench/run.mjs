@@ -103,7 +103,8 @@
  *   schema and folder, the Redis connection) is undone at the end or on SIGINT/SIGTERM.
  * - Floors: `ceiling+body` (the bare route reading its body) for tools/call, `ceiling+page` (the
  *   same, answering the exact bytes of a recorded tools/list page: /api/ceiling/tools-page) for
- *   tools/list, so each has a like-for-like ratio.
+ *   tools/list, so each has a like-for-like ratio; `redis:limiter` (cells/limiter-cell.mjs: the
+ *   limiter's Redis call alone, no HTTP) under the Redis rows.
  * - redis-trips (cells/redis-trips.mjs): Redis commands per request kind on `limits-redis`, counted
  *   with MONITOR. idle-streams (cells/idle-streams.mjs): N idle GET / listen streams on `streams`.
  * - RESULTS.md opens with the issue's targets (measured value, goal, pass/miss), then the tables.

@@ -5,6 +5,7 @@ import { CEILING_PATH } from "../config.mjs";
 import { isOurs, serverKeyOf } from "../servers/catalog.mjs";
 import { servers } from "../servers/lifecycle.mjs";
 import { decodeAnswer, request } from "./client.mjs";
+import { REDIS_LIMITER, runLimiterCell } from "./limiter-cell.mjs";
 import { treeCpuMs } from "./proc.mjs";
 
 /** The headers a system's requests carry on `server`: its own, else a session of the right subject. */
@@ -147,6 +148,7 @@ export async function runDirectCell(system, databases, concurrency, seconds) {
 }
 
 export function runCell(system, { databases, redis }, concurrency, seconds) {
+  if (system.direct === REDIS_LIMITER) return runLimiterCell(redis, concurrency, seconds);
   return system.direct ? runDirectCell(system, databases, concurrency, seconds) : runHttpCell(system, concurrency, seconds, redis);
 }
 

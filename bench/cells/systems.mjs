@@ -6,6 +6,7 @@
  * ceiling and the MCP rows differ only in the route, not in the request the server parses.
  * Direct systems (prisma:…) are a query name for the database's db-worker.
  */
+import { REDIS_LIMITER } from "./limiter-cell.mjs";
 import { CEILING_BODY, CEILING_PAGE, CEILING_PAGE_PATH, CEILING_PATH, COLD_START, CONFIG, directRowName, MCP_PATH, PROTOCOL_VERSION } from "../config.mjs";
 import { checkWorld, checkWorldPage, LIST_ARGS, TARGET_WORLD_ID } from "../seed-data.mjs";
 import { SECONDARY_NODE } from "../runtime.mjs";
@@ -135,6 +136,8 @@ export function defineSystems() {
     ...ERAS.flatMap((era) =>
       LIMITERS.map((limiter) => ({ ...mcpSystem(era, `tools/call+limits:${limiter}`, "tools/call", SUGGEST_NAMES, isToolResult()), server: `limits-${limiter}`, limiter })),
     ),
+    // The Redis rows' floor: the limiter's Redis call alone, no HTTP (cells/limiter-cell.mjs).
+    { name: REDIS_LIMITER, direct: REDIS_LIMITER, redis: true },
     ...DATABASES.flatMap((db) => databaseSystems(db.key)),
     ...ERAS.map(createWorld),
   ];

@@ -1,5 +1,6 @@
 /** RESULTS.md: the run's description, the targets table, then every section. */
 import path from "node:path";
+import { REDIS_LIMITER } from "../cells/limiter-cell.mjs";
 import { CONFIG, directRowName, HOST, ROOT } from "../config.mjs";
 import { skipped } from "../runner/skipped.mjs";
 import { CHARACTERS_PER_WORLD, LIST_ARGS, LOCATIONS_PER_WORLD, TARGET_WORLD_ID, WORLD_COUNT } from "../seed-data.mjs";
@@ -78,8 +79,11 @@ export function renderMarkdown(rows, meta) {
     lines.push("The floor is the same ratio for `ceiling+body`, the bare route plus `await request.text()`: the least");
     lines.push("any JSON-RPC endpoint on these route handlers must do, measured in the same rounds. For get_world at");
     lines.push(`c=1 it is ceiling+body's p50 plus the p50 of get_world's statement timed alone (\`${directRowName("get_world", "pg")}\`),`);
-    lines.push("÷ the ceiling's p50: one request's parts, back to back. When the floor misses a goal, no endpoint built");
-    lines.push("on these route handlers could meet that goal on this machine, whatever its own code costs.");
+    lines.push("÷ the ceiling's p50: one request's parts, back to back. For the Redis rows it is tools/call+limits:memory's");
+    lines.push(`p50 plus the p50 of the limiter's one Redis call timed alone (\`${REDIS_LIMITER}\`: @upstash/ratelimit's sliding window over`);
+    lines.push("the same ioredis settings, no HTTP), ÷ tools/call+limits:memory's p50: what any request limited in Redis adds at");
+    lines.push("the least. When the floor misses a goal, no endpoint built on these route handlers (and, for Redis, this");
+    lines.push("limiter) could meet that goal on this machine, whatever its own code costs.");
     lines.push("");
   }
   if (skipped.length > 0) {

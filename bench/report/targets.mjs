@@ -1,5 +1,6 @@
 /** The issue's targets: measured value, goal, verdict, the server-CPU view and the floor. */
 import { ERAS } from "../cells/client.mjs";
+import { REDIS_LIMITER } from "../cells/limiter-cell.mjs";
 import { NODE_RAW } from "../cells/systems.mjs";
 import { CEILING_BODY, CEILING_PAGE, CONFIG, directRowName } from "../config.mjs";
 import { skipped } from "../runner/skipped.mjs";
@@ -41,10 +42,11 @@ export function coldPairs(cold) {
 export const skippedNote = (group) => (skipped.some((s) => s.group === group) ? `${group} rows skipped (below)` : "");
 
 /**
- * get_world's floor at c=1, where one request's latency is its parts one after another: the
- * route that only reads its body, then get_world's statement timed alone (no HTTP), ÷ the
- * ceiling's p50 — overall and per round. At c=32 the parts overlap on the shared cores and do not
- * add up, so there is no floor there.
+ * A floor at c=1, where one request's latency is its parts one after another: the route that
+ * only reads its body, then get_world's statement timed alone (no HTTP), ÷ the ceiling's p50 —
+ * overall and per round. The Redis rows use it too: the in-process row plus the limiter's Redis
+ * call alone, ÷ the in-process row. At c=32 the parts overlap on the shared cores and do not add
+ * up, so there is no floor there.
  */
 export function queryFloorOf(body, query, ceiling) {
   if (!body || !query || !ceiling || body.concurrency !== 1) return undefined;
@@ -127,7 +129,19 @@ export function targetRows(rows, cold) {
     for (const c of CONFIG.concurrencies) {
       const redis = at(`tools/call+limits:redis${era.suffix}`, c);
       const memory = at(`tools/call+limits:memory${era.suffix}`, c);
-      if (redis && memory) add(`tools/call+limits:redis${era.suffix} p50 ÷ tools/call+limits:memory${era.suffix} p50 (Redis sessions, limits, bus vs in process)`, c, pairOf(redis, memory, "p50"), atMost(GOALS.redisP50), `${fmt(redis.p50, 2)} vs ${fmt(memory.p50, 2)} ms`);
+      if (redis && memory) add(`tools/call+limits:redis${era.suffix} p50 ÷ tools/call+limits:memory${era.suffix} p50 (Redis sessions, limits, bus vs in process)`, c, pairOf(redis, memory, "p50"), atMost(GOALS.redisP50), `${fmt(redis.p50, 2)} vs ${fmt(memory.p50, 2)} ms`, queryFloorOf(memory, at(REDIS_LIMITER, c), memory));
+    }
+  }
+  // The same at c=1 against its own floor: the in-process row's p50 plus the limiter's Redis call
+  // timed alone (cells/limiter-cell.mjs), one request's parts back to back.
+  for (const era of ERAS) {
+    const redis = at(`tools/call+limits:redis${era.suffix}`, 1);
+    const memory = at(`tools/call+limits:memory${era.suffix}`, 1);
+    const limiter = at(REDIS_LIMITER, 1);
+    if (redis && memory && limiter) {
+      const value = redis.p50 / (memory.p50 + limiter.p50);
+      const spread = spreadOf(redis.roundP50.map((p, i) => p / (memory.roundP50[i] + limiter.roundP50[i])));
+      add(`tools/call+limits:redis${era.suffix} p50 ÷ (tools/call+limits:memory${era.suffix} p50 + ${REDIS_LIMITER} p50) (issue 22)`, 1, { value, spread }, atMost(GOALS.redisP50), `${fmt(redis.p50, 2)} vs ${fmt(memory.p50, 2)} + ${fmt(limiter.p50, 3)} ms`);
     }
   }
   for (const [label, first] of [
@@ -155,7 +169,7 @@ export function targetRows(rows, cold) {
 /** The summary table of the issue's targets. */
 export function targetsTable(rows, cold) {
   const lines = [
-    "| target | c | measured | detail | per-round median [min–max] | goal | result | server-CPU view: CPU/req ratio, per-round [min–max], verdict | floor (ceiling+body), per-round [min–max], verdict |",
+    "| target | c | measured | detail | per-round median [min–max] | goal | result | server-CPU view: CPU/req ratio, per-round [min–max], verdict | floor (ceiling+body; get_world and Redis rows: their parts alone), per-round [min–max], verdict |",
     "|---|--:|--:|---|--:|--:|---|--:|--:|",
   ];
   const verdict = (value, goal) => (!Number.isFinite(value) ? "not measured" : goal.ok(value) ? "pass" : "**miss**");

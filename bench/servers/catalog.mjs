@@ -79,7 +79,7 @@ export const serverKeyOf = (system) => system.server ?? (system.db === "pglite" 
 export const databasesOf = (system) => [system.db, system.direct ? undefined : SERVERS[serverKeyOf(system)].db].filter(Boolean);
 
 /** Does any of `systems` run on a server that counts in Redis? */
-export const needsRedis = (systems) => systems.some((s) => !s.direct && SERVERS[serverKeyOf(s)].limiter === "redis");
+export const needsRedis = (systems) => systems.some((s) => s.redis || (!s.direct && SERVERS[serverKeyOf(s)].limiter === "redis"));
 
 /** Is server `key` our MCP endpoint (next start or node-core), as opposed to a reference stack? */
 export const isOurs = (key) => RUNTIMES[SERVERS[key].runtime ?? "next"].mcp;
