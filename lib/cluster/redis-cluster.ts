@@ -36,9 +36,12 @@ function sessionStore(redis: RedisPort, ns: string, maxPerCaller: number): Sessi
       const list = callerKey(record.caller);
       const held = await redis.range(list);
       const evicted = held.slice(0, Math.max(0, held.length - maxPerCaller + 1));
-      await Promise.all(evicted.map((id) => redis.del(key(id))));
-      await redis.set(key(record.id), JSON.stringify(record), ttl(record));
-      await redis.append(list, record.id, maxPerCaller, ttl(record));
+      // Two round trips in all (the list, then the writes together), not one per command: an
+      // initialize on Upstash pays each one over the network.
+      await Promise.all([
+        ...evicted.map((id) => redis.del(key(id))),
+        redis.setAndAppend(key(record.id), JSON.stringify(record), ttl(record), list, record.id, maxPerCaller),
+      ]);
     },
     get: read,
     async update(id, patch) {
@@ -180,6 +183,7 @@ function answering(redis: RedisPort): RedisPort {
     set: guard(redis.set),
     del: guard(redis.del),
     append: guard(redis.append),
+    setAndAppend: guard(redis.setAndAppend),
     range: guard(redis.range),
     expire: guard(redis.expire),
   };

@@ -14,6 +14,11 @@ export interface RedisPort {
   del(key: string): Promise<void>;
   /** RPUSH, keep the last `keep` entries, expire the list (and `alsoExpire`) after `ttlMs` — one round trip. */
   append(key: string, value: string, keep: number, ttlMs: number, alsoExpire?: string): Promise<void>;
+  /**
+   * SET `key` (expiring after `ttlMs`), then RPUSH `item` on `list`, keep its last `keep` entries
+   * and expire it with the key — one transaction, one round trip (a new session and its caller's list).
+   */
+  setAndAppend(key: string, value: string, ttlMs: number, list: string, item: string, keep: number): Promise<void>;
   range(key: string): Promise<string[]>;
   /** PEXPIRE: a new lifetime for an existing key (nothing when it is gone). */
   expire(key: string, ttlMs: number): Promise<void>;
@@ -63,6 +68,10 @@ export function ioredisPort(url: string, timeoutMs: number): RedisPort {
       const tx = (await connection()).multi().rpush(key, value).ltrim(key, -keep, -1).pexpire(key, px);
       if (alsoExpire) tx.pexpire(alsoExpire, px);
       await tx.exec();
+    },
+    async setAndAppend(key, value, ttlMs, list, item, keep) {
+      const px = pxOf(ttlMs);
+      await (await connection()).multi().set(key, value, "PX", px).rpush(list, item).ltrim(list, -keep, -1).pexpire(list, px).exec();
     },
     range: async (key) => (await connection()).lrange(key, 0, -1),
     async expire(key, ttlMs) {
@@ -119,6 +128,10 @@ export function upstashPort(url: string, token: string): RedisPort {
       const tx = (await connection()).multi().rpush(key, value).ltrim(key, -keep, -1).pexpire(key, px);
       if (alsoExpire) tx.pexpire(alsoExpire, px);
       await tx.exec();
+    },
+    async setAndAppend(key, value, ttlMs, list, item, keep) {
+      const px = pxOf(ttlMs);
+      await (await connection()).multi().set(key, value, { px }).rpush(list, item).ltrim(list, -keep, -1).pexpire(list, px).exec();
     },
     range: async (key) => (await connection()).lrange<string>(key, 0, -1),
     async expire(key, ttlMs) {
