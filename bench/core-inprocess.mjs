@@ -140,7 +140,7 @@ const floorAfterUs = await timedFloor(requests);
 const floorUs = (floorBeforeUs + floorAfterUs) / 2;
 console.log(`${method}: ${requests} requests on Node ${process.version}, ${wallUs.toFixed(1)} µs wall and ${((cpu.user + cpu.system) / requests).toFixed(1)} µs CPU per request (Request built, handled, answer read)`);
 console.log(`  garbage collection: ${gcUs.toFixed(1)} µs per request (${((100 * gcUs) / wallUs).toFixed(0)}% of wall), ${gc.minor} scavenges, ${gc.major} other collections`);
-console.log(`  floor (body read, the same ${recorded.byteLength} answer bytes): ${floorUs.toFixed(1)} µs wall (${floorBeforeUs.toFixed(1)} before, ${floorAfterUs.toFixed(1)} after); the core's own work: ${(wallUs - floorUs).toFixed(1)} µs`);
+console.log(`  floor (body read, the same ${recorded.byteLength} answer bytes): ${floorUs.toFixed(1)} µs wall (${floorBeforeUs.toFixed(1)} before, ${floorAfterUs.toFixed(1)} after); ours − the floor (the core's own work, less any copy the floor makes that ours does not): ${(wallUs - floorUs).toFixed(1)} µs`);
 await new Promise((resolve) => setTimeout(resolve, 200)); // the last audit batch
 await database.cleanup();
 process.exit(0);
