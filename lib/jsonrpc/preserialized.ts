@@ -30,7 +30,7 @@ export function serializedBytesOf(result: object): Uint8Array | undefined {
 
 /** `{"jsonrpc":"2.0","id":<id>,"result":<bytes>}` as one buffer: the id is the only per-request part. */
 export function envelopeBytes(id: unknown, result: Uint8Array): Uint8Array {
-  const head = utf8.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
+  const head = envelopeHead(id);
   const body = new Uint8Array(head.length + result.length + 1);
   body.set(head, 0);
   body.set(result, head.length);
@@ -48,7 +48,12 @@ export function envelopeBytes(id: unknown, result: Uint8Array): Uint8Array {
  * shared bytes are never written to.
  */
 export function envelopeStream(id: unknown, page: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>(new EnvelopeSource(utf8.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`), page), { highWaterMark: 0 });
+  return new ReadableStream<Uint8Array>(new EnvelopeSource(envelopeHead(id), page), { highWaterMark: 0 });
+}
+
+/** Everything of the envelope before the result: the only part that differs per request. */
+function envelopeHead(id: unknown): Uint8Array {
+  return utf8.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
 }
 
 const CLOSE_BRACE = Uint8Array.of(0x7d);

@@ -13,8 +13,7 @@ import type { LazyAbort } from "./lazy-abort";
  * on the page's shared bytes instead of copying them per request (preserialized.ts).
  */
 function responseBody(response: JsonRpcResponse, wholeBodies: boolean): string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> {
-  if (!("result" in response)) return JSON.stringify(response);
-  const page = serializedBytesOf(response.result);
+  const page = "result" in response ? serializedBytesOf(response.result) : undefined;
   if (page === undefined) return JSON.stringify(response);
   return wholeBodies ? (envelopeBytes(response.id, page) as Uint8Array<ArrayBuffer>) : envelopeStream(response.id, page);
 }
