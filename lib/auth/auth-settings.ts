@@ -104,6 +104,15 @@ function builtinProblems(env: Env, production: boolean): string[] {
   return problems;
 }
 
+/**
+ * Why no one can sign in on this deployment, naming each variable to set; undefined when sign-in
+ * works. The one wording for every refusal it causes (the MCP endpoint, the authorization
+ * endpoints, the /.well-known documents).
+ */
+export function signInUnavailable(settings: Pick<AuthSettings, "problems">): string | undefined {
+  return settings.problems.length > 0 ? `Sign-in is not available: ${settings.problems.join("; ")}` : undefined;
+}
+
 export function resolveAuthSettings(env: Env, scopes: ScopeCatalog): AuthSettings {
   const production = env.NODE_ENV === "production";
   const builtin = env.MCP_AUTH_ISSUER === undefined;

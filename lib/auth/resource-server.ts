@@ -2,7 +2,7 @@ import type { JSONWebKeySet } from "jose";
 import { ErrorCode, McpError } from "../jsonrpc";
 import { unauthorized, type AccessControl } from "./access-control";
 import type { AuthInfo } from "./auth-info";
-import type { AuthSettings } from "./auth-settings";
+import { signInUnavailable, type AuthSettings } from "./auth-settings";
 import { createMetadataSource, type MetadataSource } from "./authorization-server-metadata";
 import { readBearer } from "./bearer-token";
 import { bearerChallenge } from "./challenge";
@@ -19,9 +19,9 @@ export interface ResourceServer {
   settings: AuthSettings;
   access: AccessControl;
   protectedResourceMetadata(): Record<string, unknown>;
-  /** The authorization server's metadata; `undefined` when it cannot be had (→ 502). */
+  /** The authorization server's metadata; `undefined` when it cannot be had (→ 502). Check `signInUnavailable(settings)` first. */
   authorizationServerMetadata(flavor: "oauth" | "openid"): Promise<Record<string, unknown> | undefined>;
-  /** The built-in authorization server's JWKS; `undefined` with an external one. */
+  /** The built-in authorization server's JWKS; `undefined` with an external one. Throws when the keys cannot be read. */
   jwks(): Promise<Record<string, unknown> | undefined>;
 }
 
@@ -70,7 +70,7 @@ export function createResourceServer(settings: AuthSettings, builtinIssuer?: Bui
   const external = settings.issuer.kind === "external" ? settings.issuer : undefined;
   const builtin = settings.issuer.kind === "builtin" ? builtinIssuer : undefined;
   if (settings.issuer.kind === "builtin" && !builtin) throw new Error("the built-in authorization server was not provided");
-  const notice = settings.problems.length > 0 ? `Sign-in is not available: ${settings.problems.join("; ")}` : undefined;
+  const notice = signInUnavailable(settings);
   const metadata: MetadataSource | undefined = external
     ? createMetadataSource(external.issuer, { ttlMs: METADATA_TTL_MS, timeoutMs: settings.jwks.timeoutMs })
     : undefined;

@@ -17,6 +17,12 @@ export function metadataResponse(request: Request, policy: OriginPolicy, documen
   return applyCors(new Response(JSON.stringify(document), { headers: PUBLIC_HEADERS }), request, policy);
 }
 
+/** The document cannot exist until the deployment is configured: 503, saying what to set, never cached. */
+export function metadataUnavailable(request: Request, policy: OriginPolicy, description: string): Response {
+  const body = JSON.stringify({ error: "temporarily_unavailable", error_description: description });
+  return applyCors(new Response(body, { status: 503, headers: { ...PUBLIC_HEADERS, "cache-control": "no-store" } }), request, policy);
+}
+
 export function metadataNotFound(request: Request, policy: OriginPolicy, what: string): Response {
   return applyCors(new Response(JSON.stringify({ error: "not_found", error_description: what }), { status: 404, headers: PUBLIC_HEADERS }), request, policy);
 }

@@ -1,3 +1,4 @@
+import { signInUnavailable } from "../auth/auth-settings";
 import { loadEnv } from "../config/env";
 import { applyCors, preflightResponse } from "../http/cors";
 import { originPolicyOf } from "../http/origin-guard";
@@ -38,7 +39,7 @@ function json(status: number, body: Record<string, unknown>): Response {
 function unavailable(): Response | undefined {
   const state = builtinAuthServer();
   if (state.kind === "external") return json(404, { error: "not_found", error_description: "this deployment uses an external authorization server (MCP_AUTH_ISSUER)" });
-  if (state.kind === "unavailable") return json(503, { error: "temporarily_unavailable", error_description: `Sign-in is not available: ${state.problems.join("; ")}` });
+  if (state.kind === "unavailable") return json(503, { error: "temporarily_unavailable", error_description: signInUnavailable(state) });
   return undefined;
 }
 

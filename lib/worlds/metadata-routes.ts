@@ -1,6 +1,8 @@
 import { loadEnv } from "../config/env";
-import { metadataNotFound, metadataPreflight, metadataResponse } from "../http/metadata-response";
+import { signInUnavailable } from "../auth/auth-settings";
+import { metadataNotFound, metadataPreflight, metadataResponse, metadataUnavailable } from "../http/metadata-response";
 import { originPolicyOf } from "../http/origin-guard";
+import { logUnexpected } from "../mcp/runtime/request-log";
 import type { ResourceServer } from "../auth/resource-server";
 import { worldcrafterResourceServer } from "./authorization";
 
@@ -13,19 +15,36 @@ export interface MetadataRoute {
   OPTIONS(request: Request): Response;
 }
 
-function metadataRoute(what: string, load: (server: ResourceServer) => Promise<Record<string, unknown> | undefined> | Record<string, unknown>, missing?: string): MetadataRoute {
+type Document = Record<string, unknown> | undefined;
+
+/**
+ * `ofIssuer`: the document is the authorization server's, so a built-in server that cannot run
+ * (no secret, no resource URL in production) answers 503 naming what to set, not a 500 from
+ * keys that cannot be read. A document that cannot be had for any other reason is a 502.
+ */
+function metadataRoute(what: string, load: (server: ResourceServer) => Promise<Document> | Document, options: { ofIssuer: boolean; missing?: string }): MetadataRoute {
   const policy = () => originPolicyOf(loadEnv());
   return {
     async GET(request) {
-      const document = await load(worldcrafterResourceServer());
-      if (!document && missing) return metadataNotFound(request, policy(), missing);
+      const server = worldcrafterResourceServer();
+      const notice = options.ofIssuer ? signInUnavailable(server.settings) : undefined;
+      if (notice) return metadataUnavailable(request, policy(), notice);
+      let document: Document;
+      try {
+        document = await load(server);
+      } catch (thrown) {
+        // The keys' store failed (a database that is down): the operator reads why, the client a 502.
+        logUnexpected(`GET ${new URL(request.url).pathname}`, thrown);
+        return metadataResponse(request, policy(), undefined, what);
+      }
+      if (!document && options.missing) return metadataNotFound(request, policy(), options.missing);
       return metadataResponse(request, policy(), document, what);
     },
     OPTIONS: (request) => metadataPreflight(request, policy()),
   };
 }
 
-export const protectedResourceRoute = metadataRoute("protected resource metadata", (server) => server.protectedResourceMetadata());
-export const authorizationServerRoute = metadataRoute("authorization server metadata", (server) => server.authorizationServerMetadata("oauth"));
-export const openidConfigurationRoute = metadataRoute("OpenID configuration", (server) => server.authorizationServerMetadata("openid"));
-export const jwksRoute = metadataRoute("JWKS", (server) => server.jwks(), "this server does not issue tokens; see the authorization server's jwks_uri");
+export const protectedResourceRoute = metadataRoute("protected resource metadata", (server) => server.protectedResourceMetadata(), { ofIssuer: false });
+export const authorizationServerRoute = metadataRoute("authorization server metadata", (server) => server.authorizationServerMetadata("oauth"), { ofIssuer: true });
+export const openidConfigurationRoute = metadataRoute("OpenID configuration", (server) => server.authorizationServerMetadata("openid"), { ofIssuer: true });
+export const jwksRoute = metadataRoute("JWKS", (server) => server.jwks(), { ofIssuer: true, missing: "this server does not issue tokens; see the authorization server's jwks_uri" });

@@ -51,6 +51,21 @@ describe("a deployment missing its secret and database", () => {
     expect(await page.text()).toContain("BETTER_AUTH_SECRET");
   });
 
+  it("answers the /.well-known documents of the authorization server 503, naming the variables, never 500", async () => {
+    for (const path of ["/.well-known/jwks.json", "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]) {
+      const res = await fetch(`${server.url}${path}`, { headers: { origin: "https://chatgpt.com" } });
+      expect(res.status, path).toBe(503);
+      expect(res.headers.get("cache-control"), path).toBe("no-store");
+      expect(res.headers.get("access-control-allow-origin"), path).toBe("https://chatgpt.com");
+      const body = (await res.json()) as { error: string; error_description: string };
+      expect(body.error, path).toBe("temporarily_unavailable");
+      for (const name of MISSING) expect(body.error_description, path).toContain(name);
+    }
+    // The resource's own metadata does not depend on the authorization server: clients still find it.
+    const resource = await fetch(`${server.url}/.well-known/oauth-protected-resource`);
+    expect(resource.status).toBe(200);
+  });
+
   it("says on the home page what to set", async () => {
     const res = await fetch(`${server.url}/`);
     expect(res.status).toBe(200);
