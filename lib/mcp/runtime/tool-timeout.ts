@@ -51,7 +51,6 @@ class BoundedScope implements CallScope {
   readonly protocolVersion: string;
   readonly sessionId: string | undefined;
   readonly auth: CallScope["auth"];
-  readonly clientAddress: string;
   readonly meta: CallScope["meta"];
   readonly clientCapabilities: CallScope["clientCapabilities"];
   readonly logThreshold: CallScope["logThreshold"];
@@ -65,7 +64,6 @@ class BoundedScope implements CallScope {
     this.protocolVersion = outer.protocolVersion;
     this.sessionId = outer.sessionId;
     this.auth = outer.auth;
-    this.clientAddress = outer.clientAddress;
     this.meta = outer.meta;
     this.clientCapabilities = outer.clientCapabilities;
     this.logThreshold = outer.logThreshold;
@@ -86,6 +84,11 @@ class BoundedScope implements CallScope {
 
   get aborted(): boolean {
     return this.expired !== undefined || this.outer.aborted;
+  }
+
+  // Read through, not copied: the caller's scope works it out only if someone asks (call-scope.ts).
+  get clientAddress(): string {
+    return this.outer.clientAddress;
   }
 
   /** The time is up: the handler's signal (if it took one) fires with the ToolTimeout. */

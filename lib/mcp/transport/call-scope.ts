@@ -5,8 +5,17 @@ import type { CallChannel, CallScope, RequestMeta } from "../runtime/handler-con
 import type { LazyAbort } from "./lazy-abort";
 import { readRequestMeta } from "./request-meta";
 
-/** What an era knows of a call beyond its message and its cancellation. */
-export type CallFacts = Omit<CallScope, "requestId" | "signal" | "aborted" | "meta">;
+/** Where a call's client address is read from, on first use (the host: lib/http/handle-init.ts). */
+export interface ClientAddressSource {
+  readonly clientAddress: string;
+}
+
+/**
+ * What an era knows of a call beyond its message and its cancellation. The client's address
+ * comes as its source, not its value: only rate limits and task owners need it, and working it
+ * out (trusted proxies, address parsing) is not free, so a plain call never does.
+ */
+export type CallFacts = Omit<CallScope, "requestId" | "signal" | "aborted" | "meta" | "clientAddress"> & { address: ClientAddressSource };
 
 /**
  * The scope a dispatched call runs in, the same for both eras. Cancellation is read through the
@@ -27,7 +36,7 @@ class DispatchScope implements CallScope {
   readonly protocolVersion: string;
   readonly sessionId: string | undefined;
   readonly auth: AuthInfo | undefined;
-  readonly clientAddress: string;
+  private readonly address: ClientAddressSource;
   readonly clientCapabilities: Record<string, unknown> | undefined;
   readonly logThreshold: LoggingLevel | "none";
   readonly channel: CallChannel;
@@ -44,7 +53,7 @@ class DispatchScope implements CallScope {
     this.protocolVersion = facts.protocolVersion;
     this.sessionId = facts.sessionId;
     this.auth = facts.auth;
-    this.clientAddress = facts.clientAddress;
+    this.address = facts.address;
     this.clientCapabilities = facts.clientCapabilities;
     this.logThreshold = facts.logThreshold;
     this.channel = facts.channel;
@@ -53,6 +62,10 @@ class DispatchScope implements CallScope {
 
   get signal(): AbortSignal {
     return this.abort.signal;
+  }
+
+  get clientAddress(): string {
+    return this.address.clientAddress;
   }
 
   get aborted(): boolean {

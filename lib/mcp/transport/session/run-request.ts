@@ -62,7 +62,7 @@ export function runRequest(
       protocolVersion: ctx.protocolVersion,
       sessionId: ctx.session?.id,
       auth: ctx.auth,
-      clientAddress: ctx.host.clientAddress,
+      address: ctx.host,
       clientCapabilities: ctx.session?.clientCapabilities,
       logThreshold: ctx.session?.logLevel ?? "debug",
       channel: exchange.channelFor(controller),

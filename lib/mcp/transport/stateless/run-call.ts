@@ -4,7 +4,7 @@ import { STATELESS_ERA_METHODS, dispatch } from "../../methods";
 import { InputRequired, ProtocolError } from "../../protocol/protocol-error";
 import { logUnexpected, requestLogEntry } from "../../runtime/request-log";
 import { admitter } from "../admit";
-import { callScopeOf } from "../call-scope";
+import { callScopeOf, type ClientAddressSource } from "../call-scope";
 import type { LazyAbort } from "../lazy-abort";
 import type { ClientAsker, PostExchange } from "../post-exchange";
 import { settle } from "../settle";
@@ -25,8 +25,8 @@ export interface CallInput {
   message: JsonRpcRequest;
   meta: ModernRequestMeta;
   auth: AuthInfo | undefined;
-  /** The client's trusted address (an anonymous caller's task owner). */
-  clientAddress: string;
+  /** The client's trusted address, read on first use (an anonymous caller's task owner). */
+  address: ClientAddressSource;
   prepared: Prepared | undefined;
 }
 
@@ -65,7 +65,7 @@ export function runCall(options: StatelessEraOptions, input: CallInput, exchange
       protocolVersion: meta.protocolVersion,
       sessionId: undefined,
       auth,
-      clientAddress: input.clientAddress,
+      address: input.address,
       clientCapabilities: meta.clientCapabilities,
       logThreshold: meta.logThreshold,
       channel: exchange.channelFor(abort, prepared?.round ?? CANNOT_ASK),

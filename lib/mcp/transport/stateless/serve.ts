@@ -69,7 +69,7 @@ export async function serveRequest(
     abortAll: () => abort.abort(new Error("the client closed the stream")),
     wholeBodies: host.wholeBodies,
   });
-  runCall(options, { caller, message, meta, auth, clientAddress: host.clientAddress, prepared }, exchange, abort);
+  runCall(options, { caller, message, meta, auth, address: host, prepared }, exchange, abort);
   if (exchange.ready) return exchange.ready;
   // A closed connection is the cancellation of this request (2026-07-28 basic/transports).
   const onGone = () => abort.abort(new Error("the client closed the connection"));
