@@ -31,14 +31,23 @@ const WIDGET_ONLY_KEYS: readonly string[] = Object.values(WidgetKey);
  * degradation asks (text-only fallback). The tool descriptors stay the same for every client, so
  * tools/list remains one cacheable page.
  */
+function forHost(result: CallToolResult, ctx: HandlerContext): CallToolResult {
+  if (!result._meta || rendersWidgets(ctx)) return result;
+  const kept = Object.fromEntries(Object.entries(result._meta).filter(([key]) => !WIDGET_ONLY_KEYS.includes(key)));
+  const out: CallToolResult = { ...result, _meta: kept };
+  if (Object.keys(kept).length === 0) delete out._meta;
+  return out;
+}
+
+/**
+ * `tool` with its results shaped for the caller's host (forHost). A synchronous handler stays
+ * synchronous: the core answers such a call without a promise hop or a time-limit timer
+ * (lib/mcp/methods/tools.ts), which an async wrapper would give up for every tool.
+ */
 export function withWidgetPayloadsForUiHosts(tool: ToolDefinition): ToolDefinition {
-  const handler: ToolDefinition["handler"] = async (args, ctx) => {
-    const result = await tool.handler(args, ctx);
-    if (!result._meta || rendersWidgets(ctx)) return result;
-    const kept = Object.fromEntries(Object.entries(result._meta).filter(([key]) => !WIDGET_ONLY_KEYS.includes(key)));
-    const out: CallToolResult = { ...result, _meta: kept };
-    if (Object.keys(kept).length === 0) delete out._meta;
-    return out;
+  const handler: ToolDefinition["handler"] = (args, ctx) => {
+    const result = tool.handler(args, ctx);
+    return result instanceof Promise ? result.then((settled) => forHost(settled, ctx)) : forHost(result, ctx);
   };
   return { ...tool, handler };
 }
