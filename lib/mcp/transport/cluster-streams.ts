@@ -17,14 +17,15 @@ export function clusterMirror(log: StreamLog, bus: ClusterBus, retentionMs: numb
   // Writes of one stream are chained so the log keeps its order; a failure is logged, not fatal:
   // the local connection still gets every event, only a remote resume would miss it.
   const queues = new Map<string, Promise<void>>();
-  const enqueue = (streamId: string, write: () => Promise<void>, last = false) => {
+  const enqueue = (streamId: string, write: () => Promise<void>, last = false): Promise<void> => {
     const next = (queues.get(streamId) ?? Promise.resolve()).then(write).catch((thrown: unknown) => logUnexpected("stream log", thrown));
     if (last) void next.then(() => queues.delete(streamId));
     else queues.set(streamId, next);
+    return next;
   };
   return {
     opened(stream) {
-      enqueue(stream.id, () => log.open(stream.id, stream.sessionId, retentionMs));
+      return enqueue(stream.id, () => log.open(stream.id, stream.sessionId, retentionMs));
     },
     // Published only once written: a follower that has read the log and then hears the bus can
     // never miss an event that was announced before it listened but written after it read.

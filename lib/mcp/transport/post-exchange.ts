@@ -143,7 +143,10 @@ export class PostExchange implements ClientAsker {
     for (const m of this.backlog) stream.write(m);
     this.backlog.length = 0;
     for (const [k, v] of Object.entries(SSE_HEADERS)) headers.set(k, v);
-    this.settleResponse(new Response(body, { status: 200, headers }));
+    const response = new Response(body, { status: 200, headers });
+    // The priming event names the stream: it goes out only once other instances can resume it.
+    if (stream.logged) void stream.logged.then(() => this.settleResponse(response));
+    else this.settleResponse(response);
   }
 
   /** The answer, once decided. The promise exists only if someone has to wait for it. */

@@ -26,7 +26,8 @@ interface LoggedEvent {
 
 /** Where a resumable stream's events are copied for the other instances. */
 export interface StreamMirror {
-  opened(stream: LogicalStream): void;
+  /** Settles once the shared log knows the stream (never rejects: a failed write is logged). */
+  opened(stream: LogicalStream): Promise<void>;
   event(stream: LogicalStream, seq: number, data: string): void;
   finished(stream: LogicalStream): void;
 }
@@ -49,6 +50,12 @@ export class LogicalStream {
   private abandonHandlers: (() => void)[] = [];
   /** A client is connected to this stream through another instance. */
   private remotelyAttached = false;
+  /**
+   * With a cluster: settles once the shared log knows this stream. Its id reaches the client in
+   * the first event (the priming one), and a client that resumes on another instance right
+   * away must find it there, so no response shows a stream before this settles.
+   */
+  readonly logged: Promise<void> | undefined;
 
   constructor(
     readonly id: string,
@@ -62,7 +69,7 @@ export class LogicalStream {
     readonly resumable = true,
     private readonly mirror?: StreamMirror,
   ) {
-    if (resumable) mirror?.opened(this);
+    this.logged = resumable ? mirror?.opened(this) : undefined;
   }
 
   get finished(): boolean {

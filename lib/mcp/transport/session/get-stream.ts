@@ -49,7 +49,7 @@ export async function handleGet(state: SessionEraState, request: Request, auth: 
     const body =
       lastEventId !== null
         ? await resumeStream(state, session, lastEventId, connection)
-        : openStandaloneStream(state, request, session, protocolVersion, connection);
+        : await openStandaloneStream(state, request, session, protocolVersion, connection);
     return new Response(body, { status: 200, headers });
   } catch (thrown) {
     slot?.release();
@@ -102,7 +102,7 @@ function openStandaloneStream(
   session: SessionRecord,
   protocolVersion: string,
   connection: SseBodyOptions,
-): ReadableStream<Uint8Array> {
+): Promise<ReadableStream<Uint8Array>> {
   const stream = state.streams.open(session.id);
   const named = wantsNamedEvents(request);
   // Only a stream that asked hears of tool runs (tool-events.ts delivers by audience).
@@ -121,5 +121,6 @@ function openStandaloneStream(
   );
   // A standalone stream has no work to abandon; once the grace period passes it is simply over.
   stream.onAbandoned(() => state.standalone.remove(session.id, stream));
-  return body;
+  // Its priming event names it: it goes out only once other instances can resume it.
+  return stream.logged ? stream.logged.then(() => body) : Promise.resolve(body);
 }
