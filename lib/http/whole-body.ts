@@ -2,17 +2,34 @@
  * Responses whose body exists whole when they are built (every JSON answer). A host that writes
  * to a node socket itself (lib/http/node-adapter.ts) sends these bytes in one write with their
  * length instead of draining the web stream Response wraps them in: on Node 20 that read costs
- * more than the core's own work for a small tools/call. Next and other web hosts read the
- * Response as usual; this changes nothing for them.
+ * more than the core's own work for a small tools/call. Other web hosts (Next) read the Response's
+ * body stream as usual.
  */
 const bodies = new WeakMap<Response, string | Uint8Array>();
+const utf8 = new TextEncoder();
+
+/**
+ * The body stream of a whole answer: a default stream holding its one chunk, already closed.
+ * `new Response(string)` builds a byte stream around the encoded text instead, whose controller
+ * and transfer steps cost several times as much to build and to read; a default stream hands its
+ * chunk on by reference and never detaches it (bench/PROFILING.md, round 12).
+ */
+class WholeSource implements UnderlyingDefaultSource<Uint8Array> {
+  constructor(private readonly bytes: Uint8Array) {}
+
+  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    if (this.bytes.byteLength > 0) controller.enqueue(this.bytes);
+    controller.close();
+  }
+}
 
 /**
  * `sideOnly`: the host reads the body from here alone (HandleInit.wholeBodies), so the Response
- * gets none of its own: wrapping a string in a body stream is most of what building it costs.
+ * gets none of its own.
  */
 export function wholeBodyResponse(body: string | Uint8Array<ArrayBuffer>, init: ResponseInit, sideOnly = false): Response {
-  const response = new Response(sideOnly ? null : body, init);
+  const stream = sideOnly ? null : new ReadableStream<Uint8Array>(new WholeSource(typeof body === "string" ? utf8.encode(body) : body));
+  const response = new Response(stream, init);
   bodies.set(response, body);
   return response;
 }
