@@ -31,15 +31,30 @@ export function hasScopes(auth: AuthInfo, scopes: readonly string[]): boolean {
  * - sign_in: anonymous, and only oauth2 schemes are listed (scopes: the first scheme's);
  * - step_up: a token without the scopes any oauth2 scheme needs, and no noauth fallback.
  */
-export function decideAccess(schemes: readonly SecurityScheme[], auth: AuthInfo | undefined): { kind: "allow" } | { kind: "sign_in" | "step_up"; scopes: readonly string[] } {
-  const open = schemes.some((s) => s.type === "noauth");
-  const oauth = schemes.filter((s): s is Extract<SecurityScheme, { type: "oauth2" }> => s.type === "oauth2");
-  if (open && (!auth || oauth.length === 0)) return { kind: "allow" };
-  const needed = oauth[0]?.scopes ?? [];
+export function decideAccess(schemes: readonly SecurityScheme[], auth: AuthInfo | undefined): AccessDecision {
+  // Runs twice per tools/call (authorization, then the call): no arrays or objects on the way to "allow".
+  let open = false;
+  let first: readonly string[] | undefined;
+  let granted = false;
+  for (const scheme of schemes) {
+    if (scheme.type === "noauth") {
+      open = true;
+      continue;
+    }
+    first ??= scheme.scopes ?? NO_SCOPES;
+    if (auth && !granted) granted = hasScopes(auth, scheme.scopes ?? NO_SCOPES);
+  }
+  if (open && (!auth || first === undefined)) return ALLOW;
+  const needed = first ?? NO_SCOPES;
   if (!auth) return { kind: "sign_in", scopes: needed };
-  if (oauth.some((s) => hasScopes(auth, s.scopes ?? []))) return { kind: "allow" };
-  return open ? { kind: "allow" } : { kind: "step_up", scopes: needed };
+  if (granted || open) return ALLOW;
+  return { kind: "step_up", scopes: needed };
 }
+
+export type AccessDecision = { kind: "allow" } | { kind: "sign_in" | "step_up"; scopes: readonly string[] };
+
+const ALLOW: AccessDecision = Object.freeze({ kind: "allow" });
+const NO_SCOPES: readonly string[] = Object.freeze([]);
 
 /** The isError result an anonymous call of an oauth2 tool gets in mixed mode (ChatGPT links accounts on it). */
 export function signInResult(access: AccessControl, tool: string, scopes: readonly string[]): CallToolResult & { isError: true } {

@@ -26,10 +26,9 @@ export function authorizeRequest(env: AuthorizeEnv, method: string, params: Reco
 
 function requiredScopes(env: AuthorizeEnv, method: string, params: Record<string, unknown>, auth: AuthInfo | undefined, access: AccessControl): readonly string[] {
   const { registry } = env;
-  const text = (key: string) => (typeof params[key] === "string" ? (params[key] as string) : undefined);
   switch (method) {
     case "tools/call": {
-      const tool = registry.getTool(text("name") ?? "");
+      const tool = registry.getTool(textParam(params, "name") ?? "");
       if (!tool) return [];
       const decision = decideAccess(tool.security, auth);
       if (decision.kind === "step_up") throw insufficientScope(access, decision.scopes);
@@ -37,9 +36,9 @@ function requiredScopes(env: AuthorizeEnv, method: string, params: Record<string
     }
     case "resources/read":
     case "resources/subscribe":
-      return scopesOfResource(env, text("uri"));
+      return scopesOfResource(env, textParam(params, "uri"));
     case "prompts/get":
-      return registry.getPrompt(text("name") ?? "")?.scopes ?? [];
+      return registry.getPrompt(textParam(params, "name") ?? "")?.scopes ?? [];
     case "completion/complete": {
       const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
       if (ref?.type === "ref/prompt" && typeof ref.name === "string") return registry.getPrompt(ref.name)?.scopes ?? [];
@@ -49,6 +48,11 @@ function requiredScopes(env: AuthorizeEnv, method: string, params: Record<string
     default:
       return [];
   }
+}
+
+function textParam(params: Record<string, unknown>, key: string): string | undefined {
+  const value = params[key];
+  return typeof value === "string" ? value : undefined;
 }
 
 function scopesOfResource(env: AuthorizeEnv, uri: string | undefined): readonly string[] {
