@@ -16,6 +16,9 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 const QUERY_TOKEN_PARAMS = ["access_token", "token", "id_token"];
 
+/** No credentials: the answer for most requests of an open deployment, shared. */
+const NONE: BearerCredentials = Object.freeze({ kind: "none" });
+
 export function readBearer(request: Request): BearerCredentials {
   // Parse the URL only when it has a query at all (most requests have none).
   const query = request.url.includes("?") ? new URL(request.url).searchParams : undefined;
@@ -23,12 +26,12 @@ export function readBearer(request: Request): BearerCredentials {
     return { kind: "malformed", reason: "access tokens are accepted only in the Authorization header, never in the query string" };
   }
   const header = request.headers.get("authorization");
-  if (header === null) return { kind: "none" };
+  if (header === null) return NONE;
   // Another scheme (Basic, Digest, DPoP…) is not a credential this server reads: the request is
   // anonymous, and a refusal says only how to authenticate (RFC 6750 §3.1: no error code). Two
   // headers reach us joined with ", " (Fetch Headers; lib/http/trusted-host.mjs under npm start):
   // a Bearer anywhere in the list makes the whole value one malformed credential, never a part.
-  if (!/(^|,)\s*bearer(\s|$)/i.test(header)) return { kind: "none" };
+  if (!/(^|,)\s*bearer(\s|$)/i.test(header)) return NONE;
   const match = BEARER.exec(header.trim());
   if (!match) return { kind: "malformed", reason: "the Authorization header must be exactly `Bearer <token>`" };
   const token = match[1] as string;

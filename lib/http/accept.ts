@@ -35,9 +35,15 @@ function parseAcceptUncached(header: string | null): Acceptable {
   return { json, eventStream };
 }
 
+let lastJsonType: string | undefined;
+
 /** True when a Content-Type header names application/json (parameters such as charset allowed). */
 export function isJsonContentType(header: string | null): boolean {
   if (header === null) return false;
+  // Clients send the same Content-Type on every request: the last one that passed is remembered.
+  if (header === lastJsonType) return true;
   const type = header.split(";", 1)[0]?.trim().toLowerCase();
-  return type === "application/json";
+  if (type !== "application/json") return false;
+  lastJsonType = header;
+  return true;
 }

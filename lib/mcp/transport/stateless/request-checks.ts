@@ -60,15 +60,8 @@ export function checkModernRequest(request: Request, message: JsonRpcRequest, re
 
   const meta = message.params?._meta;
   // Fast path for the well-formed case (every request pays for this check); zod reports the rest.
-  const fast = wellFormedMeta(meta);
-  const parsed = fast ? { success: true as const, data: fast } : RequiredMeta.safeParse(meta);
-  if (!parsed.success) {
-    throw McpError.invalidParams(
-      `Invalid params: _meta must carry "${MetaKey.ProtocolVersion}" and "${MetaKey.ClientCapabilities}"`,
-      parsed.error.issues.map((i) => ({ path: ["_meta", ...i.path.map(String)], message: i.message })),
-    );
-  }
-  const bodyVersion = parsed.data[MetaKey.ProtocolVersion];
+  const known = wellFormedMeta(meta) ?? requiredMeta(meta);
+  const bodyVersion = known[MetaKey.ProtocolVersion];
   if (headerVersion !== bodyVersion) {
     throw mismatch(`MCP-Protocol-Version header "${headerVersion.slice(0, 64)}" does not match _meta "${bodyVersion}"`);
   }
@@ -90,7 +83,17 @@ export function checkModernRequest(request: Request, message: JsonRpcRequest, re
     }
     logThreshold = rawLevel as LoggingLevel;
   }
-  return { protocolVersion: bodyVersion, clientCapabilities: parsed.data[MetaKey.ClientCapabilities], logThreshold };
+  return { protocolVersion: bodyVersion, clientCapabilities: known[MetaKey.ClientCapabilities], logThreshold };
+}
+
+/** `_meta` that failed the fast check: zod's reading of it, or the -32602 listing each issue. */
+function requiredMeta(meta: unknown): RequiredMetaShape {
+  const parsed = RequiredMeta.safeParse(meta);
+  if (parsed.success) return parsed.data;
+  throw McpError.invalidParams(
+    `Invalid params: _meta must carry "${MetaKey.ProtocolVersion}" and "${MetaKey.ClientCapabilities}"`,
+    parsed.error.issues.map((i) => ({ path: ["_meta", ...i.path.map(String)], message: i.message })),
+  );
 }
 
 function checkMethodHeaders(request: Request, message: JsonRpcRequest, registry: Registry): void {
