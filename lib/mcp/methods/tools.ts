@@ -20,9 +20,14 @@ import { taskOwnerOf } from "../tasks/owner";
 import { LEGACY_TASKS_VERSION, TASKS_EXTENSION, declaresTasks } from "../tasks/wire";
 import type { TaskEnding } from "../tasks/store";
 
-const CallToolParams = z.looseObject({
+/**
+ * tools/call's own params. `arguments` is checked to be an object, not copied key by key as a
+ * z.record would (two parse payloads per key, on every call): the tool's input schema reads it next.
+ * Other params (`_meta`, `task`…) are read where they are used.
+ */
+const CallToolParams = z.object({
   name: z.string().min(1).max(128),
-  arguments: z.record(z.string(), z.unknown()).optional(),
+  arguments: z.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), { error: "Invalid input: expected an object" }).optional(),
 });
 
 export const listTools: MethodHandler = (env, { params, scope }) => {
@@ -104,7 +109,7 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
   }
   // 2025-11-25 server/tools §execution: a task asked of a tool that does not support tasks is -32601.
   if (env.tasks && wantsLegacyTask(scope, params)) throw McpError.methodNotFound(`tools/call of ${name} as a task`);
-  const observe = env.onToolCall ? observer(env.onToolCall, name, args, scope) : undefined;
+  const observe = env.onToolCall ? new CallObserver(env.onToolCall, name, args, scope) : undefined;
 
   let outcome: CallToolResult | Promise<CallToolResult>;
   try {
@@ -115,7 +120,7 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
   }
   if (outcome instanceof Promise) {
     const answer = outcome.then((result) => finishedResult(tool, result), (thrown: unknown) => failedResult(thrown, scope));
-    return observe ? answer.then(observe.done, observe.failed) : answer;
+    return observe ? answer.then((result) => observe.done(result), (thrown: unknown) => observe.failed(thrown)) : answer;
   }
   return observe ? observe.settled(() => finishedResult(tool, outcome)) : finishedResult(tool, outcome);
 };
@@ -177,36 +182,48 @@ function callToolAsTask(
   });
 }
 
-/** Reports how a call ended to `onToolCall`, passing the answer (or the thrown error) through. */
-function observer(onToolCall: ToolCallObserver, tool: string, args: Record<string, unknown>, scope: CallScope) {
-  const started = performance.now();
-  const report = (outcome: ToolCallOutcome) => {
-    const durationMs = Math.round((performance.now() - started) * 100) / 100;
+/**
+ * Reports how a call ended to `onToolCall`, passing the answer (or the thrown error) through. A
+ * class, not closures over the call: every tools/call makes one (bench/PROFILING.md, round 12).
+ */
+class CallObserver {
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly onToolCall: ToolCallObserver,
+    private readonly tool: string,
+    private readonly args: Record<string, unknown>,
+    private readonly scope: CallScope,
+  ) {}
+
+  done(result: Record<string, unknown>): Record<string, unknown> {
+    this.report(result.isError === true ? "tool_error" : "ok");
+    return result;
+  }
+
+  failed(thrown: unknown): never {
+    this.report(thrown instanceof InputRequired ? "input_required" : "protocol_error");
+    throw thrown;
+  }
+
+  /** The answer of a synchronous call, reported as done or failed. */
+  settled(answer: () => Record<string, unknown>): Record<string, unknown> {
+    let result: Record<string, unknown>;
     try {
-      onToolCall({ tool, auth: scope.auth, arguments: args, durationMs, outcome: scope.aborted ? "cancelled" : outcome });
+      result = answer();
+    } catch (thrown) {
+      return this.failed(thrown);
+    }
+    return this.done(result);
+  }
+
+  private report(outcome: ToolCallOutcome): void {
+    const { scope } = this;
+    const durationMs = Math.round((performance.now() - this.started) * 100) / 100;
+    try {
+      this.onToolCall({ tool: this.tool, auth: scope.auth, arguments: this.args, durationMs, outcome: scope.aborted ? "cancelled" : outcome });
     } catch (thrown) {
       logUnexpected("onToolCall", thrown);
     }
-  };
-  const done = (result: Record<string, unknown>) => {
-    report(result.isError === true ? "tool_error" : "ok");
-    return result;
-  };
-  const failed = (thrown: unknown): never => {
-    report(thrown instanceof InputRequired ? "input_required" : "protocol_error");
-    throw thrown;
-  };
-  return {
-    done,
-    failed,
-    settled(answer: () => Record<string, unknown>) {
-      let result: Record<string, unknown>;
-      try {
-        result = answer();
-      } catch (thrown) {
-        return failed(thrown);
-      }
-      return done(result);
-    },
-  };
+  }
 }

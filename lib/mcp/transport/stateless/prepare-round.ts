@@ -1,15 +1,11 @@
 import type { JsonRpcRequest } from "../../../jsonrpc";
 import type { AuthInfo } from "../../../auth/auth-info";
+import type { ServerRequestMethod } from "../../runtime/client-requests";
 import { ownEntry } from "../../protocol/own-property";
 import { ProtocolError } from "../../protocol/protocol-error";
+import type { ClientAsker } from "../post-exchange";
 import { InputRound } from "./input-round";
 import type { RequestBinding, RequestStateCodec } from "./request-state";
-
-/** The run state of a request that may ask the client: its round and what a requestState binds. */
-export interface Prepared {
-  round: InputRound;
-  binding: RequestBinding;
-}
 
 /** Requests that may answer with an InputRequiredResult (basic/patterns/mrtr). */
 const MAY_ASK: Readonly<Record<string, "name" | "uri">> = {
@@ -17,6 +13,56 @@ const MAY_ASK: Readonly<Record<string, "name" | "uri">> = {
   "prompts/get": "name",
   "resources/read": "uri",
 };
+
+const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * The run state of a request that may ask the client: the answers it brings, its round and what a
+ * requestState binds. The round and the binding are made when first needed: most calls never
+ * ask, and a trivial tools/call should not pay for either (bench/PROFILING.md, round 12).
+ */
+export class Prepared implements ClientAsker {
+  private made: InputRound | undefined;
+
+  constructor(
+    private readonly message: JsonRpcRequest,
+    private readonly target: "name" | "uri",
+    private readonly subject: string | undefined,
+    private readonly given: Readonly<Record<string, unknown>>,
+  ) {}
+
+  /** The round the handler asks in. */
+  get round(): InputRound {
+    this.made ??= new InputRound(this.given);
+    return this.made;
+  }
+
+  /** The handler asked something the client has not answered yet. */
+  get needsInput(): boolean {
+    return this.made !== undefined && this.made.needsInput;
+  }
+
+  /** What a requestState issued for this request is bound to (request-state.ts). */
+  get binding(): RequestBinding {
+    const { message, target } = this;
+    const params = message.params ?? {};
+    const value = params[target];
+    return {
+      method: message.method,
+      target: typeof value === "string" ? value : "",
+      args: message.method === "resources/read" ? null : (params.arguments ?? {}),
+      subject: this.subject,
+    };
+  }
+
+  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined): Promise<unknown> {
+    return this.round.request(method, params, signal, key);
+  }
+
+  missingCapability(capability: string, method: ServerRequestMethod): Error {
+    return this.round.missingCapability(capability, method);
+  }
+}
 
 /**
  * The answers a retried request brings (inputResponses, and those sealed in its requestState).
@@ -27,26 +73,20 @@ export function prepareRound(
   message: JsonRpcRequest,
   auth: AuthInfo | undefined,
 ): Prepared | undefined | Promise<Prepared | undefined> {
-  const source = ownEntry(MAY_ASK, message.method);
-  if (!source) return undefined;
+  const target = ownEntry(MAY_ASK, message.method);
+  if (!target) return undefined;
   const params = message.params ?? {};
-  const binding: RequestBinding = {
-    method: message.method,
-    target: typeof params[source] === "string" ? (params[source] as string) : "",
-    args: message.method === "resources/read" ? null : (params.arguments ?? {}),
-    subject: auth?.subject,
-  };
   const responses = params.inputResponses;
   if (responses !== undefined && responses !== null && (typeof responses !== "object" || Array.isArray(responses))) {
     throw new ProtocolError(-32602, "Invalid params: inputResponses must be an object keyed by input request");
   }
   // Unknown keys are ignored by construction: only the questions the handler asks are looked up.
-  const given = (responses as Record<string, unknown> | null | undefined) ?? {};
+  const given = (responses as Record<string, unknown> | null | undefined) ?? NO_ANSWERS;
   const state = params.requestState;
-  if (state === undefined) return { round: new InputRound(given), binding };
+  if (state === undefined) return new Prepared(message, target, auth?.subject, given);
   if (typeof state !== "string") throw new ProtocolError(-32602, "Invalid params: requestState must be a string");
-  return states.verify(state, binding).then((checked) => {
+  return states.verify(state, new Prepared(message, target, auth?.subject, given).binding).then((checked) => {
     if (!checked.ok) throw new ProtocolError(-32602, `Invalid requestState: ${checked.reason}`);
-    return { round: new InputRound({ ...checked.answers, ...given }), binding };
+    return new Prepared(message, target, auth?.subject, { ...checked.answers, ...given });
   });
 }

@@ -7,7 +7,6 @@ import { admitter } from "../admit";
 import { callScopeOf, type ClientAddressSource } from "../call-scope";
 import type { LazyAbort } from "../lazy-abort";
 import type { ClientAsker, PostExchange } from "../post-exchange";
-import { settle } from "../settle";
 import { audienceOf } from "../tool-events";
 import type { Prepared } from "./prepare-round";
 import type { ModernRequestMeta } from "./request-checks";
@@ -36,31 +35,46 @@ export interface CallInput {
  * error. Synchronous methods answer before this returns.
  */
 export function runCall(options: StatelessEraOptions, input: CallInput, exchange: PostExchange, abort: LazyAbort): void {
-  const { caller, message, meta, auth, prepared } = input;
-  const { env, results, states, toolEvents, log } = options;
-  const started = log ? performance.now() : 0;
-  // A signed-in caller's tool runs reach its GET streams as named events (tool-events.ts).
-  const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
-  const audience = tool ? audienceOf(auth?.subject, undefined) : undefined;
-  const events = tool && toolEvents.wanted(audience) ? { tool, audience } : undefined;
-  const finish = (response: JsonRpcResponse) => {
-    if (log) log(requestLogEntry(message, response, { started, cancelled: abort.aborted, subject: auth?.subject }));
-    if (events && !abort.aborted) toolEvents.finished(events.audience, events.tool, response);
-    // Closing the stream cancelled the request: nothing more is sent for it (basic/transports).
-    exchange.answer(0, abort.aborted ? null : response);
-  };
-  const askFor = () =>
-    prepared && prepared.round.needsInput
-      ? success(message.id, results.inputRequired(prepared.round.missing, states.issue(prepared.binding, prepared.round.used)))
-      : undefined;
-  const done = (result: Record<string, unknown>) => finish(askFor() ?? success(message.id, results.complete(message.method, result)));
-  const fail = (thrown: unknown) => {
-    const paused = thrown instanceof InputRequired ? askFor() : undefined;
-    if (paused) return finish(paused);
-    if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
-    finish(failure(message.id, results.error(toMcpError(thrown))));
-  };
-  settle(() => {
+  new ModernCall(options, input, exchange, abort).run();
+}
+
+/**
+ * One call's run, a class rather than closures over the call (finish, done, fail…): a trivial
+ * call allocates one object for all of them, and its sync answer takes no promise hop.
+ */
+class ModernCall {
+  private readonly started: number;
+  /** A signed-in caller's tool runs reach its GET streams as named events (tool-events.ts). */
+  private readonly events: { tool: string; audience: string } | undefined;
+
+  constructor(
+    private readonly options: StatelessEraOptions,
+    private readonly input: CallInput,
+    private readonly exchange: PostExchange,
+    private readonly abort: LazyAbort,
+  ) {
+    const { message, auth } = input;
+    this.started = options.log ? performance.now() : 0;
+    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
+    const audience = tool ? audienceOf(auth?.subject, undefined) : undefined;
+    this.events = tool && options.toolEvents.wanted(audience) ? { tool, audience } : undefined;
+  }
+
+  run(): void {
+    let outcome: Record<string, unknown> | Promise<Record<string, unknown>>;
+    try {
+      outcome = this.dispatch();
+    } catch (thrown) {
+      this.fail(thrown);
+      return;
+    }
+    if (outcome instanceof Promise) outcome.then((result) => this.done(result), (thrown: unknown) => this.fail(thrown));
+    else this.done(outcome);
+  }
+
+  private dispatch(): Record<string, unknown> | Promise<Record<string, unknown>> {
+    const { options, input, exchange, abort, events } = this;
+    const { caller, message, meta, auth, prepared } = input;
     const scope = callScopeOf(message, abort, {
       protocolVersion: meta.protocolVersion,
       sessionId: undefined,
@@ -68,10 +82,39 @@ export function runCall(options: StatelessEraOptions, input: CallInput, exchange
       address: input.address,
       clientCapabilities: meta.clientCapabilities,
       logThreshold: meta.logThreshold,
-      channel: exchange.channelFor(abort, prepared?.round ?? CANNOT_ASK),
-      ...(events ? { onProgress: (progress: number, total: number | undefined) => toolEvents.progress(events.audience, events.tool, progress, total) } : {}),
+      channel: exchange.channelFor(abort, prepared ?? CANNOT_ASK),
+      ...(events ? { onProgress: (progress: number, total: number | undefined) => options.toolEvents.progress(events.audience, events.tool, progress, total) } : {}),
     });
-    const admit = message.method === "tools/batch" ? admitter(env, options.limiter, caller, auth) : undefined;
-    return dispatch(env, message.method, { params: message.params ?? {}, scope, session: undefined, ...(admit ? { admit } : {}) }, STATELESS_ERA_METHODS);
-  }, done, fail);
+    const admit = message.method === "tools/batch" ? admitter(options.env, options.limiter, caller, auth) : undefined;
+    return dispatch(options.env, message.method, { params: message.params ?? {}, scope, session: undefined, ...(admit ? { admit } : {}) }, STATELESS_ERA_METHODS);
+  }
+
+  private done(result: Record<string, unknown>): void {
+    const { message } = this.input;
+    this.finish(this.askFor() ?? success(message.id, this.options.results.complete(message.method, result)));
+  }
+
+  private fail(thrown: unknown): void {
+    const { message } = this.input;
+    const paused = thrown instanceof InputRequired ? this.askFor() : undefined;
+    if (paused) return this.finish(paused);
+    if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
+    this.finish(failure(message.id, this.options.results.error(toMcpError(thrown))));
+  }
+
+  /** The InputRequiredResult, when the handler asked what the client has not answered yet. */
+  private askFor(): JsonRpcResponse | undefined {
+    const { message, prepared } = this.input;
+    if (!prepared || !prepared.needsInput) return undefined;
+    const { results, states } = this.options;
+    return success(message.id, results.inputRequired(prepared.round.missing, states.issue(prepared.binding, prepared.round.used)));
+  }
+
+  private finish(response: JsonRpcResponse): void {
+    const { options, input, abort, events } = this;
+    if (options.log) options.log(requestLogEntry(input.message, response, { started: this.started, cancelled: abort.aborted, subject: input.auth?.subject }));
+    if (events && !abort.aborted) options.toolEvents.finished(events.audience, events.tool, response);
+    // Closing the stream cancelled the request: nothing more is sent for it (basic/transports).
+    this.exchange.answer(0, abort.aborted ? null : response);
+  }
 }
