@@ -3,6 +3,7 @@ import type { CallChannel } from "../runtime/handler-context";
 import type { ServerRequestMethod } from "../runtime/client-requests";
 import { wholeBodyResponse } from "../../http/whole-body";
 import { SSE_HEADERS } from "./sse";
+import { MediaType } from "../protocol/http-headers";
 import { sseBody, type LogicalStream, type StreamTable } from "./resumable-streams";
 import type { PendingRequests } from "./pending-requests";
 import type { LazyAbort } from "./lazy-abort";
@@ -39,7 +40,12 @@ export interface ExchangeOptions {
   errorStatus?: (code: number) => number;
   retryMs: number;
   keepAliveMs: number;
-  headers: Headers;
+  /**
+   * The answer's headers so far (session id, RateLimit-*), lower- or mixed-case names each set
+   * once; the exchange adds its content type. A plain record, not a Headers object: the Response
+   * copies its init either way, and a Headers object costs a build and a sorted copy more.
+   */
+  headers: Record<string, string>;
   streams: StreamTable;
   pending: PendingRequests;
   /** Abort every handler of this exchange (client gone for good). */
@@ -142,7 +148,7 @@ export class PostExchange implements ClientAsker {
     for (const a of this.answers) if (a) stream.write(JSON.stringify(a));
     for (const m of this.backlog) stream.write(m);
     this.backlog.length = 0;
-    for (const [k, v] of Object.entries(SSE_HEADERS)) headers.set(k, v);
+    Object.assign(headers, SSE_HEADERS);
     const response = new Response(body, { status: 200, headers });
     // The priming event names the stream: it goes out only once other instances can resume it.
     if (stream.logged) void stream.logged.then(() => this.settleResponse(response));
@@ -175,11 +181,11 @@ export class PostExchange implements ClientAsker {
     if (first === undefined) {
       // Every request was cancelled: no response may be sent (cancellation §behavior), yet a POST
       // carrying requests must be answered with JSON or SSE (transports): an empty, closed stream.
-      for (const [k, v] of Object.entries(SSE_HEADERS)) headers.set(k, v);
+      Object.assign(headers, SSE_HEADERS);
       this.settleResponse(new Response("", { status: 200, headers }));
       return;
     }
-    headers.set("content-type", "application/json");
+    headers["content-type"] = MediaType.Json;
     const wholeBodies = this.options.wholeBodies === true;
     const body = present ? JSON.stringify(present) : responseBody(first, wholeBodies);
     const status = !batch && "error" in first && this.options.errorStatus ? this.options.errorStatus(first.error.code) : 200;

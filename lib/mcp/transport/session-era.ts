@@ -24,7 +24,7 @@ export interface SharedTransport {
 }
 
 export interface SessionEra {
-  post(request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined, host: RequestHost): Promise<Response>;
+  post(request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined, host: RequestHost): Response | Promise<Response>;
   get(request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response>;
   delete(request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response>;
 }

@@ -1,4 +1,4 @@
-import { McpError, classifyMessage, toMcpError } from "../../jsonrpc";
+import { McpError, classifyMessage, toMcpError, type JsonRpcRequest } from "../../jsonrpc";
 import type { Acceptable } from "../../http/accept";
 import type { RequestHost } from "../../http/handle-init";
 import { errorResponse } from "../../http/json-response";
@@ -11,7 +11,7 @@ import type { StatelessEraOptions } from "./stateless/state";
 export type { StatelessEraOptions } from "./stateless/state";
 
 export interface StatelessEra {
-  post(request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined, host: RequestHost): Promise<Response>;
+  post(request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined, host: RequestHost): Response | Promise<Response>;
 }
 
 /**
@@ -24,8 +24,11 @@ export function createStatelessEra(options: StatelessEraOptions): StatelessEra {
   return { post: (request, body, accept, auth, host) => post(options, request, body, accept, auth, host) };
 }
 
-/** A parsed POST body of the 2026-07-28 era. Every refusal echoes the request id where it can. */
-async function post(options: StatelessEraOptions, request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
+/**
+ * A parsed POST body of the 2026-07-28 era. Every refusal echoes the request id where it can.
+ * Not async: a quick call answers without a promise of its own (serve.ts).
+ */
+function post(options: StatelessEraOptions, request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined, host: RequestHost): Response | Promise<Response> {
   if (Array.isArray(body)) throw McpError.invalidRequest("Invalid Request: JSON-RPC batches are not part of protocol version 2026-07-28");
   const classified = classifyMessage(body);
   if (classified.kind === "invalid") {
@@ -37,14 +40,20 @@ async function post(options: StatelessEraOptions, request: Request, body: unknow
   // Notifications: accepted, never answered (none is defined client → server over HTTP) — but
   // counted like any request, or a loop of them would cost the server and nothing to the caller.
   if (classified.kind === "notification") {
-    if (options.limiter) await spendOne(options.limiter, { method: classified.message.method, caller: callerKey(host.clientAddress, auth) });
-    return new Response(null, { status: 202 });
+    const accepted = () => new Response(null, { status: 202 });
+    return options.limiter ? spendOne(options.limiter, { method: classified.message.method, caller: callerKey(host.clientAddress, auth) }).then(accepted) : accepted();
   }
   const message = classified.message;
   try {
-    return await serveRequest(options, request, message, accept, auth, host);
+    const served = serveRequest(options, request, message, accept, auth, host);
+    return served instanceof Promise ? served.catch((thrown: unknown) => refusal(options, message, thrown)) : served;
   } catch (thrown) {
-    if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
-    return errorResponse(options.results.error(toMcpError(thrown)), message.id);
+    return refusal(options, message, thrown);
   }
+}
+
+/** A request refused after its envelope was read: the JSON-RPC error, with the request's id. */
+function refusal(options: StatelessEraOptions, message: JsonRpcRequest, thrown: unknown): Response {
+  if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
+  return errorResponse(options.results.error(toMcpError(thrown)), message.id);
 }

@@ -75,7 +75,7 @@ export function giveBackAhead(limiter: RequestLimiter, ahead: CheckAhead): void 
  * answer (429 with Retry-After); inside a 2025-03-26 batch, it is that message's error. A
  * single request's answer carries its RateLimit-* headers; `ahead`: its check, already started.
  */
-export async function spendBudgets(caller: string, slots: Slot[], batch: boolean, headers: Headers, limiter: RequestLimiter, ahead?: CheckAhead): Promise<void> {
+export async function spendBudgets(caller: string, slots: Slot[], batch: boolean, headers: Record<string, string>, limiter: RequestLimiter, ahead?: CheckAhead): Promise<void> {
   await Promise.all(
     slots.map(async (slot, index) => {
       if (slot.kind !== "request") return;
@@ -87,7 +87,7 @@ export async function spendBudgets(caller: string, slots: Slot[], batch: boolean
         slots[index] = { kind: "invalid", response: failure(slot.message.id, rateLimitExceeded(decision)) };
         return;
       }
-      if (!batch) for (const [k, v] of Object.entries(rateLimitHeaders(decision))) headers.set(k, v);
+      if (!batch) Object.assign(headers, rateLimitHeaders(decision));
     }),
   );
 }

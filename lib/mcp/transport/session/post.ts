@@ -15,16 +15,21 @@ import { resolveSession, resolveVersion } from "./lookup";
 import { handleNotification } from "./notifications";
 import { runRequest, type PostContext } from "./run-request";
 import type { SessionEraState } from "./state";
+import type { SessionRecord } from "../session-store";
+import type { RequestLimiter } from "../../policy/rate-limit";
 
-/** A parsed POST body of the session era (2025-03-26, 2025-06-18, 2025-11-25). */
-export async function handlePost(
+/**
+ * A parsed POST body of the session era (2025-03-26, 2025-06-18, 2025-11-25). Not async: a quick
+ * call in a session kept in this process answers without a promise of its own.
+ */
+export function handlePost(
   state: SessionEraState,
   request: Request,
   body: unknown,
   accept: Acceptable,
   auth: AuthInfo | undefined,
   host: RequestHost,
-): Promise<Response> {
+): Response | Promise<Response> {
   const batch = Array.isArray(body);
   const messages = classifyBody(state, body);
   const initialize = messages.find((m) => m.kind === "request" && m.message.method === "initialize");
@@ -39,14 +44,19 @@ export async function handlePost(
   // refused before its budget counts (unknown session, 400, 403) gets it back.
   const found = resolveSession(state, request, auth);
   const lone = !batch && messages[0]?.kind === "request" ? messages[0].message : undefined;
-  const ahead = state.limiter && lone ? checkAhead(state.limiter, callerKey(host.clientAddress, auth), lone) : undefined;
+  const limiter = state.limiter;
+  const ahead = limiter && lone ? checkAhead(limiter, callerKey(host.clientAddress, auth), lone) : undefined;
   const post: SessionPost = { request, messages, batch, accept, auth, host };
-  if (!ahead || !state.limiter) return postInSession(state, post, found, undefined);
-  try {
-    return await postInSession(state, post, found, ahead);
-  } catch (thrown) {
-    giveBackAhead(state.limiter, ahead);
+  if (!ahead || !limiter) return postInSession(state, post, found, undefined);
+  const giveBack = (thrown: unknown): never => {
+    giveBackAhead(limiter, ahead);
     throw thrown;
+  };
+  try {
+    const answered = postInSession(state, post, found, ahead);
+    return answered instanceof Promise ? answered.catch(giveBack) : answered;
+  } catch (thrown) {
+    return giveBack(thrown);
   }
 }
 
@@ -59,14 +69,17 @@ interface SessionPost {
   host: RequestHost;
 }
 
-/** The rest of a POST that is not initialize: its session, version, authorization, budgets and answers. */
-async function postInSession(
+function postInSession(state: SessionEraState, post: SessionPost, found: ReturnType<typeof resolveSession>, ahead: CheckAhead | undefined): Response | Promise<Response> {
+  return found instanceof Promise ? found.then((session) => inSession(state, post, session, ahead)) : inSession(state, post, found, ahead);
+}
+
+/** The rest of a POST that is not initialize: its version, authorization, budgets and answers. */
+function inSession(
   state: SessionEraState,
   { request, messages, batch, accept, auth, host }: SessionPost,
-  found: ReturnType<typeof resolveSession>,
+  session: SessionRecord | undefined,
   ahead: CheckAhead | undefined,
-): Promise<Response> {
-  const session = found instanceof Promise ? await found : found;
+): Response | Promise<Response> {
   const protocolVersion = resolveVersion(request, session);
   if (batch && !allowsBatching(protocolVersion)) {
     throw McpError.invalidRequest(
@@ -78,11 +91,28 @@ async function postInSession(
     return errorResponse(new McpError(first.error.code, first.error.message, first.error.data), first.id);
   }
 
-  const headers = new Headers();
-  if (session) headers.set(ResponseHeader.SessionId, session.id);
+  const headers: Record<string, string> = session ? { [ResponseHeader.SessionId]: session.id } : {};
   const ctx: PostContext = { request, host, accept, auth, session, protocolVersion, headers };
-  if (state.limiter) await spendUnanswered(state.limiter, callerKey(host.clientAddress, auth), messages);
+  if (state.limiter) return answerLimited(state, ctx, messages, batch, state.limiter, ahead);
+  const slots = slotsOf(state, ctx, messages, batch);
+  // Only notifications and responses: 202 Accepted, no body (basic/transports §sending messages).
+  if (slots.length === 0) return new Response(null, { status: 202, headers });
+  return answerSlots(state, ctx, slots, batch);
+}
 
+/** The same with rate limits: every message spends, answered or not, before anything runs. */
+async function answerLimited(state: SessionEraState, ctx: PostContext, messages: ClassifiedMessage[], batch: boolean, limiter: RequestLimiter, ahead: CheckAhead | undefined): Promise<Response> {
+  const caller = callerKey(ctx.host.clientAddress, ctx.auth);
+  await spendUnanswered(limiter, caller, messages);
+  const slots = slotsOf(state, ctx, messages, batch);
+  if (slots.length === 0) return new Response(null, { status: 202, headers: ctx.headers });
+  await spendBudgets(caller, slots, batch, ctx.headers, limiter, ahead);
+  return answerSlots(state, ctx, slots, batch);
+}
+
+/** Notifications and responses are handled here; requests (and invalid messages) become slots to answer. */
+function slotsOf(state: SessionEraState, ctx: PostContext, messages: ClassifiedMessage[], batch: boolean): Slot[] {
+  const { session, auth } = ctx;
   const slots: Slot[] = [];
   for (const m of messages) {
     if (m.kind === "notification") handleNotification(state, ctx, m.message.method, m.message.params);
@@ -93,10 +123,7 @@ async function postInSession(
     else if (m.kind === "request") slots.push(authorized(state.env, m.message, auth, batch));
     else slots.push({ kind: "invalid", response: failure(m.id, m.error) });
   }
-  // Only notifications and responses: 202 Accepted, no body (basic/transports §sending messages).
-  if (slots.length === 0) return new Response(null, { status: 202, headers });
-  if (state.limiter) await spendBudgets(callerKey(host.clientAddress, auth), slots, batch, headers, state.limiter, ahead);
-  return answerSlots(state, ctx, slots, batch);
+  return slots;
 }
 
 /** The body's messages, after the batch rules (basic/transports; 2025-03-26 batches). */
@@ -112,7 +139,7 @@ function classifyBody(state: SessionEraState, body: unknown): ClassifiedMessage[
 }
 
 /** Run the requests and answer them: JSON when every answer is quick, else an SSE stream. */
-async function answerSlots(state: SessionEraState, ctx: PostContext, slots: Slot[], batch: boolean): Promise<Response> {
+function answerSlots(state: SessionEraState, ctx: PostContext, slots: Slot[], batch: boolean): Response | Promise<Response> {
   const { session, host } = ctx;
   const controllers = slots.map(() => new LazyAbort());
   const abortAll = () => {
@@ -143,10 +170,9 @@ async function answerSlots(state: SessionEraState, ctx: PostContext, slots: Slot
   if (exchange.ready) return exchange.ready;
   // A client that drops a plain JSON exchange has nothing to resume: its handlers stop now.
   host.clientGone.addEventListener("abort", abortAll, { once: true });
-  const response = await exchange.response;
-  // Once streaming, disconnects are the stream's business (grace period, then abandon).
-  if (response.headers.get("content-type") === MediaType.EventStream) {
-    host.clientGone.removeEventListener("abort", abortAll);
-  }
-  return response;
+  return exchange.response.then((response) => {
+    // Once streaming, disconnects are the stream's business (grace period, then abandon).
+    if (response.headers.get("content-type") === MediaType.EventStream) host.clientGone.removeEventListener("abort", abortAll);
+    return response;
+  });
 }

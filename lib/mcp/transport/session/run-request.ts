@@ -11,7 +11,6 @@ import { CancelledError } from "../in-flight";
 import type { LazyAbort } from "../lazy-abort";
 import type { PostExchange } from "../post-exchange";
 import type { SessionRecord } from "../session-store";
-import { settle } from "../settle";
 import { audienceOf } from "../tool-events";
 import { StoredSessionControl } from "./session-control";
 import { callerScope, type SessionEraState } from "./state";
@@ -24,7 +23,8 @@ export interface PostContext {
   auth: AuthInfo | undefined;
   session: SessionRecord | undefined;
   protocolVersion: string;
-  headers: Headers;
+  /** The answer's headers so far (PostExchange's `headers`). */
+  headers: Record<string, string>;
 }
 
 /**
@@ -39,25 +39,45 @@ export function runRequest(
   index: number,
   controller: LazyAbort,
 ): void {
-  const { log, toolEvents } = state;
-  const started = log ? performance.now() : 0;
-  const done = state.inFlight.start(callerScope(ctx.session, ctx.auth), message.id, controller);
-  // A tool run's named events for its audience's GET streams (tool-events.ts), when anyone may listen.
-  const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
-  const audience = tool ? audienceOf(ctx.auth?.subject, ctx.session?.id) : undefined;
-  const events = tool && toolEvents.wanted(audience) ? { tool, audience } : undefined;
-  const finish = (response: JsonRpcResponse) => {
-    done();
-    const cancelled = controller.reason instanceof CancelledError;
-    if (log) log(requestLogEntry(message, response, { started, cancelled, session: ctx.session?.id, subject: ctx.auth?.subject }));
-    if (events && !cancelled) toolEvents.finished(events.audience, events.tool, response);
-    exchange.answer(index, cancelled ? null : response);
-  };
-  const fail = (thrown: unknown) => {
-    if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
-    finish(failure(message.id, toMcpError(thrown)));
-  };
-  settle(() => {
+  new SessionCall(state, ctx, message, exchange, index, controller).run();
+}
+
+/** One request's run, a class rather than closures over it: one object per call (as run-call.ts). */
+class SessionCall {
+  private readonly started: number;
+  private readonly done: () => void;
+  /** A tool run's named events for its audience's GET streams (tool-events.ts), when anyone may listen. */
+  private readonly events: { tool: string; audience: string } | undefined;
+
+  constructor(
+    private readonly state: SessionEraState,
+    private readonly ctx: PostContext,
+    private readonly message: JsonRpcRequest,
+    private readonly exchange: PostExchange,
+    private readonly index: number,
+    private readonly controller: LazyAbort,
+  ) {
+    this.started = state.log ? performance.now() : 0;
+    this.done = state.inFlight.start(callerScope(ctx.session, ctx.auth), message.id, controller);
+    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
+    const audience = tool ? audienceOf(ctx.auth?.subject, ctx.session?.id) : undefined;
+    this.events = tool && state.toolEvents.wanted(audience) ? { tool, audience } : undefined;
+  }
+
+  run(): void {
+    let outcome: Record<string, unknown> | Promise<Record<string, unknown>>;
+    try {
+      outcome = this.dispatch();
+    } catch (thrown) {
+      this.fail(thrown);
+      return;
+    }
+    if (outcome instanceof Promise) outcome.then((result) => this.succeed(result), (thrown: unknown) => this.fail(thrown));
+    else this.succeed(outcome);
+  }
+
+  private dispatch(): Record<string, unknown> | Promise<Record<string, unknown>> {
+    const { state, ctx, message, exchange, controller, events } = this;
     const scope = callScopeOf(message, controller, {
       protocolVersion: ctx.protocolVersion,
       sessionId: ctx.session?.id,
@@ -66,10 +86,28 @@ export function runRequest(
       clientCapabilities: ctx.session?.clientCapabilities,
       logThreshold: ctx.session?.logLevel ?? "debug",
       channel: exchange.channelFor(controller),
-      ...(events ? { onProgress: (progress: number, total: number | undefined) => toolEvents.progress(events.audience, events.tool, progress, total) } : {}),
+      ...(events ? { onProgress: (progress: number, total: number | undefined) => state.toolEvents.progress(events.audience, events.tool, progress, total) } : {}),
     });
     const admit = message.method === "tools/batch" ? admitter(state.env, state.limiter, callerKey(ctx.host.clientAddress, ctx.auth), ctx.auth) : undefined;
     const session = ctx.session ? new StoredSessionControl(state.sessions, ctx.session.id) : undefined;
     return dispatch(state.env, message.method, { params: message.params ?? {}, scope, session, ...(admit ? { admit } : {}) });
-  }, (result) => finish(success(message.id, result)), fail);
+  }
+
+  private succeed(result: Record<string, unknown>): void {
+    this.finish(success(this.message.id, result));
+  }
+
+  private fail(thrown: unknown): void {
+    if (!(thrown instanceof McpError)) logUnexpected(this.message.method, thrown);
+    this.finish(failure(this.message.id, toMcpError(thrown)));
+  }
+
+  private finish(response: JsonRpcResponse): void {
+    const { state, ctx, message, controller, events } = this;
+    this.done();
+    const cancelled = controller.reason instanceof CancelledError;
+    if (state.log) state.log(requestLogEntry(message, response, { started: this.started, cancelled, session: ctx.session?.id, subject: ctx.auth?.subject }));
+    if (events && !cancelled) state.toolEvents.finished(events.audience, events.tool, response);
+    this.exchange.answer(this.index, cancelled ? null : response);
+  }
 }

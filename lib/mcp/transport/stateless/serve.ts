@@ -9,11 +9,12 @@ import { LazyAbort } from "../lazy-abort";
 import { PostExchange } from "../post-exchange";
 import { listenResponse, type Listener } from "./listen";
 import { declaresTasks } from "../../tasks/wire";
-import { prepareRound } from "./prepare-round";
-import { checkModernRequest } from "./request-checks";
+import { prepareRound, type Prepared } from "./prepare-round";
+import { checkModernRequest, type ModernRequestMeta } from "./request-checks";
 import { runCall } from "./run-call";
 import { taskOwnerOf } from "../../tasks/owner";
 import type { StatelessEraOptions } from "./state";
+import { MediaType } from "../../protocol/http-headers";
 
 /**
  * HTTP status of a JSON-RPC error from a dispatched call. 2026-07-28 transports assign 400 (bad
@@ -26,31 +27,56 @@ function statusOfCallError(code: number): number {
   return status === 400 || status === 404 ? status : 200;
 }
 
-/** One 2026-07-28 request after its envelope checks: a call, or a subscriptions/listen stream. */
-export async function serveRequest(
+/** What one 2026-07-28 request carries from its checks to its answer. */
+interface ModernRequest {
+  options: StatelessEraOptions;
+  message: JsonRpcRequest;
+  accept: Acceptable;
+  auth: AuthInfo | undefined;
+  host: RequestHost;
+  meta: ModernRequestMeta;
+  caller: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * One 2026-07-28 request after its envelope checks: a call, or a subscriptions/listen stream.
+ * Synchronous until something has to be waited for (a remote budget, a requestState, a call that
+ * does not answer at once): a quick call on a deployment without Redis returns its Response
+ * without a promise (each costs a turn of the microtask queue under Next's async tracking).
+ */
+export function serveRequest(
   options: StatelessEraOptions,
   request: Request,
   message: JsonRpcRequest,
   accept: Acceptable,
   auth: AuthInfo | undefined,
   host: RequestHost,
-): Promise<Response> {
+): Response | Promise<Response> {
   const meta = checkModernRequest(request, message, options.env.registry);
   const listen = message.method === "subscriptions/listen";
   if (!listen && !Object.hasOwn(STATELESS_ERA_METHODS, message.method)) throw McpError.methodNotFound(message.method);
   authorizeRequest(options.env, message.method, message.params, auth);
   const caller = options.limiter ? callerKey(host.clientAddress, auth) : "";
-  const headers = new Headers();
+  const served: ModernRequest = { options, message, accept, auth, host, meta, caller, headers: {} };
   // Every request spends its budget, listen included (opening streams in a loop is a request loop).
-  const spending = spendBudget(options, message, caller, headers);
-  if (spending) await spending;
-  if (listen) {
-    const listener = { subject: auth?.subject, taskOwner: taskOwnerOf(auth, host.clientAddress), tasks: options.env.tasks !== undefined && declaresTasks(meta.clientCapabilities) };
-    return serveListen(options, message, accept, caller, listener);
-  }
-  const preparing = prepareRound(options.states, message, auth);
-  const prepared = preparing instanceof Promise ? await preparing : preparing;
+  const spending = spendBudget(options, message, caller, served.headers);
+  if (spending) return spending.then(() => (listen ? serveListenOf(served) : serveCall(served)));
+  return listen ? serveListenOf(served) : serveCall(served);
+}
 
+function serveListenOf({ options, message, accept, auth, host, meta, caller }: ModernRequest): Promise<Response> {
+  const listener = { subject: auth?.subject, taskOwner: taskOwnerOf(auth, host.clientAddress), tasks: options.env.tasks !== undefined && declaresTasks(meta.clientCapabilities) };
+  return serveListen(options, message, accept, caller, listener);
+}
+
+/** A call: its answers, if the client brings any, then the exchange that runs it. */
+function serveCall(served: ModernRequest): Response | Promise<Response> {
+  const preparing = prepareRound(served.options.states, served.message, served.auth);
+  return preparing instanceof Promise ? preparing.then((prepared) => runExchange(served, prepared)) : runExchange(served, preparing);
+}
+
+function runExchange({ options, message, accept, auth, host, meta, caller, headers }: ModernRequest, prepared: Prepared | undefined): Response | Promise<Response> {
   const abort = new LazyAbort();
   const exchange = new PostExchange({
     canStream: accept.eventStream,
@@ -74,9 +100,10 @@ export async function serveRequest(
   // A closed connection is the cancellation of this request (2026-07-28 basic/transports).
   const onGone = () => abort.abort(new Error("the client closed the connection"));
   host.clientGone.addEventListener("abort", onGone, { once: true });
-  const response = await exchange.response;
-  if (response.headers.get("content-type") === "text/event-stream") host.clientGone.removeEventListener("abort", onGone);
-  return response;
+  return exchange.response.then((response) => {
+    if (response.headers.get("content-type") === MediaType.EventStream) host.clientGone.removeEventListener("abort", onGone);
+    return response;
+  });
 }
 
 /**
@@ -84,7 +111,7 @@ export async function serveRequest(
  * Synchronous without a limiter or with one that answers at once (in memory): awaiting a promise
  * that has nothing to wait for would cost every request a turn of the microtask queue.
  */
-function spendBudget(options: StatelessEraOptions, message: JsonRpcRequest, caller: string, headers: Headers): void | Promise<void> {
+function spendBudget(options: StatelessEraOptions, message: JsonRpcRequest, caller: string, headers: Record<string, string>): void | Promise<void> {
   if (!options.limiter) return;
   const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
   const checking = options.limiter.check({ method: message.method, ...(tool ? { tool } : {}), caller });
@@ -92,9 +119,9 @@ function spendBudget(options: StatelessEraOptions, message: JsonRpcRequest, call
   applyDecision(checking, headers);
 }
 
-function applyDecision(decision: RateLimitDecision | undefined, headers: Headers): void {
+function applyDecision(decision: RateLimitDecision | undefined, headers: Record<string, string>): void {
   if (decision && !decision.allowed) throw rateLimitExceeded(decision);
-  if (decision) for (const [k, v] of Object.entries(rateLimitHeaders(decision))) headers.set(k, v);
+  if (decision) Object.assign(headers, rateLimitHeaders(decision));
 }
 
 /** subscriptions/listen: a long-lived stream of server events, holding one of the caller's stream slots. */
