@@ -65,6 +65,21 @@ export const CEILING_BODY = "ceiling+body";
 /** The tools/list floor: ceiling+body answering the exact bytes of a tools/list page (like for like). */
 export const CEILING_PAGE = "ceiling+page";
 export const CEILING_PAGE_PATH = `${CEILING_PATH}/tools-page`;
+/**
+ * get_world's floor: the same route waiting on get_world's one statement, then answering its row
+ * (app/api/ceiling/statement). Measured, not added up: a request that waits on the database
+ * mid-way pays for the wake-up that the statement timed alone never does.
+ */
+export const CEILING_STATEMENT = "ceiling+statement";
+export const CEILING_STATEMENT_PATH = `${CEILING_PATH}/statement`;
+/** The header that names the world that route reads (the body is read, never parsed). */
+export const STATEMENT_WORLD_HEADER = "x-bench-world";
+/** The Redis rows' floor: the same route spending one tools/call budget through its server's limiter (app/api/ceiling/limiter). */
+export const CEILING_LIMITER = "ceiling+limiter";
+export const CEILING_LIMITER_PATH = `${CEILING_PATH}/limiter`;
+/** "ceiling+statement/pg", "ceiling+limiter:redis": a floor row on a database or a limiter. */
+export const statementRowName = (db) => `${CEILING_STATEMENT}/${db}`;
+export const limiterRowName = (limiter) => `${CEILING_LIMITER}:${limiter}`;
 /** The row of a query timed alone in the db worker, no HTTP: "prisma:get_world/pg". */
 export const directRowName = (query, db) => `prisma:${query}/${db}`;
 
