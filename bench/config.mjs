@@ -8,9 +8,10 @@ import { fileURLToPath } from "node:url";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const HOST = "127.0.0.1"; // never anything else: this tool must not load a remote machine
 
-// Configuration (env). Defaults: 39 systems x 2 concurrencies x 5 rounds x 4 s = 26 min measured,
-// plus warm-up, database set-up, start-up and 2 x 5 cold starts: about 31 minutes (the first run
-// also installs and builds the mcp-handler app, ~1 min). BENCH_SYSTEMS picks a subset.
+// Configuration (env). Defaults: 51 systems (44, and 7 again on the machine's Node) x 2 concurrencies
+// x 5 rounds x 4 s = 34 min measured, plus warm-up, database set-up, start-up, the cold starts and
+// the extra cells: about 40 minutes (48 systems took 38 in RESULTS.md's run; the first run also
+// installs and builds the mcp-handler app, ~1 min). BENCH_SYSTEMS picks a subset.
 export function envNumber(name, fallback, { min = 0, integer = false } = {}) {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;

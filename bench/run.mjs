@@ -8,9 +8,9 @@
  *                                         # server .cpuprofile in bench/.work/profiles (bench/profile-top.mjs)
  *   BENCH_SYSTEMS='ceiling,*pg' BENCH_SECONDS=1 BENCH_ROUNDS=1 npm run bench
  *                                         # a quick look at PostgreSQL alone (`*` matches any text)
- *   BENCH_SYSTEMS='tools/call*' npm run bench
+ *   BENCH_SYSTEMS='tools/call*,ceiling+limiter*,redis:limiter' npm run bench
  *                                         # the rate limiter's cost: tools/call with limits off,
- *                                         # in memory and in Redis (BENCH_REDIS_URL)
+ *                                         # in memory and in Redis (BENCH_REDIS_URL), and its floors
  *   BENCH_SYSTEMS='tools/*,mcp-handler*' npm run bench
  *                                         # ours against Vercel's mcp-handler
  *   BENCH_SYSTEMS='ceiling,node:http*,cold-start' npm run bench
