@@ -8,9 +8,10 @@ import { fileURLToPath } from "node:url";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const HOST = "127.0.0.1"; // never anything else: this tool must not load a remote machine
 
-// Configuration (env). Defaults: 39 systems x 2 concurrencies x 5 rounds x 4 s = 26 min measured,
-// plus warm-up, database set-up, start-up and 2 x 5 cold starts: about 31 minutes (the first run
-// also installs and builds the mcp-handler app, ~1 min). BENCH_SYSTEMS picks a subset.
+// Configuration (env). Defaults: 51 systems (44, and 7 again on the machine's Node) x 2 concurrencies
+// x 5 rounds x 4 s = 34 min measured, plus warm-up, database set-up, start-up, the cold starts and
+// the extra cells: about 40 minutes (48 systems took 38 in RESULTS.md's run; the first run also
+// installs and builds the mcp-handler app, ~1 min). BENCH_SYSTEMS picks a subset.
 export function envNumber(name, fallback, { min = 0, integer = false } = {}) {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -65,6 +66,21 @@ export const CEILING_BODY = "ceiling+body";
 /** The tools/list floor: ceiling+body answering the exact bytes of a tools/list page (like for like). */
 export const CEILING_PAGE = "ceiling+page";
 export const CEILING_PAGE_PATH = `${CEILING_PATH}/tools-page`;
+/**
+ * get_world's floor: the same route waiting on get_world's one statement, then answering its row
+ * (app/api/ceiling/statement). Measured, not added up: a request that waits on the database
+ * mid-way pays for the wake-up that the statement timed alone never does.
+ */
+export const CEILING_STATEMENT = "ceiling+statement";
+export const CEILING_STATEMENT_PATH = `${CEILING_PATH}/statement`;
+/** The header that names the world that route reads (the body is read, never parsed). */
+export const STATEMENT_WORLD_HEADER = "x-bench-world";
+/** The Redis rows' floor: the same route spending one tools/call budget through its server's limiter (app/api/ceiling/limiter). */
+export const CEILING_LIMITER = "ceiling+limiter";
+export const CEILING_LIMITER_PATH = `${CEILING_PATH}/limiter`;
+/** "ceiling+statement/pg", "ceiling+limiter:redis": a floor row on a database or a limiter. */
+export const statementRowName = (db) => `${CEILING_STATEMENT}/${db}`;
+export const limiterRowName = (limiter) => `${CEILING_LIMITER}:${limiter}`;
 /** The row of a query timed alone in the db worker, no HTTP: "prisma:get_world/pg". */
 export const directRowName = (query, db) => `prisma:${query}/${db}`;
 

@@ -8,9 +8,9 @@
  *                                         # server .cpuprofile in bench/.work/profiles (bench/profile-top.mjs)
  *   BENCH_SYSTEMS='ceiling,*pg' BENCH_SECONDS=1 BENCH_ROUNDS=1 npm run bench
  *                                         # a quick look at PostgreSQL alone (`*` matches any text)
- *   BENCH_SYSTEMS='tools/call*' npm run bench
+ *   BENCH_SYSTEMS='tools/call*,ceiling+limiter*,redis:limiter' npm run bench
  *                                         # the rate limiter's cost: tools/call with limits off,
- *                                         # in memory and in Redis (BENCH_REDIS_URL)
+ *                                         # in memory and in Redis (BENCH_REDIS_URL), and its floors
  *   BENCH_SYSTEMS='tools/*,mcp-handler*' npm run bench
  *                                         # ours against Vercel's mcp-handler
  *   BENCH_SYSTEMS='ceiling,node:http*,cold-start' npm run bench
@@ -103,8 +103,13 @@
  *   schema and folder, the Redis connection) is undone at the end or on SIGINT/SIGTERM.
  * - Floors: `ceiling+body` (the bare route reading its body) for tools/call, `ceiling+page` (the
  *   same, answering the exact bytes of a recorded tools/list page: /api/ceiling/tools-page) for
- *   tools/list, so each has a like-for-like ratio; `redis:limiter` (cells/limiter-cell.mjs: the
- *   limiter's Redis call alone, no HTTP) under the Redis rows.
+ *   tools/list, so each has a like-for-like ratio; `ceiling+statement/pg` (the same, then
+ *   get_world's one statement, answering the row: /api/ceiling/statement) for get_world;
+ *   `ceiling+limiter:memory` / `ceiling+limiter:redis` (the same, then one tools/call budget spent
+ *   through the limits-… server's limiter: /api/ceiling/limiter) for the Redis rows. Floors are
+ *   measured as routes, not added up from parts timed apart: a request that waits on I/O mid-way
+ *   pays for waking up, which the parts alone never do. `redis:limiter` (cells/limiter-cell.mjs:
+ *   the limiter's Redis call alone, no HTTP) stays as a row, what that call costs by itself.
  * - redis-trips (cells/redis-trips.mjs): Redis commands per request kind on `limits-redis`, counted
  *   with MONITOR. idle-streams (cells/idle-streams.mjs): N idle GET / listen streams on `streams`.
  * - RESULTS.md opens with the issue's targets (measured value, goal, pass/miss), then the tables.

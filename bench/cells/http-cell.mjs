@@ -8,11 +8,14 @@ import { decodeAnswer, request } from "./client.mjs";
 import { REDIS_LIMITER, runLimiterCell } from "./limiter-cell.mjs";
 import { treeCpuMs } from "./proc.mjs";
 
-/** The headers a system's requests carry on `server`: its own, else a session of the right subject. */
+/**
+ * The headers a system's requests carry on `server`: its own, else a session of the right subject;
+ * `extraHeaders` on top (a floor route's parameters, e.g. the world ceiling+statement reads).
+ */
 export function headersFor(system, server) {
   const identity = system.auth ? server.identities[system.auth === true ? "reader" : system.auth] : undefined;
-  if (system.headers) return identity ? { ...system.headers, authorization: identity.bearer } : system.headers;
-  return identity ? identity.session : server.session;
+  const base = system.headers ? (identity ? { ...system.headers, authorization: identity.bearer } : system.headers) : identity ? identity.session : server.session;
+  return system.extraHeaders ? { ...base, ...system.extraHeaders } : base;
 }
 
 /**

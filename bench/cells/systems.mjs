@@ -7,7 +7,22 @@
  * Direct systems (prisma:…) are a query name for the database's db-worker.
  */
 import { REDIS_LIMITER } from "./limiter-cell.mjs";
-import { CEILING_BODY, CEILING_PAGE, CEILING_PAGE_PATH, CEILING_PATH, COLD_START, CONFIG, directRowName, MCP_PATH, PROTOCOL_VERSION } from "../config.mjs";
+import {
+  CEILING_BODY,
+  CEILING_LIMITER_PATH,
+  CEILING_PAGE,
+  CEILING_PAGE_PATH,
+  CEILING_PATH,
+  CEILING_STATEMENT_PATH,
+  COLD_START,
+  CONFIG,
+  directRowName,
+  limiterRowName,
+  MCP_PATH,
+  PROTOCOL_VERSION,
+  STATEMENT_WORLD_HEADER,
+  statementRowName,
+} from "../config.mjs";
 import { checkWorld, checkWorldPage, LIST_ARGS, TARGET_WORLD_ID } from "../seed-data.mjs";
 import { SECONDARY_NODE } from "../runtime.mjs";
 import { DATABASES, LIMITERS } from "../servers/catalog.mjs";
@@ -98,6 +113,29 @@ export function databaseSystems(db) {
   ];
 }
 
+/**
+ * get_world's measured floor on `db`'s server: get_world's request (2025-11-25: the same body, the
+ * reader's session and token, which the route leaves unchecked) sent to the bare route that reads
+ * the body, runs get_world's statement alone for the seeded world (named by a header: the body is
+ * never parsed) and answers the row.
+ */
+export const ceilingStatement = (db) => ({
+  name: statementRowName(db),
+  db,
+  auth: "reader",
+  path: CEILING_STATEMENT_PATH,
+  body: rpc("tools/call", toolCall("get_world", { worldId: TARGET_WORLD_ID })),
+  extraHeaders: { [STATEMENT_WORLD_HEADER]: TARGET_WORLD_ID },
+  check: (j) => checkWorld({ id: j?.id, counts: j?._count }) === undefined,
+});
+
+/**
+ * The limiter rows' measured floor on `limits-<limiter>`: tools/call's request bytes sent to the
+ * bare route that reads them, spends one tools/call budget through that server's limiter and
+ * answers the ceiling's fixed JSON.
+ */
+export const ceilingLimiter = (limiter) => ({ name: limiterRowName(limiter), path: CEILING_LIMITER_PATH, body: rpc("tools/call", SUGGEST_NAMES), check: hasResult, server: `limits-${limiter}` });
+
 /** Cells that are not closed-loop rows, selected by name like one: Redis commands per request kind, idle streams. */
 export const EXTRA_CELLS = ["redis-trips", "idle-streams"];
 
@@ -136,9 +174,13 @@ export function defineSystems() {
     ...ERAS.flatMap((era) =>
       LIMITERS.map((limiter) => ({ ...mcpSystem(era, `tools/call+limits:${limiter}`, "tools/call", SUGGEST_NAMES, isToolResult()), server: `limits-${limiter}`, limiter })),
     ),
-    // The Redis rows' floor: the limiter's Redis call alone, no HTTP (cells/limiter-cell.mjs).
+    // Their floors: the bare route spending a budget through each server's limiter, measured;
+    // and the limiter's Redis call alone, no HTTP (cells/limiter-cell.mjs).
+    ...LIMITERS.map(ceilingLimiter),
     { name: REDIS_LIMITER, direct: REDIS_LIMITER, redis: true },
     ...DATABASES.flatMap((db) => databaseSystems(db.key)),
+    // get_world's floor on PostgreSQL, measured (its targets are on PostgreSQL only).
+    ceilingStatement("pg"),
     ...ERAS.map(createWorld),
   ];
   all.push(...secondaryRows(all));

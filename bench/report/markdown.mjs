@@ -1,7 +1,7 @@
 /** RESULTS.md: the run's description, the targets table, then every section. */
 import path from "node:path";
 import { REDIS_LIMITER } from "../cells/limiter-cell.mjs";
-import { CONFIG, directRowName, HOST, ROOT } from "../config.mjs";
+import { CONFIG, directRowName, HOST, limiterRowName, ROOT, statementRowName } from "../config.mjs";
 import { skipped } from "../runner/skipped.mjs";
 import { CHARACTERS_PER_WORLD, LIST_ARGS, LOCATIONS_PER_WORLD, TARGET_WORLD_ID, WORLD_COUNT } from "../seed-data.mjs";
 import { isOurs, LIMIT_BUDGETS, LIMIT_WINDOW_SECONDS, SERVERS } from "../servers/catalog.mjs";
@@ -77,13 +77,22 @@ export function renderMarkdown(rows, meta) {
     lines.push("measured one.");
     lines.push("");
     lines.push("The floor is the same ratio for `ceiling+body`, the bare route plus `await request.text()`: the least");
-    lines.push("any JSON-RPC endpoint on these route handlers must do, measured in the same rounds. For get_world at");
-    lines.push(`c=1 it is ceiling+body's p50 plus the p50 of get_world's statement timed alone (\`${directRowName("get_world", "pg")}\`),`);
-    lines.push("÷ the ceiling's p50: one request's parts, back to back. For the Redis rows it is tools/call+limits:memory's");
-    lines.push(`p50 plus the p50 of the limiter's one Redis call timed alone (\`${REDIS_LIMITER}\`: @upstash/ratelimit's sliding window over`);
-    lines.push("the same ioredis settings, no HTTP), ÷ tools/call+limits:memory's p50: what any request limited in Redis adds at");
-    lines.push("the least. When the floor misses a goal, no endpoint built on these route handlers (and, for Redis, this");
-    lines.push("limiter) could meet that goal on this machine, whatever its own code costs.");
+    lines.push("any JSON-RPC endpoint on these route handlers must do, measured in the same rounds. get_world's floor is");
+    lines.push(`\`${statementRowName("pg")}\` (\`POST /api/ceiling/statement\`): ceiling+body that then runs get_world's one statement`);
+    lines.push("(`getWorldCard`, the same seeded world and owner) and answers the row as JSON — no token check, no MCP.");
+    lines.push("Against the ceiling it is get_world's floor at every c; on the issue-22 line it is ceiling+statement's p50");
+    lines.push(`÷ (ceiling+body p50 + \`${directRowName("get_world", "pg")}\` p50), the sum the goal was set against: a route that`);
+    lines.push("waits on PostgreSQL mid-request pays for the wake-up and the cold caches after it, which the statement");
+    lines.push("timed alone in a worker never does, so the sum understates any real request. The line \"÷ ceiling+statement");
+    lines.push("p50\" is ours against that measured floor, for reading only (goal —: the issue's 1.2x was set against the sum,");
+    lines.push("and against the higher measured floor it would be a looser goal under the same name). The Redis rows' floor");
+    lines.push(`is \`${limiterRowName("redis")}\` ÷ \`${limiterRowName("memory")}\` (\`POST /api/ceiling/limiter\` on \`limits-redis\` and \`limits-memory\`:`);
+    lines.push("ceiling+body that spends one tools/call budget through the limiter its server's configuration builds, then");
+    lines.push("answers the ceiling's bytes), measured at every c; on their issue-22 line it is ceiling+limiter:redis's p50");
+    lines.push(`÷ (ceiling+limiter:memory p50 + \`${REDIS_LIMITER}\` p50), \`${REDIS_LIMITER}\` being the limiter's one Redis call timed alone`);
+    lines.push("(@upstash/ratelimit's sliding window over the same ioredis settings, no HTTP), still a row of its own. When");
+    lines.push("the floor misses a goal, no endpoint built on these route handlers (and, for Redis, this limiter) could meet");
+    lines.push("that goal on this machine, whatever its own code costs.");
     lines.push("");
   }
   if (skipped.length > 0) {
@@ -216,8 +225,9 @@ export function renderMarkdown(rows, meta) {
   lines.push("is the same route plus `await request.text()`, and \"vs ceiling+body\" is the ratio to it. `ceiling+page`");
   lines.push("(`POST /api/ceiling/tools-page`) reads the body too, then answers the exact bytes and content type of an");
   lines.push("anonymous 2026-07-28 tools/list page (recorded once from the MCP endpoint, replayed): tools/list's like-for-like floor.");
+  lines.push("`ceiling+statement/pg` and `ceiling+limiter:…`, the floors of get_world and of the Redis rows, are described under the targets table.");
   lines.push("Every response must be HTTP 200 with a JSON `result` for the request's id (tools/call: not `isError`;");
-  lines.push("get_world and list_worlds: the seeded world with its counts, a full page; SSE only where a row says so),");
+  lines.push("get_world and list_worlds: the seeded world with its counts, a full page; ceiling+statement: that world's row; SSE only where a row says so),");
   lines.push("and from our /api/mcp the RateLimit-Limit header of its server's limiter, or none where limits are off.");
   lines.push("The server is one Node process, so once it saturates a core req/s ≈ 1 / server CPU per request:");
   lines.push("the CPU column is the noise-resistant view of the same ratio.");

@@ -2,7 +2,7 @@
 import { ERAS } from "../cells/client.mjs";
 import { REDIS_LIMITER } from "../cells/limiter-cell.mjs";
 import { NODE_RAW } from "../cells/systems.mjs";
-import { CEILING_BODY, CEILING_PAGE, CONFIG, directRowName } from "../config.mjs";
+import { CEILING_BODY, CEILING_PAGE, CONFIG, directRowName, limiterRowName, statementRowName } from "../config.mjs";
 import { skipped } from "../runner/skipped.mjs";
 import { fmt, fmtSpread, median, pairOf, spreadOf } from "./stats.mjs";
 
@@ -42,19 +42,20 @@ export function coldPairs(cold) {
 export const skippedNote = (group) => (skipped.some((s) => s.group === group) ? `${group} rows skipped (below)` : "");
 
 /**
- * A floor at c=1, where one request's latency is its parts one after another: the route that
- * only reads its body, then get_world's statement timed alone (no HTTP), ÷ the ceiling's p50 —
- * overall and per round. The Redis rows use it too: the in-process row plus the limiter's Redis
- * call alone, ÷ the in-process row. At c=32 the parts overlap on the shared cores and do not add
- * up, so there is no floor there.
+ * A row's p50 ÷ the sum of its parts' p50s, overall and per round: at c=1, one request against its
+ * parts timed apart and added back to back (ceiling+body and get_world's statement alone; the
+ * in-process limiter row and the limiter's Redis call alone). The sum leaves out what a request
+ * that blocks on I/O mid-way pays for waking up, so the measured floors (ceiling+statement,
+ * ceiling+limiter) are the floors, and the sum is kept for the issue's goal as it was set.
  */
-export function queryFloorOf(body, query, ceiling) {
-  if (!body || !query || !ceiling || body.concurrency !== 1) return undefined;
-  return {
-    value: (body.p50 + query.p50) / ceiling.p50,
-    spread: spreadOf(body.roundP50.map((p, i) => (p + query.roundP50[i]) / ceiling.roundP50[i])),
-  };
+export function p50OverSum(row, parts) {
+  if (!row || parts.some((part) => !part)) return undefined;
+  const sum = (p50Of) => parts.reduce((total, part) => total + p50Of(part), 0);
+  return { value: row.p50 / sum((part) => part.p50), spread: spreadOf(row.roundP50.map((p, i) => p / sum((part) => part.roundP50[i]))) };
 }
+
+/** A line shown for reading, with no goal of the issue's behind it: no verdict. */
+export const NO_GOAL = { text: "—", ok: undefined };
 
 /**
  * One line per target and c: what was measured against the goal, pass or miss, and the floor —
@@ -110,38 +111,49 @@ export function targetRows(rows, cold) {
     for (const c of CONFIG.concurrencies) {
       const row = at(`get_world${era.suffix}/pg`, c);
       const ceiling = at("ceiling", c);
-      if (row && ceiling) add(`get_world${era.suffix}/pg p50 ÷ ceiling p50`, c, pairOf(row, ceiling, "p50"), atMost(GOALS.getWorldP50), `${fmt(row.p50, 2)} vs ${fmt(ceiling.p50, 2)} ms`, queryFloorOf(at(CEILING_BODY, c), at(directRowName("get_world", "pg"), c), ceiling));
+      // Floor: the bare route waiting on get_world's statement (ceiling+statement), measured at every c.
+      if (row && ceiling) add(`get_world${era.suffix}/pg p50 ÷ ceiling p50`, c, pairOf(row, ceiling, "p50"), atMost(GOALS.getWorldP50), `${fmt(row.p50, 2)} vs ${fmt(ceiling.p50, 2)} ms`, pairOf(at(statementRowName("pg"), c), ceiling, "p50"));
     }
   }
-  // Issue 22: get_world at c=1 against its own floor, ceiling+body's p50 plus the statement's alone.
+  // Issue 22: get_world at c=1 against its parts timed apart, ceiling+body's p50 plus the
+  // statement's alone (the goal was set against that sum). Floor: ceiling+statement against the
+  // same sum — what a bare route that really waits on the statement pays beyond it.
+  const getWorldParts = [at(CEILING_BODY, 1), at(directRowName("get_world", "pg"), 1)];
   for (const era of ERAS) {
     const row = at(`get_world${era.suffix}/pg`, 1);
-    const body = at(CEILING_BODY, 1);
-    const query = at(directRowName("get_world", "pg"), 1);
+    const [body, query] = getWorldParts;
     if (row && body && query) {
-      const value = row.p50 / (body.p50 + query.p50);
-      const spread = spreadOf(row.roundP50.map((p, i) => p / (body.roundP50[i] + query.roundP50[i])));
-      add(`get_world${era.suffix}/pg p50 ÷ (ceiling+body p50 + ${directRowName("get_world", "pg")} p50) (issue 22)`, 1, { value, spread }, atMost(GOALS.getWorldFloorP50), `${fmt(row.p50, 2)} vs ${fmt(body.p50, 2)} + ${fmt(query.p50, 2)} ms`);
+      add(`get_world${era.suffix}/pg p50 ÷ (ceiling+body p50 + ${directRowName("get_world", "pg")} p50) (issue 22)`, 1, p50OverSum(row, getWorldParts), atMost(GOALS.getWorldFloorP50), `${fmt(row.p50, 2)} vs ${fmt(body.p50, 2)} + ${fmt(query.p50, 2)} ms`, p50OverSum(at(statementRowName("pg"), 1), getWorldParts));
     }
   }
+  // The same request against the measured floor itself: shown for reading, with no goal (the
+  // issue's 1.2x was set against the sum above; against this higher floor it would be looser).
+  for (const era of ERAS) {
+    const row = at(`get_world${era.suffix}/pg`, 1);
+    const floor = at(statementRowName("pg"), 1);
+    if (row && floor) add(`get_world${era.suffix}/pg p50 ÷ ${statementRowName("pg")} p50 (issue 22, against the measured floor)`, 1, pairOf(row, floor, "p50"), NO_GOAL, `${fmt(row.p50, 2)} vs ${fmt(floor.p50, 2)} ms`);
+  }
   // Issue 22: with Redis (sessions, limits, bus) against the same server counting in process.
+  // Floor: the bare route spending a budget through each server's limiter (ceiling+limiter), the
+  // same ratio, measured at every c; one floor for both eras (the route has no era).
   for (const era of ERAS) {
     for (const c of CONFIG.concurrencies) {
       const redis = at(`tools/call+limits:redis${era.suffix}`, c);
       const memory = at(`tools/call+limits:memory${era.suffix}`, c);
-      if (redis && memory) add(`tools/call+limits:redis${era.suffix} p50 ÷ tools/call+limits:memory${era.suffix} p50 (Redis sessions, limits, bus vs in process)`, c, pairOf(redis, memory, "p50"), atMost(GOALS.redisP50), `${fmt(redis.p50, 2)} vs ${fmt(memory.p50, 2)} ms`, queryFloorOf(memory, at(REDIS_LIMITER, c), memory));
+      const floor = pairOf(at(limiterRowName("redis"), c), at(limiterRowName("memory"), c), "p50");
+      if (redis && memory) add(`tools/call+limits:redis${era.suffix} p50 ÷ tools/call+limits:memory${era.suffix} p50 (Redis sessions, limits, bus vs in process)`, c, pairOf(redis, memory, "p50"), atMost(GOALS.redisP50), `${fmt(redis.p50, 2)} vs ${fmt(memory.p50, 2)} ms`, floor);
     }
   }
-  // The same at c=1 against its own floor: the in-process row's p50 plus the limiter's Redis call
-  // timed alone (cells/limiter-cell.mjs), one request's parts back to back.
+  // The same at c=1 against its parts timed apart: the in-process row's p50 plus the limiter's
+  // Redis call alone (cells/limiter-cell.mjs). Floor: ceiling+limiter:redis against the same sum
+  // taken for the bare route (ceiling+limiter:memory + the call alone).
+  const limiterAlone = at(REDIS_LIMITER, 1);
   for (const era of ERAS) {
     const redis = at(`tools/call+limits:redis${era.suffix}`, 1);
     const memory = at(`tools/call+limits:memory${era.suffix}`, 1);
-    const limiter = at(REDIS_LIMITER, 1);
-    if (redis && memory && limiter) {
-      const value = redis.p50 / (memory.p50 + limiter.p50);
-      const spread = spreadOf(redis.roundP50.map((p, i) => p / (memory.roundP50[i] + limiter.roundP50[i])));
-      add(`tools/call+limits:redis${era.suffix} p50 ÷ (tools/call+limits:memory${era.suffix} p50 + ${REDIS_LIMITER} p50) (issue 22)`, 1, { value, spread }, atMost(GOALS.redisP50), `${fmt(redis.p50, 2)} vs ${fmt(memory.p50, 2)} + ${fmt(limiter.p50, 3)} ms`);
+    if (redis && memory && limiterAlone) {
+      const floor = p50OverSum(at(limiterRowName("redis"), 1), [at(limiterRowName("memory"), 1), limiterAlone]);
+      add(`tools/call+limits:redis${era.suffix} p50 ÷ (tools/call+limits:memory${era.suffix} p50 + ${REDIS_LIMITER} p50) (issue 22)`, 1, p50OverSum(redis, [memory, limiterAlone]), atMost(GOALS.redisP50), `${fmt(redis.p50, 2)} vs ${fmt(memory.p50, 2)} + ${fmt(limiterAlone.p50, 3)} ms`, floor);
     }
   }
   for (const [label, first] of [
@@ -169,10 +181,10 @@ export function targetRows(rows, cold) {
 /** The summary table of the issue's targets. */
 export function targetsTable(rows, cold) {
   const lines = [
-    "| target | c | measured | detail | per-round median [min–max] | goal | result | server-CPU view: CPU/req ratio, per-round [min–max], verdict | floor (ceiling+body; get_world and Redis rows: their parts alone), per-round [min–max], verdict |",
+    "| target | c | measured | detail | per-round median [min–max] | goal | result | server-CPU view: CPU/req ratio, per-round [min–max], verdict | floor (ceiling+body; get_world: ceiling+statement; Redis: ceiling+limiter), per-round [min–max], verdict |",
     "|---|--:|--:|---|--:|--:|---|--:|--:|",
   ];
-  const verdict = (value, goal) => (!Number.isFinite(value) ? "not measured" : goal.ok(value) ? "pass" : "**miss**");
+  const verdict = (value, goal) => (!Number.isFinite(value) ? "not measured" : !goal.ok ? "—" : goal.ok(value) ? "pass" : "**miss**");
   // A side view of a target (server CPU, floor): its ratio, per-round [min–max] and verdict.
   const sideView = (ratio, goal) => (ratio ? `${fmt(ratio.value, 2)}x ${fmtSpread(ratio.spread).replace(/^[^ ]+ /, "")} ${verdict(ratio.value, goal)}` : "");
   for (const t of targetRows(rows, cold)) {
