@@ -25,16 +25,17 @@ class WholeSource implements UnderlyingDefaultSource<Uint8Array> {
 
 /**
  * `sideOnly`: the host reads the body from here alone (HandleInit.wholeBodies), so the Response
- * gets none of its own.
+ * gets none of its own. Only those are kept in the side table: an entry per answer of a host that
+ * reads the stream anyway (Next) would only give the collector a weak table to sweep.
  */
 export function wholeBodyResponse(body: string | Uint8Array<ArrayBuffer>, init: ResponseInit, sideOnly = false): Response {
-  const stream = sideOnly ? null : new ReadableStream<Uint8Array>(new WholeSource(typeof body === "string" ? utf8.encode(body) : body));
-  const response = new Response(stream, init);
+  if (!sideOnly) return new Response(new ReadableStream<Uint8Array>(new WholeSource(typeof body === "string" ? utf8.encode(body) : body)), init);
+  const response = new Response(null, init);
   bodies.set(response, body);
   return response;
 }
 
-/** The body `response` was built with, if it was built whole and nobody has read it since. */
+/** The body of an answer built `sideOnly`; undefined for any other (its body is its stream). */
 export function wholeBodyOf(response: Response): string | Uint8Array | undefined {
   return response.bodyUsed ? undefined : bodies.get(response);
 }

@@ -216,11 +216,27 @@ describe("handle(request, { signal })", () => {
 });
 
 describe("wholeBodyOf", () => {
-  it("gives the body a Response was built with, until someone reads it", async () => {
-    const response = wholeBodyResponse('{"ok":true}', { status: 200 });
-    expect(wholeBodyOf(response)).toBe('{"ok":true}');
-    await response.text();
-    expect(wholeBodyOf(response)).toBeUndefined();
+  it("gives the body of an answer built for the side table; any other is read from its stream", async () => {
+    const side = wholeBodyResponse('{"ok":true}', { status: 200 }, true);
+    expect(side.body).toBeNull();
+    expect(wholeBodyOf(side)).toBe('{"ok":true}');
+    const streamed = wholeBodyResponse('{"ok":true}', { status: 200 });
+    expect(wholeBodyOf(streamed)).toBeUndefined();
+    expect(await streamed.text()).toBe('{"ok":true}');
     expect(wholeBodyOf(new Response("x"))).toBeUndefined();
+  });
+
+  it("streams a whole answer as its one chunk, any number of times from shared bytes", async () => {
+    const bytes = new TextEncoder().encode('{"page":true}');
+    const chunks: Uint8Array[][] = [];
+    for (let i = 0; i < 3; i++) {
+      const got: Uint8Array[] = [];
+      for await (const chunk of wholeBodyResponse(bytes, { status: 200 }).body!) got.push(chunk);
+      chunks.push(got);
+    }
+    for (const got of chunks) expect(got).toEqual([bytes]);
+    // Handed on by reference and never detached: the shared bytes are still whole.
+    expect(new TextDecoder().decode(bytes)).toBe('{"page":true}');
+    expect(await wholeBodyResponse("", { status: 200 }).text()).toBe("");
   });
 });
