@@ -20,15 +20,32 @@ import { taskOwnerOf } from "../tasks/owner";
 import { LEGACY_TASKS_VERSION, TASKS_EXTENSION, declaresTasks } from "../tasks/wire";
 import type { TaskEnding } from "../tasks/store";
 
+const isPlainRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+const MAX_TOOL_NAME = 128;
+
 /**
  * tools/call's own params. `arguments` is checked to be an object, not copied key by key as a
  * z.record would (two parse payloads per key, on every call): the tool's input schema reads it next.
  * Other params (`_meta`, `task`…) are read where they are used.
  */
 const CallToolParams = z.object({
-  name: z.string().min(1).max(128),
-  arguments: z.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), { error: "Invalid input: expected an object" }).optional(),
+  name: z.string().min(1).max(MAX_TOOL_NAME),
+  arguments: z.custom<Record<string, unknown>>(isPlainRecord, { error: "Invalid input: expected an object" }).optional(),
 });
+
+type CallToolParamsShape = z.infer<typeof CallToolParams>;
+
+/**
+ * The params of a well-formed call, read by hand (every tools/call pays for this check); anything
+ * else goes through CallToolParams, whose issues become the -32602 (the same pattern as the 2026
+ * `_meta` check, request-checks.ts). Accepts exactly what the schema accepts.
+ */
+function callToolParams(params: Record<string, unknown>): CallToolParamsShape {
+  const { name, arguments: args } = params;
+  if (typeof name === "string" && name.length >= 1 && name.length <= MAX_TOOL_NAME && (args === undefined || isPlainRecord(args))) return { name, arguments: args };
+  return parseOrInvalidParams(CallToolParams, params);
+}
 
 export const listTools: MethodHandler = (env, { params, scope }) => {
   const { cursor } = parseOrInvalidParams(CursorParams, params);
@@ -79,7 +96,7 @@ function finishedResult(tool: CompiledTool, result: CallToolResult): Record<stri
 
 /** tools/call. A synchronous tool is answered synchronously (no promise hops on the hot path). */
 export const callTool: MethodHandler = (env, { params, scope }) => {
-  const { name, arguments: rawArgs } = parseOrInvalidParams(CallToolParams, params);
+  const { name, arguments: rawArgs } = callToolParams(params);
   const tool = env.registry.getTool(name);
   // server/tools §error handling: an unknown tool is a protocol error (-32602).
   if (!tool) throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
