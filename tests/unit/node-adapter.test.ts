@@ -231,7 +231,8 @@ describe("wholeBodyOf", () => {
     const chunks: Uint8Array[][] = [];
     for (let i = 0; i < 3; i++) {
       const got: Uint8Array[] = [];
-      for await (const chunk of wholeBodyResponse(bytes, { status: 200 }).body!) got.push(chunk);
+      const reader = wholeBodyResponse(bytes, { status: 200 }).body!.getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) got.push(read.value);
       chunks.push(got);
     }
     for (const got of chunks) expect(got).toEqual([bytes]);
