@@ -60,7 +60,10 @@ const EnvSchema = z.object({
   /** The largest task result kept (bytes of JSON); a larger one fails the task. */
   MCP_TASK_MAX_RESULT_BYTES: z.coerce.number().int().min(1_024).max(50_000_000).default(4_000_000),
   MCP_CONFORMANCE_FIXTURES: bool.default(false),
-  /** Mount the benchmark's bare routes (/api/ceiling and those under it); off: they 404. */
+  /**
+   * Mount the benchmark's bare routes (/api/ceiling and those under it); off: they 404. Never on a
+   * deployment: /api/ceiling/statement reads the development subject's worlds without a token.
+   */
   MCP_BENCH_ROUTES: bool.default(false),
   /** PostgreSQL (postgresql://user:password@host:port/db[?schema=name]); unset: embedded PGlite. */
   DATABASE_URL: z
