@@ -32,16 +32,12 @@ function sessionStore(redis: RedisPort, ns: string, maxPerCaller: number): Sessi
   }
   return {
     async create(record) {
-      // The cap counts this caller's sessions only: its oldest make room, nobody else's.
-      const list = callerKey(record.caller);
-      const held = await redis.range(list);
-      const evicted = held.slice(0, Math.max(0, held.length - maxPerCaller + 1));
-      // Two round trips in all (the list, then the writes together), not one per command: an
-      // initialize on Upstash pays each one over the network.
-      await Promise.all([
-        ...evicted.map((id) => redis.del(key(id))),
-        redis.setAndAppend(key(record.id), JSON.stringify(record), ttl(record), list, record.id, maxPerCaller),
-      ]);
+      // The cap counts this caller's sessions only: its oldest make room, nobody else's. The list
+      // is pushed and trimmed in one transaction that hands back what it trimmed, so two
+      // initializes at once (on one instance or two) never both miss an eviction: reading the
+      // list first and trimming later left a session off the list yet alive (soak, issue 19).
+      const evicted = await redis.setAndPush(key(record.id), JSON.stringify(record), ttl(record), callerKey(record.caller), record.id, maxPerCaller);
+      if (evicted.length > 0) await Promise.all(evicted.map((id) => redis.del(key(id))));
     },
     get: read,
     async update(id, patch) {
@@ -183,7 +179,7 @@ function answering(redis: RedisPort): RedisPort {
     set: guard(redis.set),
     del: guard(redis.del),
     append: guard(redis.append),
-    setAndAppend: guard(redis.setAndAppend),
+    setAndPush: guard(redis.setAndPush),
     range: guard(redis.range),
     expire: guard(redis.expire),
   };

@@ -16,9 +16,11 @@ export interface RedisPort {
   append(key: string, value: string, keep: number, ttlMs: number, alsoExpire?: string): Promise<void>;
   /**
    * SET `key` (expiring after `ttlMs`), then RPUSH `item` on `list`, keep its last `keep` entries
-   * and expire it with the key — one transaction, one round trip (a new session and its caller's list).
+   * and expire it with the key — one transaction, one round trip (a new session and its caller's
+   * list). Resolves to the entries this transaction trimmed off: each entry is trimmed by exactly
+   * one transaction, however many run at once, so whoever gets it back is the one to act on it.
    */
-  setAndAppend(key: string, value: string, ttlMs: number, list: string, item: string, keep: number): Promise<void>;
+  setAndPush(key: string, value: string, ttlMs: number, list: string, item: string, keep: number): Promise<string[]>;
   range(key: string): Promise<string[]>;
   /** PEXPIRE: a new lifetime for an existing key (nothing when it is gone). */
   expire(key: string, ttlMs: number): Promise<void>;
@@ -31,6 +33,11 @@ export interface RedisPort {
 /** PX and PEXPIRE take a positive whole number of milliseconds. */
 function pxOf(ttlMs: number): number {
   return Math.max(1, Math.round(ttlMs));
+}
+
+/** The LRANGE reply inside a transaction: the entries about to be trimmed (none when it is not a list). */
+function trimmedOf(reply: unknown): string[] {
+  return Array.isArray(reply) ? reply.filter((entry): entry is string => typeof entry === "string") : [];
 }
 
 /**
@@ -69,9 +76,10 @@ export function ioredisPort(url: string, timeoutMs: number): RedisPort {
       if (alsoExpire) tx.pexpire(alsoExpire, px);
       await tx.exec();
     },
-    async setAndAppend(key, value, ttlMs, list, item, keep) {
+    async setAndPush(key, value, ttlMs, list, item, keep) {
       const px = pxOf(ttlMs);
-      await (await connection()).multi().set(key, value, "PX", px).rpush(list, item).ltrim(list, -keep, -1).pexpire(list, px).exec();
+      const replies = await (await connection()).multi().set(key, value, "PX", px).rpush(list, item).lrange(list, 0, -keep - 1).ltrim(list, -keep, -1).pexpire(list, px).exec();
+      return trimmedOf(replies?.[2]?.[1]);
     },
     range: async (key) => (await connection()).lrange(key, 0, -1),
     async expire(key, ttlMs) {
@@ -129,9 +137,10 @@ export function upstashPort(url: string, token: string): RedisPort {
       if (alsoExpire) tx.pexpire(alsoExpire, px);
       await tx.exec();
     },
-    async setAndAppend(key, value, ttlMs, list, item, keep) {
+    async setAndPush(key, value, ttlMs, list, item, keep) {
       const px = pxOf(ttlMs);
-      await (await connection()).multi().set(key, value, { px }).rpush(list, item).ltrim(list, -keep, -1).pexpire(list, px).exec();
+      const replies = await (await connection()).multi().set(key, value, { px }).rpush(list, item).lrange<string>(list, 0, -keep - 1).ltrim(list, -keep, -1).pexpire(list, px).exec();
+      return trimmedOf(replies[2]);
     },
     range: async (key) => (await connection()).lrange<string>(key, 0, -1),
     async expire(key, ttlMs) {

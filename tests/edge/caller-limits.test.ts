@@ -85,6 +85,17 @@ describe.each([
     for (const id of flood.slice(0, 5)) expect((await ping(url, flooder, id)).status, id).toBe(404);
     for (const id of flood.slice(5)) expect((await ping(url, flooder, id)).status, id).toBe(200);
   });
+
+  it("initializes at once still leave a caller exactly its cap of sessions (none left off its list yet alive)", async () => {
+    const url = endpointOf(server());
+    const flooder = { authorization: `Bearer ${await tokenFor(server().url, newSubject("burst"))}` };
+    // MCP_RATE_LIMIT_INITIALIZE=12 per window: all twelve at once, none refused.
+    const opened = await Promise.all(Array.from({ length: 12 }, () => initialize(url, flooder)));
+    expect(opened.map((r) => r.status)).toEqual(Array(12).fill(200));
+    const statuses = await Promise.all(opened.map((r) => ping(url, flooder, r.headers.get("mcp-session-id")!).then((p) => p.status)));
+    expect(statuses.filter((s) => s === 200).length, statuses.join()).toBe(3);
+    expect(statuses.filter((s) => s === 404).length, statuses.join()).toBe(9);
+  });
 });
 
 describe("every request kind spends a budget", () => {

@@ -13,7 +13,7 @@ import { startRedisProcess, type RedisProcess } from "../support/redis-process";
  * MCP_RATE_LIMITS=1). A 2025-11-25 request in a session reads its session and spends its budget
  * in ONE round trip (one pipelined write on one connection), and a tools/call publishes no tool
  * event while no GET stream of its audience is open anywhere; a 2026-07-28 request makes the
- * limiter's trip only; an initialize makes three. The server runs on a redis-server of this file's own, so every command
+ * limiter's trip only; an initialize makes two. The server runs on a redis-server of this file's own, so every command
  * counted is this server's: MONITOR names them, and INFO's total_reads_processed counts the reads
  * Redis made for them — one per round trip (a pipeline arrives in one read).
  */
@@ -120,13 +120,13 @@ describe("Redis round trips per request (sessions, limits and the bus in one Red
     expect(readsPerRequest).toBe(1);
   });
 
-  it("2025-11-25 initialize (a new session): three round trips — its budget, the caller's sessions, then the session and its place in that list in one transaction", async () => {
+  it("2025-11-25 initialize (a new session): two round trips — its budget, then the session and its place in the caller's list in one transaction that hands back what it trimmed", async () => {
     const { byName, readsPerRequest } = await count(async () => {
       await initialize(`${server.url}/api/mcp`, { token });
     });
     // No eviction here (a caller keeps 50 sessions, this one opens 14), so no DEL.
     expect(byName).toEqual({ EVALSHA: REQUESTS, LRANGE: REQUESTS, MULTI: REQUESTS, SET: REQUESTS, RPUSH: REQUESTS, LTRIM: REQUESTS, PEXPIRE: REQUESTS, EXEC: REQUESTS });
-    expect(readsPerRequest).toBe(3);
+    expect(readsPerRequest).toBe(2);
   });
 
   it("2026-07-28 tools/call: the limiter's round trip only", async () => {
