@@ -4,13 +4,15 @@ import { newSubject, tokenFor } from "../support/auth";
 import { eraClient } from "../support/both-eras";
 import { JSON_AND_SSE, post } from "../support/mcp-http";
 import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
+import { startUpstashRestFront, type UpstashRestFront } from "../support/upstash-rest-front";
 
 /**
  * Issue 19, budgets an outside attack run escaped, on servers of this file's own configuration:
  * - every request kind spends a budget: initialize (its own), and notifications, client responses,
  *   GET and DELETE (the "every other method" one), in both eras where the kind exists;
  * - sessions are capped per caller: a caller's flood of initialize ends only its own oldest
- *   sessions, in process and in Redis — another caller's session is never evicted;
+ *   sessions, in process and in Redis (ioredis, and Upstash's REST API) — another caller's
+ *   session is never evicted, and initializes at once leave exactly the cap;
  * - an anonymous caller is its socket address: a fresh `openai/subject` hint or X-Forwarded-For
  *   per request (no trusted proxy configured) neither escapes the tools/call budget nor the cap
  *   on open streams, in both eras.
@@ -27,6 +29,8 @@ const LIMITS = {
 const servers: RunningNextServer[] = [];
 let memory: RunningNextServer;
 let redis: RunningNextServer;
+let upstash: RunningNextServer;
+let front: UpstashRestFront;
 
 async function start(env: Record<string, string>): Promise<RunningNextServer> {
   const port = await freePort();
@@ -49,14 +53,19 @@ async function start(env: Record<string, string>): Promise<RunningNextServer> {
 }
 
 beforeAll(async () => {
-  [memory, redis] = await Promise.all([
+  const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+  front = await startUpstashRestFront({ redisUrl, token: `t19-${RUN}` });
+  [memory, redis, upstash] = await Promise.all([
     start({ REDIS_URL: "", UPSTASH_REDIS_REST_URL: "", UPSTASH_REDIS_REST_TOKEN: "" }),
-    start({ REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", MCP_CLUSTER_PREFIX: `t19-${RUN}` }),
+    start({ REDIS_URL: redisUrl, MCP_CLUSTER_PREFIX: `t19-${RUN}` }),
+    // REDIS_URL empty is unset: the sessions live in Redis through the REST API only.
+    start({ REDIS_URL: "", UPSTASH_REDIS_REST_URL: front.url, UPSTASH_REDIS_REST_TOKEN: front.token, MCP_CLUSTER_PREFIX: `t19-up-${RUN}` }),
   ]);
 }, 120_000);
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
+  await front?.close();
 });
 
 const endpointOf = (server: RunningNextServer) => `${server.url}/api/mcp`;
@@ -68,6 +77,7 @@ const ping = (url: string, headers: Record<string, string>, sessionId: string) =
 describe.each([
   { store: "in process", server: () => memory },
   { store: "Redis", server: () => redis },
+  { store: "Upstash (REST)", server: () => upstash },
 ])("sessions $store", ({ server }) => {
   it("a caller's initialize flood ends only its own oldest sessions; another caller's session lives", async () => {
     const url = endpointOf(server());
