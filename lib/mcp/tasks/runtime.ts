@@ -6,6 +6,7 @@ import type { ServerRequestMethod } from "../runtime/client-requests";
 import type { NotificationHub } from "../cluster/notification-hub";
 import type { TaskEnding, TaskError, TaskInputRequest, TaskRecord, TaskStore } from "./store";
 import { detailedTask } from "./wire";
+import { ProgressWriter } from "./progress-writer";
 
 /** Tunables (env: docs/configuration.md). */
 export interface TaskSettings {
@@ -143,6 +144,7 @@ export class TaskRuntime {
     const controller = new AbortController();
     this.running.set(record.id, controller);
     let asked = 0;
+    const progress = new ProgressWriter((done, total, message) => store.progress(record.id, done, total, message));
     const heartbeat = setInterval(() => {
       store.renew(record.id, new Date(Date.now() + settings.leaseMs), INSTANCE_ID).then(
         (working) => {
@@ -167,14 +169,15 @@ export class TaskRuntime {
           if (Object.hasOwn(state.inputResponses, name)) return state.inputResponses[name];
         }
       },
-      progress: (progress, total, message) => {
-        store.progress(record.id, progress, total, message).catch((thrown: unknown) => logUnexpected("task progress", thrown));
-      },
+      progress: (done, total, message) => progress.report(done, total, message),
     };
     const finished = work(taskRun)
       .then((ending) => this.bounded(ending))
       .catch(failedEnding)
       .then(async (ending) => {
+        // The last progress the handler reported is stored before the task ends (the guard on a
+        // progress write drops it once the task is no longer working).
+        await progress.settled();
         if (await store.end(record.id, ending, {})) this.announce(record.id, record.owner);
         else if (controller.signal.aborted) await store.runStopped(record.id, CANCELLED_AND_STOPPED);
       })
