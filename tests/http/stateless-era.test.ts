@@ -617,6 +617,29 @@ describe("2026-07-28 header and _meta checks", () => {
     expect(reply.headers.get("mcp-session-id")).toBeNull();
     expect(textOf(expectComplete(reply, "case-1"))).toBe("region=eu-west");
   });
+
+  // basic/transports §value encoding: a value that is not visible ASCII travels as =?base64?…?=;
+  // §server validation: a header with invalid characters MUST be rejected. node:http sends "é" as
+  // the raw byte 0xE9 (fetch would refuse to), which the server reads as Latin-1.
+  it("a raw non-ASCII byte in Mcp-Param-* or Mcp-Name is 400 -32020, even when it would match the body", async () => {
+    const headers = (name: string, region?: string) => ({
+      "content-type": "application/json",
+      accept: JSON_AND_SSE,
+      "mcp-protocol-version": V,
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+      ...(region === undefined ? {} : { "mcp-param-region": region }),
+    });
+    const param = await sendNode(fixtureUrl(), headerEcho("raw-1", { region: "\u00e9" }), headers("test_header_echo", "\u00e9"));
+    expect(param.status).toBe(400);
+    expect((param.json as { error: { code: number; message: string } }).error).toMatchObject({ code: -32020, message: expect.stringContaining("Mcp-Param-Region") });
+    const name = await sendNode(fixtureUrl(), callTool("raw-2", "\u00e9"), headers("\u00e9"));
+    expect(name.status).toBe(400);
+    expect((name.json as { error: { code: number; message: string } }).error).toMatchObject({ code: -32020, message: expect.stringContaining("Mcp-Name") });
+    // The same values Base64-encoded are accepted (the name is then simply an unknown tool).
+    const encoded = await sendNode(fixtureUrl(), headerEcho("raw-3", { region: "\u00e9" }), headers("test_header_echo", sentinel("\u00e9")));
+    expect(textOf(expectComplete(encoded, "raw-3"))).toBe("region=\u00e9");
+  });
 });
 
 // ── Results ──────────────────────────────────────────────────────────────────────────────────

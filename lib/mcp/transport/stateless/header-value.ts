@@ -8,11 +8,22 @@ const SENTINEL = /^=\?base64\?(.*)\?=$/s;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** The decoded value, or undefined when a sentinel value is not valid Base64 of valid UTF-8. */
+/**
+ * What a literal value may hold: visible ASCII, space and tab (RFC 9110 §5.5). Anything else must
+ * come Base64-encoded, and a server MUST reject a value with invalid characters (2026-07-28
+ * basic/transports §value encoding, §server validation). Node hands a raw byte 0x80–0xFF over as
+ * the Latin-1 character, so "é" sent bare arrives as U+00E9 and is caught here.
+ */
+const LITERAL_INVALID = /[^\t\x20-\x7e]/;
+
+/**
+ * The decoded value, or undefined when the value is invalid: a literal with a character outside
+ * visible ASCII, or a sentinel value that is not valid Base64 of valid UTF-8.
+ */
 export function decodeHeaderValue(raw: string): string | undefined {
   const value = raw.trim();
   const m = SENTINEL.exec(value);
-  if (!m) return value;
+  if (!m) return LITERAL_INVALID.test(value) ? undefined : value;
   const encoded = m[1] as string;
   // Strict: padding required, no stray characters (the conformance suite refuses both).
   if (!BASE64.test(encoded)) return undefined;

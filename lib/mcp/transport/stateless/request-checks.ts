@@ -108,7 +108,7 @@ function checkMethodHeaders(request: Request, message: JsonRpcRequest, registry:
   const rawName = request.headers.get(Header.Name);
   if (rawName === null) throw mismatch(`the Mcp-Name header is required for ${message.method}`);
   const name = decodeHeaderValue(rawName);
-  if (name === undefined) throw mismatch("Mcp-Name is not valid Base64 (=?base64?…?= form)");
+  if (name === undefined) throw mismatch("Mcp-Name is neither visible ASCII nor valid Base64 (=?base64?…?= form)");
   if (typeof bodyName !== "string" || name !== bodyName) throw mismatch("Mcp-Name does not match the body");
 
   if (message.method === "tools/call") checkParamHeaders(request, bodyName, message.params?.arguments, registry);
@@ -129,7 +129,7 @@ function checkParamHeaders(request: Request, toolName: string, args: unknown, re
     }
     if (raw === null) throw mismatch(`the Mcp-Param-${param.header} header is required when "${param.path.join(".")}" is set`);
     const decoded = decodeHeaderValue(raw);
-    if (decoded === undefined) throw mismatch(`Mcp-Param-${param.header} is not valid Base64 (=?base64?…?= form)`);
+    if (decoded === undefined) throw mismatch(`Mcp-Param-${param.header} is neither visible ASCII nor valid Base64 (=?base64?…?= form)`);
     if (!headerMatches(decoded, value)) throw mismatch(`Mcp-Param-${param.header} does not match the argument`);
   }
 }
