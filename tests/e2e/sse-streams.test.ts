@@ -30,6 +30,27 @@ describe("SSE streams", () => {
     }
   });
 
+  // basic/transports: the server MUST answer the GET with Content-Type text/event-stream (or 405).
+  // Before 2025-11-25 there is no priming event, so a comment must carry the headers out at once:
+  // they used to wait for the first keep-alive, 30 s later.
+  it.each(["2025-03-26", "2025-06-18"])("at %s the GET stream's 200 and its Content-Type arrive at once (a comment, not an event)", async (version) => {
+    const headers = await openSession(productUrl(), version);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 5_000);
+    try {
+      const res = await fetch(productUrl(), { method: "GET", headers: { accept: "text/event-stream", ...headers }, signal: controller.signal });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/event-stream");
+      const reader = res.body!.getReader();
+      const first = await reader.read();
+      expect(new TextDecoder().decode(first.value)).toMatch(/^: [^\n]*\n\n$/);
+      await reader.cancel();
+    } finally {
+      clearTimeout(timer);
+      controller.abort();
+    }
+  });
+
   it("a POST stream closed by the server (test_reconnection) is primed, closes, and GET with Last-Event-ID replays the result", async () => {
     const headers = await openSession(fixtureUrl(), LATEST);
     const res = await fetch(fixtureUrl(), {

@@ -111,6 +111,9 @@ function openStandaloneStream(
   const pingMs = state.limits.pingMs;
   const body = sseBody(
     (sink) => {
+      // Before 2025-11-25 nothing primes the stream: a comment sends the headers now, not with
+      // the first event or ping (a client waits for the 200 and its Content-Type, basic/transports).
+      if (!prime && !named) sink.write(encodeSseComment("open"));
       stream.attach(sink, 0, prime);
       // Seed 001's named events, on request: ready at once, then a named ping every 30 s.
       if (named) stream.write(CONNECTED, "connected");
