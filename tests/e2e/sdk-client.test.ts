@@ -3,6 +3,7 @@
  * what a real host would see on /api/mcp (product) and /api/conformance/mcp (fixtures).
  */
 import { describe, expect, inject, it } from "vitest";
+import { z } from "zod";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { LoggingMessageNotificationSchema, type LoggingMessageNotification, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import { post } from "../support/mcp-http";
@@ -78,14 +79,16 @@ describe("SDK client on /api/mcp: handshake and tools", () => {
     expect((await client.callTool({ name: "suggest_names", arguments: args })).structuredContent).toEqual(structured);
   });
 
-  it("invalid tool arguments reject with McpError -32602 whose data lists the zod issue paths", async () => {
+  it("invalid tool arguments (2025-11-25) come back as an isError result naming each failing path, for the model to correct", async () => {
     const { client } = await connectClient(productUrl());
-    const error = await mcpErrorOf(client.callTool({ name: "suggest_names", arguments: { style: "klingon", count: 99 } }));
+    await client.listTools(); // the client then checks structuredContent against the outputSchema, error envelope included
+    const result = await client.callTool({ name: "suggest_names", arguments: { style: "klingon", count: 99 } });
 
-    expect(error.code).toBe(-32602);
-    expect(Array.isArray(error.data)).toBe(true);
-    const paths = (error.data as { path: (string | number)[]; message: string }[]).map((issue) => issue.path);
-    expect(paths).toEqual(expect.arrayContaining([["style"], ["count"]]));
+    expect(result.isError).toBe(true);
+    const { error } = z.object({ error: z.object({ code: z.literal("invalid_argument"), id: z.string(), message: z.string() }) }).parse(result.structuredContent);
+    expect(error.message).toMatch(/^Invalid arguments for tool suggest_names: /);
+    expect(error.message).toMatch(/\bstyle: .*\bcount: /);
+    expect(result.content).toEqual([{ type: "text", text: error.message }]);
   });
 
   it("an unknown tool rejects with McpError -32602", async () => {

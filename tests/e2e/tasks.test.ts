@@ -74,6 +74,12 @@ describe.each(DATABASE_SERVERS)("durable tasks on $database", ({ server }) => {
     expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Ada and Bo" }] } });
   });
 
+  it("arguments the tool's schema refuses are answered at once, an invalid_argument tool error, with no task made", async () => {
+    const refused = await call(server(), "tools/call", { name: "slow_compute", arguments: { seconds: "soon" } });
+    expect(refused.result).toMatchObject({ resultType: "complete", isError: true, structuredContent: { error: { code: "invalid_argument" } } });
+    expect((refused.result!.content as { text: string }[])[0]!.text).toMatch(/^Invalid arguments for tool slow_compute: seconds: /);
+  });
+
   it("cancel ends a waiting task cancelled and its run stops", async () => {
     const started = await call(server(), "tools/call", { name: "confirm_delete", arguments: { filename: "keep.txt" } });
     const taskId = started.result!.taskId as string;
@@ -131,6 +137,20 @@ describe("2025-11-25 experimental tasks with the SDK 1.x client", () => {
     expect((await client.experimental.tasks.getTask(taskId)).status).toBe("cancelled");
     await expect(client.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602 });
     await expect(client.request({ method: "tools/call", params: { name: "failing_job", arguments: {} } }, CreateTaskResultSchema)).rejects.toMatchObject({ code: -32601 });
+  });
+
+  it("a task asked for with arguments the schema refuses is still a task, which ends with the invalid_argument tool error", async () => {
+    const { client } = await connectClient(url());
+    await client.listTools();
+    const messages: { type: string; result?: unknown }[] = [];
+    for await (const message of client.experimental.tasks.callToolStream({ name: "slow_compute", arguments: { seconds: "soon" } })) {
+      if (message.type === "error") throw message.error;
+      messages.push(message);
+    }
+    expect(messages[0]!.type).toBe("taskCreated");
+    const last = messages.at(-1)!;
+    expect(last.type).toBe("result");
+    expect(last.result).toMatchObject({ isError: true, structuredContent: { error: { code: "invalid_argument", message: expect.stringMatching(/^Invalid arguments for tool slow_compute: seconds: /) } } });
   });
 
   it("the created task's createdAt is tasks/get's", async () => {

@@ -112,13 +112,15 @@ describe("v2 client (modern, 2026-07-28): discover, tools and errors", () => {
     expect((await client.callTool({ name: "suggest_names", arguments: args })).structuredContent).toEqual(structured);
   });
 
-  it("invalid arguments reject with a typed ProtocolError -32602 whose data lists the failing paths", async () => {
+  it("invalid arguments come back as an isError result (server/tools §error handling) naming each failing path", async () => {
     const { client } = await connectModernClient(productUrl());
-    const error = await protocolErrorOf(client.callTool({ name: "suggest_names", arguments: { style: "klingon", count: 99 } }));
+    await client.listTools(); // the client then checks structuredContent against the outputSchema, error envelope included
+    const result = await client.callTool({ name: "suggest_names", arguments: { style: "klingon", count: 99 } });
 
-    expect(error.code).toBe(-32602);
-    const issues = z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })).parse(error.data);
-    expect(issues.map((i) => i.path)).toEqual(expect.arrayContaining([["style"], ["count"]]));
+    expect(result.isError).toBe(true);
+    const { error } = z.object({ error: z.object({ code: z.literal("invalid_argument"), id: z.string(), message: z.string() }) }).parse(result.structuredContent);
+    expect(error.message).toMatch(/^Invalid arguments for tool suggest_names: /);
+    expect(error.message).toMatch(/\bstyle: .*\bcount: /);
   });
 
   it("an unknown tool rejects with a typed ProtocolError -32602 naming the tool", async () => {

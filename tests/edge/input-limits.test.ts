@@ -49,6 +49,11 @@ afterAll(async () => {
 });
 
 const errorOf = (json: unknown) => (json as { error?: { code: number; data?: unknown } }).error;
+/** The message of an `invalid_argument` isError result; undefined for any other answer. */
+const invalidArgumentOf = (json: unknown) => {
+  const result = (json as { result?: { isError?: boolean; structuredContent?: { error?: { code?: string; message?: string } } } }).result;
+  return result?.isError === true && result.structuredContent?.error?.code === "invalid_argument" ? result.structuredContent.error.message : undefined;
+};
 
 describe("request size limits", () => {
   it("a body over MCP_MAX_BODY_BYTES is refused with 413 before it is parsed", async () => {
@@ -77,7 +82,7 @@ describe("request size limits", () => {
     expect(errorOf(r.json)?.code).toBe(-32600);
   });
 
-  it("every tool argument string and array is bounded by its schema (-32602 beyond)", async () => {
+  it("every tool argument string and array is bounded by its schema (an invalid_argument tool error beyond)", async () => {
     const registry = new Registry(worldcrafterServer.contents);
     const unbounded: string[] = [];
     const walk = (schema: Record<string, unknown>, path: string) => {
@@ -100,8 +105,9 @@ describe("request size limits", () => {
         method: "tools/call",
         params: { name: "suggest_names", arguments: args, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
       }, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "suggest_names" });
-    expect(errorOf((await call({ seed: "s".repeat(101) })).json)?.code).toBe(-32602);
-    expect(errorOf((await call({ count: 1000 })).json)?.code).toBe(-32602);
+    // 2026-07-28 server/tools §error handling: input validation errors are tool execution errors.
+    expect(invalidArgumentOf((await call({ seed: "s".repeat(101) })).json)).toMatch(/\bseed: /);
+    expect(invalidArgumentOf((await call({ count: 1000 })).json)).toMatch(/\bcount: /);
   });
 });
 

@@ -93,6 +93,17 @@ function issuePaths(reply: Reply): unknown[] {
   return (data as unknown[]).map((issue) => (isRecord(issue) ? issue.path : undefined));
 }
 
+/** The message of an `invalid_argument` isError result (tool-error.ts's envelope), checked on the way. */
+function invalidArgumentMessage(reply: Reply): string {
+  const result = resultOf(reply);
+  expect(result.isError).toBe(true);
+  const error = isRecord(result.structuredContent) && isRecord(result.structuredContent.error) ? result.structuredContent.error : undefined;
+  expect(error?.code).toBe("invalid_argument");
+  expect(typeof error?.message).toBe("string");
+  expect(result.content).toEqual([{ type: "text", text: error?.message }]);
+  return String(error?.message);
+}
+
 function allowOf(reply: Reply): string[] {
   return (reply.headers.get("allow") ?? "")
     .split(",")
@@ -201,8 +212,25 @@ const CASES: readonly Case[] = [
     check: (r) => expect(issuePaths(r)).toContainEqual(["arguments"]),
   },
   {
-    name: "tools/call with arguments failing the tool's schema",
+    // server/tools §error handling, 2025-11-25 (SEP-1303): an input validation error is a tool
+    // execution error the model can correct, not a protocol error.
+    name: "tools/call with arguments failing the tool's schema (2025-11-25: an isError result)",
     session: LATEST,
+    body: call({ name: "suggest_names", arguments: { style: "no-such-style", count: 0 } }),
+    status: 200,
+    code: null,
+    id: 1,
+    check: (r) => {
+      const message = invalidArgumentMessage(r);
+      expect(message).toMatch(/^Invalid arguments for tool suggest_names: /);
+      expect(message).toMatch(/\bstyle: /);
+      expect(message).toMatch(/\bcount: /);
+    },
+  },
+  {
+    // 2025-06-18 and before list "invalid arguments" among the protocol errors.
+    name: "tools/call with arguments failing the tool's schema (2025-06-18: -32602)",
+    session: "2025-06-18",
     body: call({ name: "suggest_names", arguments: { style: "no-such-style", count: 0 } }),
     status: 200,
     code: -32602,
@@ -227,10 +255,10 @@ const CASES: readonly Case[] = [
     session: LATEST,
     body: call({ name: "suggest_names", arguments: { style: "elvish", seed: "s".repeat(900 * 1024) } }),
     status: 200,
-    code: -32602,
+    code: null,
     id: 1,
     check: (r) => {
-      expect(issuePaths(r)).toContainEqual(["seed"]);
+      expect(invalidArgumentMessage(r)).toMatch(/\bseed: /);
       expect(r.text.length, "the refusal does not echo the 900 KB value").toBeLessThan(10_000);
     },
   },

@@ -37,7 +37,8 @@ describe("tools/batch", () => {
     // Mixed mode: the data tool answers an anonymous caller with the sign-in challenge.
     expect(needsToken).toMatchObject({ name: "list_worlds", result: { isError: true, _meta: { "mcp/www_authenticate": [expect.stringContaining("Bearer ")] } } });
     expect(unknown).toMatchObject({ name: "no_such_tool", error: { code: -32602 } });
-    expect(invalid).toMatchObject({ name: "suggest_names", error: { code: -32602 } });
+    // 2025-11-25 server/tools §error handling: invalid arguments are a tool error the model can correct.
+    expect(invalid).toMatchObject({ name: "suggest_names", result: { isError: true, structuredContent: { error: { code: "invalid_argument", message: expect.stringContaining("count: ") } } } });
   });
 
   it("a token without a call's scope gets that call's 403 error, the others run", async () => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadEnv } from "../../lib/config/env";
-import { createMcpEndpoint, defineTool } from "../../lib/mcp";
+import { createMcpEndpoint, defineTool, type ToolCallObserver, type ToolCallRecord } from "../../lib/mcp";
 
 /** The core is plain web Request → Response: it runs here with no Next.js and no server. */
 const echo = defineTool({
@@ -13,17 +13,24 @@ const echo = defineTool({
   handler: ({ message }) => ({ content: [{ type: "text", text: message }] }),
 });
 
-function endpoint() {
+function endpoint(onToolCall?: ToolCallObserver) {
   const env = loadEnv({ MCP_SESSION_MODE: "stateless", MCP_LOG_REQUESTS: "0" });
-  return createMcpEndpoint({ info: { name: "t", version: "1" }, contents: { tools: [echo] } }, env);
+  return createMcpEndpoint({ info: { name: "t", version: "1" }, contents: { tools: [echo] } }, env, onToolCall ? { onToolCall } : {});
 }
 
-function rpc(body: unknown): Request {
+function rpc(body: unknown, headers: Record<string, string> = {}): Request {
   return new Request("http://127.0.0.1/mcp", {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
     body: JSON.stringify(body),
   });
+}
+
+/** A tools/call of echo with `args` at `version` (headers and, for 2026-07-28, `_meta`). */
+function callAt(version: string, args: unknown): Request {
+  if (version !== "2026-07-28") return rpc({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: args } }, { "mcp-protocol-version": version });
+  const _meta = { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} };
+  return rpc({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: args, _meta } }, { "mcp-protocol-version": version, "mcp-method": "tools/call", "mcp-name": "echo" });
 }
 
 describe("the MCP core mounted without Next.js", () => {
@@ -38,6 +45,52 @@ describe("the MCP core mounted without Next.js", () => {
     const body = (await res.json()) as { error: { code: number; data: { path: unknown[] }[] } };
     expect(body.error.code).toBe(-32602);
     expect(body.error.data[0]?.path).toEqual(["message"]);
+  });
+
+  // server/tools §error handling: "invalid arguments" is a protocol error through 2025-06-18; from
+  // 2025-11-25 on (SEP-1303) an input validation error is a tool execution error.
+  it.each(["2025-03-26", "2025-06-18"])("at %s, arguments the schema refuses are -32602 listing the paths", async (version) => {
+    const calls: ToolCallRecord[] = [];
+    const res = await endpoint((record) => calls.push(record)).handle(callAt(version, { message: 5 }));
+    const body = (await res.json()) as { error: { code: number; data: { path: unknown[] }[] } };
+    expect(body.error.code).toBe(-32602);
+    expect(body.error.data.map((issue) => issue.path)).toEqual([["message"]]);
+    expect(calls).toEqual([]);
+  });
+
+  it.each(["2025-11-25", "2026-07-28"])("at %s, arguments the schema refuses are an invalid_argument isError result, reported as a tool error", async (version) => {
+    const calls: ToolCallRecord[] = [];
+    const res = await endpoint((record) => calls.push(record)).handle(callAt(version, { message: "x".repeat(101), extra: "\u0000" }));
+    expect(res.status).toBe(200);
+    const { result } = (await res.json()) as { result: { isError: boolean; content: { text: string }[]; structuredContent: { error: { code: string; id: string; message: string } } } };
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error).toMatchObject({ code: "invalid_argument", id: expect.stringMatching(/^[0-9a-f]{8}$/) });
+    // The control character is found first: it is refused whatever the schema says of its field.
+    expect(result.structuredContent.error.message).toBe("Invalid arguments for tool echo: extra: Control characters are not allowed");
+    expect(result.content).toEqual([{ type: "text", text: result.structuredContent.error.message }]);
+    expect(calls).toMatchObject([{ tool: "echo", outcome: "tool_error", arguments: { extra: "\u0000" } }]);
+
+    const tooLong = (await (await endpoint().handle(callAt(version, { message: "x".repeat(101) }))).json()) as { result: { content: { text: string }[] } };
+    expect(tooLong.result.content[0]!.text).toMatch(/^Invalid arguments for tool echo: message: Too big/);
+  });
+
+  it("a tool error spells out at most ten issues, each cut at 300 characters, and counts the rest", async () => {
+    const many = defineTool({
+      name: "many",
+      description: "Twelve numbers",
+      input: z.strictObject(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`n${i}`, z.number()]))),
+      handler: () => ({ content: [] }),
+    });
+    const env = loadEnv({ MCP_SESSION_MODE: "stateless", MCP_LOG_REQUESTS: "0" });
+    const core = createMcpEndpoint({ info: { name: "t", version: "1" }, contents: { tools: [many] } }, env);
+    const args = { ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`n${i}`, "x"])), ["k".repeat(5000)]: 1 };
+    const res = await core.handle(rpc({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "many", arguments: args } }, { "mcp-protocol-version": "2025-11-25" }));
+    const { result } = (await res.json()) as { result: { isError: boolean; content: { text: string }[] } };
+    const text = result.content[0]!.text;
+    expect(result.isError).toBe(true);
+    expect(text.split("; ")).toHaveLength(11);
+    expect(text).toMatch(/; and 3 more$/);
+    expect(text.length).toBeLessThan(11 * 320);
   });
 
   it("keeps Next.js, Prisma and Redis out of lib/jsonrpc, lib/mcp and lib/http", () => {

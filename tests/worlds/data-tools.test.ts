@@ -135,7 +135,7 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
       ok(await call("get_world", { worldId }));
     });
 
-    it("unknown ids, bad cursors and domain problems are isError results; schema violations are -32602", async () => {
+    it("unknown ids, bad cursors, domain problems and (2025-11-25) schema violations are isError results", async () => {
       const { client: c, call } = await client();
       for (const [name, args] of [
         ["get_world", { worldId: "nope" }],
@@ -160,7 +160,11 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
       expect(cross.isError).toBe(true);
       expect(textOf(cross)).toMatch(/another world/);
       expect((await call("update_world", { worldId: a })).isError).toBe(true);
-      await expect(c.callTool({ name: "create_world", arguments: { name: "x".repeat(121), theme: "t" } })).rejects.toThrow(/Invalid|arguments/i);
+      // server/tools §error handling (2025-11-25): an input validation error is a tool error too, naming the field.
+      const tooLong = (await c.callTool({ name: "create_world", arguments: { name: "x".repeat(121), theme: "t" } })) as CallToolResult;
+      expect(tooLong.isError).toBe(true);
+      expect(tooLong.structuredContent).toMatchObject({ error: { code: "invalid_argument" } });
+      expect(textOf(tooLong)).toMatch(/^Invalid arguments for tool create_world: name: /);
     });
 
     it("delete_world without elicitation support deletes nothing", async () => {

@@ -9,7 +9,8 @@ import { ERAS, eraClient, toolResult, type EraClient } from "../support/both-era
  * - LIKE wildcards: `%`, `_` and a trailing `\` are plain characters in every search, filter and
  *   name lookup (they matched everything, or made PostgreSQL fail with 22025);
  * - control characters: a NUL (PostgreSQL 22021) or any other C0 control in a string argument is
- *   refused at the edge with -32602; multi-line text keeps tab and newline;
+ *   refused at the edge (a tool's arguments with an invalid_argument tool error, other params with
+ *   -32602); multi-line text keeps tab and newline;
  * - unexpected errors answer a generic message with a reference id, never the error's text.
  */
 const tag = randomUUID().slice(0, 6);
@@ -20,6 +21,12 @@ const PLAIN_NAME = `Plainfield ${tag}`;
 type Json = Record<string, unknown>;
 const textOf = (r: ReturnType<typeof toolResult>) => r?.content[0]?.text ?? "";
 const errorOf = (m: Json | undefined) => m?.error as { code: number; message: string } | undefined;
+/** The message of an invalid_argument isError result; undefined for any other answer. */
+const invalidArgumentOf = (m: Json | undefined) => {
+  const result = toolResult(m);
+  const error = (result?.structuredContent as { error?: { code?: string; message?: string } } | undefined)?.error;
+  return result?.isError === true && error?.code === "invalid_argument" ? error.message : undefined;
+};
 
 describe.each(ERAS)("in %s", (era) => {
   const endpoint = () => `${inject("statefulUrl")}/api/mcp`;
@@ -76,24 +83,27 @@ describe.each(ERAS)("in %s", (era) => {
     });
   });
 
-  describe("control characters are refused at the edge (-32602)", () => {
-    it("a NUL, an escape or a bell in a name is -32602, not a database error", async () => {
+  // A tool's arguments are refused with an invalid_argument tool error (server/tools §error
+  // handling, 2025-11-25 on); any other request's params with -32602.
+  describe("control characters are refused at the edge (tool error / -32602)", () => {
+    it("a NUL, an escape or a bell in a name is an invalid_argument tool error naming the field, not a database error", async () => {
       for (const name of ["nul\u0000name", "esc\u001b[31m", "bell\u0007"]) {
         const r = await client.request("tools/call", { name: "create_world", arguments: { name, theme: "fantasy" } });
-        expect(errorOf(r.message)?.code, r.text).toBe(-32602);
+        expect(r.status, r.text).toBe(200);
+        expect(invalidArgumentOf(r.message), r.text).toBe("Invalid arguments for tool create_world: name: Control characters are not allowed");
       }
     });
 
     it("single-line fields refuse a newline; prose keeps tab and newline", async () => {
       const r = await client.request("tools/call", { name: "create_world", arguments: { name: "two\nlines", theme: "fantasy" } });
-      expect(errorOf(r.message)?.code, r.text).toBe(-32602);
+      expect(invalidArgumentOf(r.message), r.text).toMatch(/^Invalid arguments for tool create_world: name: /);
       const prose = await call("create_world", { name: `Prose ${tag}`, theme: "fantasy", description: "line one\n\tline two" });
       expect(toolResult(prose)?.isError, JSON.stringify(prose)).toBeFalsy();
     });
 
     it("search, prompt arguments, completions and resource URIs refuse them too", async () => {
       const search = await client.request("tools/call", { name: "search", arguments: { query: "a\u0000" } });
-      expect(errorOf(search.message)?.code, search.text).toBe(-32602);
+      expect(invalidArgumentOf(search.message), search.text).toBe("Invalid arguments for tool search: query: Control characters are not allowed");
       const prompt = await client.request("prompts/get", { name: "develop-character", arguments: { world: "w\u0000" } });
       expect(errorOf(prompt.message)?.code, prompt.text).toBe(-32602);
       const complete = await client.request("completion/complete", { ref: { type: "ref/prompt", name: "develop-character" }, argument: { name: "world", value: "\u0000" } });

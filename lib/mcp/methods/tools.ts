@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ErrorCode, McpError } from "../../jsonrpc";
 import { createHandlerContext } from "../runtime/handler-context";
-import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../runtime/validate";
+import { checkArguments, describeIssues, parseOrInvalidParams, type IssueReport } from "../runtime/validate";
 import type { CallToolResult } from "../protocol/types";
 import type { MethodHandler } from "./method-env";
 import type { CompiledTool } from "../registry";
@@ -14,7 +14,7 @@ import { errorReference, logUnexpected, unexpectedFailureText } from "../runtime
 import { decideAccess, signInResult } from "../policy/access";
 import { ToolError, toolErrorResult } from "../runtime/tool-error";
 import { withTimeLimit } from "../runtime/tool-timeout";
-import { isStatelessEraVersion } from "../protocol/protocol-versions";
+import { isStatelessEraVersion, reportsInvalidArgumentsAsToolErrors } from "../protocol/protocol-versions";
 import { callAsTask } from "../tasks/call-as-task";
 import { taskOwnerOf } from "../tasks/owner";
 import { LEGACY_TASKS_VERSION, TASKS_EXTENSION, declaresTasks } from "../tasks/wire";
@@ -106,7 +106,9 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
     const decision = decideAccess(tool.security, undefined);
     if (decision.kind === "sign_in") return { ...signInResult(env.access, name, decision.scopes) };
   }
-  const args = parseArgumentsOrInvalidParams(tool.definition.input, rawArgs ?? {}, `arguments for tool ${name}`);
+  const checked = checkArguments(tool.definition.input, rawArgs ?? {});
+  if (!checked.success) return refuseArguments(env, tool, rawArgs ?? {}, checked.issues, scope, params);
+  const args = checked.data;
   const execution = tool.definition.execution;
   if (execution) {
     // SEP-2663 §required capabilities: tasks are offered in 2026-07-28, to a request that declares the extension.
@@ -143,6 +145,29 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
 };
 
 /**
+ * Arguments the tool's input schema (or the control-character rule) refuses. server/tools §error
+ * handling: through 2025-06-18 a protocol error, -32602 whose `data` lists each issue's path; from
+ * 2025-11-25 on a tool execution error, an isError result (`invalid_argument`) whose message names
+ * each path, so the model can correct the call. It is reported to `onToolCall` like any tool error.
+ * A 2025-11-25 request that asked for a task still gets one, which ends with that result: a client
+ * that asked for a task reads a CreateTaskResult (basic/utilities/tasks).
+ */
+function refuseArguments(
+  env: Parameters<MethodHandler>[0],
+  tool: CompiledTool,
+  rawArgs: Record<string, unknown>,
+  issues: IssueReport[],
+  scope: CallScope,
+  params: Record<string, unknown>,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const name = tool.definition.name;
+  if (!reportsInvalidArgumentsAsToolErrors(scope.protocolVersion)) throw McpError.invalidParams(`Invalid arguments for tool ${name}`, issues);
+  const refusal = (): Record<string, unknown> => ({ ...toolErrorResult("invalid_argument", `Invalid arguments for tool ${name}: ${describeIssues(issues)}`) });
+  if (env.tasks && tool.definition.execution && wantsLegacyTask(scope, params)) return callToolAsTask(env, env.tasks, tool, rawArgs, scope, true, refusal);
+  return env.onToolCall ? new CallObserver(env.onToolCall, name, rawArgs, scope).settled(refusal) : refusal();
+}
+
+/**
  * tools/call as a durable task: the same handler, ctx, tool-error mapping and output check as a
  * plain call; the outcome lands in the task store and `onToolCall` hears of it when it ends.
  */
@@ -169,6 +194,8 @@ function callToolAsTask(
   args: Record<string, unknown>,
   scope: CallScope,
   legacy: boolean,
+  /** The task's outcome when the handler must not run (arguments refused). */
+  refusal?: () => Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const started = performance.now();
   const ended = (ending: TaskEnding, cancelled: boolean) => {
@@ -188,6 +215,7 @@ function callToolAsTask(
     legacy,
     ended,
     run: async (taskScope) => {
+      if (refusal) return refusal();
       let result: CallToolResult;
       try {
         result = await tool.definition.handler(args, createHandlerContext(taskScope, env.locales));

@@ -62,6 +62,15 @@ export function negotiateVersion(requested: unknown): SessionEraVersion {
   return typeof requested === "string" && isSupportedVersion(requested) ? requested : LATEST_SESSION_ERA_VERSION;
 }
 
+/**
+ * server/tools §error handling. Through 2025-06-18 invalid arguments are a protocol error
+ * (-32602); from 2025-11-25 on (SEP-1303) input validation errors are tool execution errors: an
+ * isError result the model reads and corrects itself from.
+ */
+export function reportsInvalidArgumentsAsToolErrors(version: string): boolean {
+  return version === "2025-11-25" || isStatelessEraVersion(version);
+}
+
 /** `icons` on serverInfo, tools, resources and prompts arrived in 2025-11-25 (basic §icons). */
 export function hasIcons(version: string): boolean {
   return version === "2025-11-25" || isStatelessEraVersion(version);

@@ -13,11 +13,11 @@ export interface IssueReport {
 export function parseOrInvalidParams<T>(schema: ZodType<T>, value: unknown, what = "params"): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues: IssueReport[] = result.error.issues.map((issue) => ({
-    path: issue.path.map((p) => (typeof p === "symbol" ? String(p) : p)),
-    message: issue.message,
-  }));
-  throw McpError.invalidParams(`Invalid ${what}`, issues);
+  throw McpError.invalidParams(`Invalid ${what}`, issuesOf(result.error.issues));
+}
+
+function issuesOf(issues: readonly { path: PropertyKey[]; message: string }[]): IssueReport[] {
+  return issues.map((issue) => ({ path: issue.path.map((p) => (typeof p === "symbol" ? String(p) : p)), message: issue.message }));
 }
 
 /**
@@ -70,13 +70,44 @@ function controlCharacterAt(value: unknown, depth: number): (string | number)[] 
   return undefined;
 }
 
+/** The outcome of checking client-chosen arguments: zod's own success result, or the issues found. */
+export type ArgumentsCheck<T> = { success: true; data: T } | { success: false; issues: IssueReport[] };
+
 /**
- * Validate client-chosen arguments (tools, prompts): every string in them — whatever its
- * schema — free of forbidden control characters, then the schema itself. Schemas of single-line
- * fields refuse tab and newlines too (lib/worlds/tools/data/shared.ts).
+ * Check client-chosen arguments (tools, prompts): every string in them — whatever its schema —
+ * free of forbidden control characters, then the schema itself. Schemas of single-line fields
+ * refuse tab and newlines too (lib/worlds/tools/data/shared.ts). Nothing is thrown: a tool call
+ * reports the issues as a protocol error or as a tool result, depending on the revision.
  */
-export function parseArgumentsOrInvalidParams<T>(schema: ZodType<T>, value: unknown, what: string): T {
+export function checkArguments<T>(schema: ZodType<T>, value: unknown): ArgumentsCheck<T> {
   const path = controlCharacterPath(value);
-  if (path) throw McpError.invalidParams(`Invalid ${what}`, [{ path, message: CONTROL_CHARACTERS_MESSAGE }] satisfies IssueReport[]);
-  return parseOrInvalidParams(schema, value, what);
+  if (path) return { success: false, issues: [{ path, message: CONTROL_CHARACTERS_MESSAGE }] };
+  const result = schema.safeParse(value);
+  // zod's success result is returned as is: no wrapper per call on the hot path.
+  if (result.success) return result;
+  return { success: false, issues: issuesOf(result.error.issues) };
+}
+
+/** checkArguments, with the issues thrown as -32602 Invalid params. */
+export function parseArgumentsOrInvalidParams<T>(schema: ZodType<T>, value: unknown, what: string): T {
+  const checked = checkArguments(schema, value);
+  if (checked.success) return checked.data;
+  throw McpError.invalidParams(`Invalid ${what}`, checked.issues);
+}
+
+/** At most this many issues are spelled out in a message; the rest are counted. */
+const ISSUES_IN_MESSAGE = 10;
+/** An issue's line is cut here: a path or a message may quote a client's key (zod's unrecognized keys). */
+const ISSUE_CHARS = 300;
+
+const bounded = (line: string): string => (line.length > ISSUE_CHARS ? `${line.slice(0, ISSUE_CHARS)}…` : line);
+
+/**
+ * Issues as one line for a reader (a model reading a tool error): "style: Invalid option…; count:
+ * Too big…". The root is named "(arguments)"; long lists end with how many were left out.
+ */
+export function describeIssues(issues: readonly IssueReport[]): string {
+  const shown = issues.slice(0, ISSUES_IN_MESSAGE).map((issue) => bounded(`${issue.path.length === 0 ? "(arguments)" : issue.path.join(".")}: ${issue.message}`));
+  const more = issues.length - shown.length;
+  return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
 }
