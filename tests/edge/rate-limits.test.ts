@@ -547,6 +547,16 @@ describe("budgets shared by two instances through REDIS_URL", () => {
       expect(error.message).toBe("Rate limit exceeded");
       expect(isRecord(error.data) && typeof error.data.retryAfter === "number" && error.data.retryAfter > 0).toBe(true);
     }
+    // A single request of the session, alone in its POST, is refused with 429 and its own id
+    // (basic §responses: "the same ID as the request"), not null.
+    const alone = await fetch(`${serverA.url}/api/mcp`, {
+      method: "POST",
+      headers: session,
+      body: JSON.stringify({ jsonrpc: "2.0", id: "alone", method: "tools/call", params: { name: "list_worlds", arguments: { limit: 1 } } }),
+      signal: AbortSignal.timeout(15_000),
+    });
+    expect(alone.status).toBe(429);
+    expect(((await alone.json()) as Json).id).toBe("alone");
     // Spent in Redis like single requests are: the next single call on the other instance is refused.
     expectLimited(await listWorlds(serverB, { sub }), TOOLS_CALL_LIMIT);
   });

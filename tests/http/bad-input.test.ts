@@ -263,6 +263,16 @@ const CASES: readonly Case[] = [
     },
   },
   {
+    // basic §responses: an error response carries the request's id, a 401 of the one request a POST held too.
+    name: "resources/read of a signed-in resource without a token (401, the request's id echoed)",
+    session: LATEST,
+    body: { jsonrpc: "2.0", id: "who-asks", method: "resources/read", params: { uri: "character://c-unknown" } },
+    status: 401,
+    code: -32001,
+    id: "who-asks",
+    check: (r) => expect(r.headers.get("www-authenticate")).toMatch(/^Bearer /),
+  },
+  {
     name: "resources/read of an unknown uri",
     session: LATEST,
     body: { jsonrpc: "2.0", id: 14, method: "resources/read", params: { uri: "worldcrafter://nope" } },
@@ -472,7 +482,7 @@ const CASES: readonly Case[] = [
     body: ping(),
     status: 400,
     code: -32600,
-    id: null,
+    id: 1,
     check: (r) => expect(errorOf(r).data).toEqual({ supported: ["2025-11-25", "2025-06-18", "2025-03-26"] }),
   },
   {
@@ -482,10 +492,11 @@ const CASES: readonly Case[] = [
     body: ping(),
     status: 400,
     code: -32600,
-    id: null,
+    id: 1,
     check: (r) => expect(isRecord(errorOf(r).data) && (errorOf(r).data as Record<string, unknown>).supported).toBeTruthy(),
   },
-  { name: "MCP-Protocol-Version differing from the session's", session: "2025-06-18", headers: { "mcp-protocol-version": LATEST }, body: ping(), status: 400, code: -32600, id: null },
+  // The refusal of a POST's one request carries its id (basic §responses), from the session era's checks on.
+  { name: "MCP-Protocol-Version differing from the session's", session: "2025-06-18", headers: { "mcp-protocol-version": LATEST }, body: ping(), status: 400, code: -32600, id: 1 },
   { name: "MCP-Protocol-Version header missing (the session's version applies)", session: "2025-06-18", headers: { "mcp-protocol-version": null }, body: ping(28), status: 200, code: null, id: 28 },
   {
     name: "initialize without clientInfo",
@@ -559,7 +570,7 @@ const CASES: readonly Case[] = [
     check: (r) => expect(r.headers.get("mcp-session-id")).toBeNull(),
   },
   { name: "stateless: a stray Mcp-Session-Id is ignored", server: "stateless", headers: { "mcp-session-id": UNKNOWN_SESSION, "mcp-protocol-version": LATEST }, body: ping(36), status: 200, code: null, id: 36 },
-  { name: "stateless: unsupported MCP-Protocol-Version", server: "stateless", headers: { "mcp-protocol-version": "2024-11-05" }, body: ping(), status: 400, code: -32600, id: null },
+  { name: "stateless: unsupported MCP-Protocol-Version", server: "stateless", headers: { "mcp-protocol-version": "2024-11-05" }, body: ping(), status: 400, code: -32600, id: 1 },
   { name: "stateless: batch at 2025-11-25", server: "stateless", headers: { "mcp-protocol-version": LATEST }, body: [ping(1), ping(2)], status: 400, code: -32600, id: null },
   { name: "stateless: resources/subscribe needs a session", server: "stateless", headers: { "mcp-protocol-version": LATEST }, body: { jsonrpc: "2.0", id: 37, method: "resources/subscribe", params: { uri: "worldcrafter://guide" } }, status: 200, code: -32600, id: 37 },
   { name: "stateless: bad JSON", server: "stateless", body: "{", status: 400, code: -32700, id: null },

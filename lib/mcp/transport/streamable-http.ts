@@ -14,6 +14,7 @@ import { isStatelessEra } from "./era";
 import type { StreamableHttpOptions } from "./options";
 import { PendingRequests } from "./pending-requests";
 import { StreamTable } from "./resumable-streams";
+import { RequestRefusal } from "./request-refusal";
 import { createSessionEra, type SessionEra, type SharedTransport } from "./session-era";
 import { createStatelessEra, type StatelessEra } from "./stateless-era";
 import { ModernResults } from "./stateless/modern-results";
@@ -140,9 +141,11 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
  * log line (a refused request is a request too: 401s and 403s are worth seeing).
  */
 function refusal(options: StreamableHttpOptions, allow: Record<string, string>, method: string, thrown: unknown, started: number): Response {
-  if (!(thrown instanceof McpError)) logUnexpected(`${method} transport`, thrown);
-  const error = toMcpError(thrown);
-  const response = errorResponse(error, null, error.httpStatus === 405 ? allow : undefined);
+  const id = thrown instanceof RequestRefusal ? thrown.id : null;
+  const cause = thrown instanceof RequestRefusal ? thrown.refused : thrown;
+  if (!(cause instanceof McpError)) logUnexpected(`${method} transport`, cause);
+  const error = toMcpError(cause);
+  const response = errorResponse(error, id, error.httpStatus === 405 ? allow : undefined);
   if (options.log !== silentRequestLogger) {
     options.log({ method: `HTTP ${method.slice(0, 16)}`, ms: Math.round((performance.now() - started) * 100) / 100, outcome: "error", code: error.code, status: response.status });
   }

@@ -9,6 +9,7 @@ import { allowsBatching, primesStreams } from "../../protocol/protocol-versions"
 import { CancelledError } from "../in-flight";
 import { LazyAbort } from "../lazy-abort";
 import { PostExchange } from "../post-exchange";
+import { refusingAs } from "../request-refusal";
 import { authorized, checkAhead, giveBackAhead, spendBudgets, spendUnanswered, type CheckAhead, type Slot } from "./budgets";
 import { handleInitialize } from "./initialize";
 import { resolveSession, resolveVersion } from "./lookup";
@@ -70,7 +71,11 @@ interface SessionPost {
 }
 
 function postInSession(state: SessionEraState, post: SessionPost, found: ReturnType<typeof resolveSession>, ahead: CheckAhead | undefined): Response | Promise<Response> {
-  return found instanceof Promise ? found.then((session) => inSession(state, post, session, ahead)) : inSession(state, post, found, ahead);
+  // A POST of one request: a refusal past the session lookup carries that request's id.
+  const first = post.messages[0];
+  const answer = (session: SessionRecord | undefined) =>
+    !post.batch && first?.kind === "request" ? refusingAs(first.message.id, () => inSession(state, post, session, ahead)) : inSession(state, post, session, ahead);
+  return found instanceof Promise ? found.then(answer) : answer(found);
 }
 
 /** The rest of a POST that is not initialize: its version, authorization, budgets and answers. */
