@@ -167,6 +167,12 @@ describe("long-lived streams end inside their lifetime, and clients come back", 
     const { text, endedAfterMs } = await readToEnd(res, 6_000);
     expect(endedAfterMs).toBeGreaterThanOrEqual(1_400);
     expect(endedAfterMs).toBeLessThan(4_000);
-    expect(text).toContain('"id":"listen-1","result":{"resultType":"complete"');
+    // The closing SubscriptionsListenResult is a result like any other: resultType, the
+    // subscription's id and serverInfo in _meta (schema: servers SHOULD include it on every response).
+    const closing = text.split("\n").filter((line) => line.startsWith("data: ")).map((line) => JSON.parse(line.slice(6)) as { id?: unknown; result?: unknown }).find((m) => m.id === "listen-1");
+    expect(closing?.result).toEqual({
+      resultType: "complete",
+      _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1", "io.modelcontextprotocol/serverInfo": expect.objectContaining({ name: "worldcrafter" }) },
+    });
   });
 });

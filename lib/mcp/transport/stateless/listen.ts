@@ -76,6 +76,8 @@ export function listenResponse(
   keepAliveMs: number,
   maxLifetimeMs: number,
   listener: Listener,
+  /** The closing result as every 2026-07-28 result is sent: resultType, serverInfo in `_meta` (ModernResults). */
+  complete: (result: Record<string, unknown>) => Record<string, unknown>,
   /** Called once when the stream ends, whoever ends it. */
   onEnd?: () => void,
 ): Response {
@@ -125,7 +127,7 @@ export function listenResponse(
         if (!open) return;
         if (graceful) {
           // SubscriptionsListenResult: the graceful end, its _meta names the subscription.
-          send(encodeSse({ data: JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "complete", _meta: { [MetaKey.SubscriptionId]: id } } }) }));
+          send(encodeSse({ data: JSON.stringify({ jsonrpc: "2.0", id, result: complete({ _meta: { [MetaKey.SubscriptionId]: id } }) }) }));
         }
         open = false;
         unsubscribe();

@@ -130,7 +130,8 @@ async function serveListen(options: StatelessEraOptions, message: JsonRpcRequest
   const slot = options.limiter ? await options.limiter.openStream(caller) : undefined;
   if (options.limiter && !slot) throw tooManyStreams(options.limiter.maxStreams);
   try {
-    return listenResponse(message.id, message.params ?? {}, options.hub, options.keepAliveMs, options.listenMaxLifetimeMs, listener, () => slot?.release());
+    const complete = (result: Record<string, unknown>) => options.results.complete(message.method, result);
+    return listenResponse(message.id, message.params ?? {}, options.hub, options.keepAliveMs, options.listenMaxLifetimeMs, listener, complete, () => slot?.release());
   } catch (thrown) {
     slot?.release();
     throw thrown;
