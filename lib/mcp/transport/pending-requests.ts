@@ -18,8 +18,12 @@ export class PendingRequests {
 
   constructor(private readonly timeoutMs: number) {}
 
-  /** Register a question; returns its id and a promise of the client's result. */
-  open(sessionId: string | undefined, signal: AbortSignal): { id: string; answer: Promise<unknown> } {
+  /**
+   * Register a question; returns its id and a promise of the client's result. `onTimeout` runs
+   * when no answer came in time, just before the promise rejects: the asker tells the client it
+   * stopped waiting (basic/lifecycle §timeouts: the sender SHOULD issue a cancellation notification).
+   */
+  open(sessionId: string | undefined, signal: AbortSignal, onTimeout?: (id: string) => void): { id: string; answer: Promise<unknown> } {
     const id = `srv-${randomUUID()}`;
     const answer = new Promise<unknown>((resolve, reject) => {
       const settle = () => {
@@ -33,6 +37,7 @@ export class PendingRequests {
       };
       const timer = setTimeout(() => {
         settle();
+        onTimeout?.(id);
         reject(new McpError(-32603, "The client did not answer in time"));
       }, this.timeoutMs);
       timer.unref?.();

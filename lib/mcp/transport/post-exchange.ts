@@ -106,9 +106,17 @@ export class PostExchange implements ClientAsker {
     if (!this.options.canStream) {
       return Promise.reject(new McpError(-32600, `${method} needs a response stream: send Accept: text/event-stream`));
     }
-    const { id, answer } = this.options.pending.open(this.options.sessionId, signal);
+    const { id, answer } = this.options.pending.open(this.options.sessionId, signal, (unanswered) => this.cancelQuestion(unanswered));
     this.emit(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
     return answer;
+  }
+
+  /**
+   * A question the client left unanswered too long: tell it to drop the question, on the stream
+   * that asked it (still open: the call that asked is still waiting for this very answer).
+   */
+  private cancelQuestion(requestId: string): void {
+    this.emit(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "The client did not answer in time" } }));
   }
 
   missingCapability(capability: string, method: ServerRequestMethod): Error {
