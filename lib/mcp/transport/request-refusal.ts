@@ -16,15 +16,7 @@ export class RequestRefusal extends Error {
   }
 }
 
-/** Runs `answer`, turning an McpError it throws (or rejects with) into a RequestRefusal for `id`. */
-export function refusingAs(id: JsonRpcId, answer: () => Response | Promise<Response>): Response | Promise<Response> {
-  const rethrow = (thrown: unknown): never => {
-    throw thrown instanceof McpError ? new RequestRefusal(thrown, id) : thrown;
-  };
-  try {
-    const response = answer();
-    return response instanceof Promise ? response.catch(rethrow) : response;
-  } catch (thrown) {
-    return rethrow(thrown);
-  }
+/** Rethrows `thrown` as the refusal of request `id` when it is an McpError; anything else as it is. */
+export function rethrowAsRefusalOf(id: JsonRpcId, thrown: unknown): never {
+  throw thrown instanceof McpError ? new RequestRefusal(thrown, id) : thrown;
 }

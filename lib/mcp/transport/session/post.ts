@@ -9,7 +9,7 @@ import { allowsBatching, primesStreams } from "../../protocol/protocol-versions"
 import { CancelledError } from "../in-flight";
 import { LazyAbort } from "../lazy-abort";
 import { PostExchange } from "../post-exchange";
-import { refusingAs } from "../request-refusal";
+import { rethrowAsRefusalOf } from "../request-refusal";
 import { authorized, checkAhead, giveBackAhead, spendBudgets, spendUnanswered, type CheckAhead, type Slot } from "./budgets";
 import { handleInitialize } from "./initialize";
 import { resolveSession, resolveVersion } from "./lookup";
@@ -71,11 +71,24 @@ interface SessionPost {
 }
 
 function postInSession(state: SessionEraState, post: SessionPost, found: ReturnType<typeof resolveSession>, ahead: CheckAhead | undefined): Response | Promise<Response> {
-  // A POST of one request: a refusal past the session lookup carries that request's id.
+  return found instanceof Promise ? found.then((session) => answerInSession(state, post, session, ahead)) : answerInSession(state, post, found, ahead);
+}
+
+/**
+ * inSession; for a POST of one request, a refusal past the session lookup carries that request's
+ * id (request-refusal.ts). No closure is made unless the answer has to be waited for: every
+ * session request passes here.
+ */
+function answerInSession(state: SessionEraState, post: SessionPost, session: SessionRecord | undefined, ahead: CheckAhead | undefined): Response | Promise<Response> {
   const first = post.messages[0];
-  const answer = (session: SessionRecord | undefined) =>
-    !post.batch && first?.kind === "request" ? refusingAs(first.message.id, () => inSession(state, post, session, ahead)) : inSession(state, post, session, ahead);
-  return found instanceof Promise ? found.then(answer) : answer(found);
+  if (post.batch || first?.kind !== "request") return inSession(state, post, session, ahead);
+  const id = first.message.id;
+  try {
+    const answer = inSession(state, post, session, ahead);
+    return answer instanceof Promise ? answer.catch((thrown: unknown) => rethrowAsRefusalOf(id, thrown)) : answer;
+  } catch (thrown) {
+    return rethrowAsRefusalOf(id, thrown);
+  }
 }
 
 /** The rest of a POST that is not initialize: its version, authorization, budgets and answers. */
