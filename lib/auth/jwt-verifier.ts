@@ -31,6 +31,13 @@ export interface VerifierOptions {
   expandScopes: (scopes: readonly string[]) => string[];
   /** How long one token's verification is reused (bounded further by its exp). */
   cacheMs: number;
+  /**
+   * Require the `typ` header of RFC 9068 (`at+jwt`). On for the built-in server, whose access
+   * tokens carry it and whose other JWTs (better-auth's session token) do not: without it a
+   * session JWT that happened to name this audience would pass as an access token. External
+   * issuers often send `JWT` or nothing, so for them any JWT typ is accepted.
+   */
+  requireAccessTokenType?: boolean;
 }
 
 /** The token is not acceptable; `reason` is safe to send (it never quotes the token or its claims). */
@@ -154,9 +161,17 @@ function lazyKeySet(source: VerifierOptions["keys"]): () => JWTVerifyGetKey | Pr
   };
 }
 
+/** RFC 9068 §4: `at+jwt`, or its media type form. */
+const ACCESS_TOKEN_TYPE = /^(application\/)?at\+jwt$/i;
+/** Any JWT: `JWT`, `at+jwt`, or their media type forms. */
+const ANY_JWT_TYPE = /^(application\/)?(at\+)?jwt$/i;
+
 /** The caller a verified token names, after the checks jose leaves to us. */
 function authInfoOf(payload: JWTPayload, token: string, options: VerifierOptions): AuthInfo {
   const now = Math.floor(Date.now() / 1000);
+  // A token bound to a key (RFC 9449 DPoP: cnf.jkt; RFC 8705 mTLS: cnf.x5t#S256) is only good with
+  // proof of that key, which a Bearer request never carries: accepting it would undo the binding.
+  if (payload.cnf !== undefined) throw new TokenRejected("the token is bound to a key (cnf): this resource accepts Bearer tokens only");
   // jose accepts a future iat when there is no nbf; an access token cannot be issued later than now.
   if (typeof payload.iat !== "number" || payload.iat > now + options.clockToleranceSeconds) throw new TokenRejected("the token's issue time is in the future");
   if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 256) throw new TokenRejected("the token's subject is missing or invalid");
@@ -178,7 +193,7 @@ export function createJwtVerifier(options: VerifierOptions): JwtVerifier {
     } catch {
       throw new TokenRejected("the token is malformed");
     }
-    if (header.typ !== undefined && !/^(at\+)?jwt$/i.test(header.typ) && !/^application\/(at\+)?jwt$/i.test(header.typ)) {
+    if (options.requireAccessTokenType ? !ACCESS_TOKEN_TYPE.test(header.typ ?? "") : header.typ !== undefined && !ANY_JWT_TYPE.test(header.typ)) {
       throw new TokenRejected("the token is not a JWT access token");
     }
     const shared = header.alg === "HS256" && secret !== undefined;

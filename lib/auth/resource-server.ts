@@ -102,6 +102,7 @@ export function createResourceServer(settings: AuthSettings, builtinIssuer?: Bui
     implicitScopes: settings.implicitScopes,
     expandScopes: (scopes) => expandScopes(settings.scopes, scopes),
     cacheMs: Math.min(VERIFIED_CACHE_MS, settings.jwks.cacheMaxAgeMs),
+    requireAccessTokenType: builtin !== undefined,
   });
 
   const allScopes = settings.scopes.map((s) => s.name);
