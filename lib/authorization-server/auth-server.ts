@@ -32,7 +32,10 @@ export function createBuiltinAuthorizationServer(settings: AuthServerSettings): 
       return publishedJwks(rows);
     },
     async metadata() {
-      return { ...(await (await auth()).api.getOAuthServerConfig()) };
+      // Bearer tokens only: /api/mcp takes no DPoP proof, so no DPoP algorithm is offered
+      // (request-hooks.ts and the auth route drop what would ask for a bound token).
+      const { dpop_signing_alg_values_supported: _dpop, ...metadata } = await (await auth()).api.getOAuthServerConfig();
+      return { ...metadata };
     },
   };
 }

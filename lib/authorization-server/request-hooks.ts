@@ -45,6 +45,31 @@ function isNativeRedirect(uri: unknown): boolean {
   }
 }
 
+/**
+ * `resource` as better-auth looks it up (an exact string): this server's own resource written with
+ * an uppercase scheme or host (HTTP://Example.COM/api/mcp) becomes the canonical form. The spec asks
+ * for that leniency (basic/authorization §canonical server URI: implementations SHOULD accept
+ * uppercase scheme and host components); anything else is left for better-auth to refuse.
+ */
+function canonicalResource(value: unknown, resourceUrl: string): unknown {
+  if (typeof value !== "string" || value === resourceUrl) return value;
+  try {
+    const given = new URL(value);
+    const ours = new URL(resourceUrl);
+    // URL lowercases scheme and host; path and query stay case-sensitive.
+    const same = given.origin === ours.origin && given.pathname === ours.pathname && given.search === ours.search && given.hash === "" && given.username === "" && given.password === "";
+    // An origin-form resource (no path) parses with "/" as its path: the written forms must agree on it.
+    return same && value.slice(given.protocol.length + 2 + given.host.length) === resourceUrl.slice(ours.protocol.length + 2 + ours.host.length) ? resourceUrl : value;
+  } catch {
+    return value;
+  }
+}
+
+/** A request's `resource`, one value or several, with this server's own in canonical form. */
+function canonicalResources(value: unknown, resourceUrl: string): unknown {
+  return Array.isArray(value) ? value.map((v) => canonicalResource(v, resourceUrl)) : canonicalResource(value, resourceUrl);
+}
+
 function withOfflineAccess(scope: unknown): string | undefined {
   if (typeof scope !== "string") return undefined;
   const scopes = scope.split(" ").filter(Boolean);
@@ -76,6 +101,9 @@ export function requestHooks(settings: AuthServerSettings) {
     }
     switch (ctx.path) {
       case "/oauth2/register": {
+        // Bearer tokens only (no DPoP, see dpop_jkt below): a client cannot ask for bound ones.
+        // Deleted in place: a hook's returned context is merged over the request's, never removing a key.
+        delete body.dpop_bound_access_tokens;
         const uris = body.redirect_uris;
         if (body.application_type === undefined && Array.isArray(uris) && uris.length > 0 && uris.every(isNativeRedirect)) {
           return { context: { body: { ...body, application_type: "native" } } };
@@ -84,15 +112,22 @@ export function requestHooks(settings: AuthServerSettings) {
       }
       case "/oauth2/authorize": {
         const scope = withOfflineAccess(query.scope);
+        // dpop_jkt would bind the code to a DPoP key; this server issues Bearer tokens only, which
+        // /api/mcp reads (RFC 9449 §5: a server without DPoP ignores it and issues Bearer tokens).
+        delete query.dpop_jkt;
         return {
           context: {
             query: {
               ...query,
-              ...(query.resource === undefined ? { resource: settings.resourceUrl } : {}),
+              resource: query.resource === undefined ? settings.resourceUrl : canonicalResources(query.resource, settings.resourceUrl),
               ...(scope !== undefined ? { scope } : {}),
             },
           },
         };
+      }
+      case "/oauth2/token": {
+        if (body.resource === undefined) return;
+        return { context: { body: { ...body, resource: canonicalResources(body.resource, settings.resourceUrl) } } };
       }
       case "/sign-up/email": {
         const refusal = signUpRefusal(settings, typeof body.email === "string" ? body.email : "");

@@ -15,6 +15,7 @@ import { builtinAuthServer } from "./authorization";
 
 /** Endpoints a browser-based client (MCP Inspector) calls cross-origin, without cookies. */
 const PUBLIC_ENDPOINTS = new Set(["/oauth2/token", "/oauth2/register", "/oauth2/revoke", "/jwks"].map((p) => `${AUTH_BASE_PATH}${p}`));
+const TOKEN_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/token`;
 
 let addressPolicy: ClientAddressPolicy | undefined;
 
@@ -25,11 +26,39 @@ function clientAddress(request: Request): string {
   return clientAddressOf(request, peerAddressOf(request, undefined), addressPolicy);
 }
 
-/** `request` with the trusted address in the one header better-auth reads (any client copy replaced). */
-function withClientAddress(request: Request): Request {
+/**
+ * `request` as better-auth gets it: the trusted address in the one header it reads (any client
+ * copy replaced), and no DPoP proof. This server issues Bearer tokens only, which is what /api/mcp
+ * reads: a DPoP-bound token would be refused there. RFC 9449 §5: an authorization server that
+ * does not do DPoP ignores the proof and answers token_type Bearer, which DPoP clients accept.
+ */
+function forBetterAuth(request: Request): Request {
   const headers = new Headers(request.headers);
   headers.set(CLIENT_ADDRESS_HEADER, clientAddress(request));
+  headers.delete("dpop");
   return new Request(request, { headers });
+}
+
+/**
+ * RFC 7636 §4.6: a code_verifier that does not match the challenge MUST be answered invalid_grant,
+ * and RFC 6749 §5.2 gives token errors status 400. better-auth (1.7.5) answers that one case 401
+ * invalid_request; this maps it, and nothing else.
+ */
+async function conformTokenError(path: string, answer: Response): Promise<Response> {
+  if (path !== TOKEN_ENDPOINT || answer.status !== 401) return answer;
+  const text = await answer.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const error = body as { error?: unknown; error_description?: unknown } | undefined;
+  const mismatch = error?.error === "invalid_request" && error.error_description === "code verification failed";
+  const headers = new Headers(answer.headers);
+  if (!mismatch) return new Response(text, { status: answer.status, headers });
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ error: "invalid_grant", error_description: "code verification failed: the code_verifier does not match the code_challenge" }), { status: 400, headers });
 }
 
 function json(status: number, body: Record<string, unknown>): Response {
@@ -60,8 +89,8 @@ function crossSiteRefusal(request: Request, path: string, issuer: string): Respo
 async function handleApi(request: Request): Promise<Response> {
   const state = builtinAuthServer();
   const refused = unavailable() ?? (state.kind === "ready" ? crossSiteRefusal(request, new URL(request.url).pathname, state.server.settings.issuer) : undefined);
-  const answer = refused ?? (state.kind === "ready" ? await (await state.server.auth()).handler(withClientAddress(request)) : json(404, { error: "not_found" }));
   const path = new URL(request.url).pathname;
+  const answer = refused ?? (state.kind === "ready" ? await conformTokenError(path, await (await state.server.auth()).handler(forBetterAuth(request))) : json(404, { error: "not_found" }));
   return PUBLIC_ENDPOINTS.has(path) ? applyCors(answer, request, originPolicyOf(loadEnv())) : answer;
 }
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { SignJWT, exportJWK, generateKeyPair } from "jose";
+import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { callTool2026, postForm, startAuthServer, type AuthServerUnderTest } from "../support/oauth-server";
 import { queryServersDatabase } from "../support/servers";
@@ -148,7 +148,9 @@ describe("authorization server attack matrix", () => {
     it("7. a wrong or missing verifier does not redeem the code", async () => {
       const grant = await grantCode();
       const wrong = await exchange(grant, { code_verifier: pkce().verifier });
-      expect([400, 401]).toContain(wrong.status);
+      // RFC 7636 §4.6: a verifier that does not match is invalid_grant; RFC 6749 §5.2: status 400.
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.error).toBe("invalid_grant");
       expect(wrong.body.access_token).toBeUndefined();
       const missing = await postForm(api("/oauth2/token"), { grant_type: "authorization_code", code: grant.code, redirect_uri: REDIRECT, client_id: grant.clientId });
       // A public client without a verifier has nothing to authenticate it with: 401 invalid_client.
@@ -311,6 +313,68 @@ describe("authorization server attack matrix", () => {
       expect(signIn.status).toBe(403);
       const res = await fetch(api("/sign-up/email"), { method: "POST", headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: `x-${randomUUID().slice(0, 6)}@example.com`, password: "correct horse battery", name: "x" }) });
       expect(res.status).toBe(403);
+    });
+  });
+
+  describe("resource, DPoP and framing", () => {
+    it("30. this server's resource written with an uppercase scheme is the same resource (basic/authorization: SHOULD accept)", async () => {
+      const upper = as.mcpUrl.replace(/^http:/, "HTTP:");
+      const clientId = await publicClient();
+      const { cookie } = await signedInPerson();
+      const { verifier, challenge } = pkce();
+      let next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, scope: "worlds:read", state: "u", code_challenge: challenge, code_challenge_method: "S256", resource: upper }, cookie);
+      if (next.pathname === "/auth/consent") {
+        const res = await fetch(api("/oauth2/consent"), { method: "POST", headers: { "content-type": "application/json", origin: as.origin, cookie }, body: JSON.stringify({ accept: true, oauth_query: next.search.slice(1) }) });
+        next = new URL(((await res.json()) as { url: string }).url);
+      }
+      expect(next.searchParams.get("error"), next.toString()).toBeNull();
+      const tokens = await exchange({ clientId, verifier, code: next.searchParams.get("code")!, cookie }, { resource: upper });
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      const claims = JSON.parse(Buffer.from(String(tokens.body.access_token).split(".")[1]!, "base64url").toString()) as { aud: unknown };
+      expect(claims.aud).toBe(as.mcpUrl);
+      // Another server's resource stays refused, whatever its case.
+      const other = await authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, state: "o", code_challenge: challenge, code_challenge_method: "S256", resource: "HTTPS://OTHER.EXAMPLE/api/mcp" }, cookie);
+      expect(other.searchParams.get("error")).toBe("invalid_target");
+    });
+
+    it("31. DPoP is not offered: a proof, dpop_jkt and dpop_bound_access_tokens are ignored and the token is a Bearer token /api/mcp takes", async () => {
+      const metadata = (await (await fetch(`${as.origin}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+      expect(metadata).not.toHaveProperty("dpop_signing_alg_values_supported");
+
+      const { status, body } = await register({ client_name: "dpop client", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], dpop_bound_access_tokens: true });
+      expect(status).toBe(201);
+      expect(body.dpop_bound_access_tokens).not.toBe(true);
+      const clientId = body.client_id as string;
+      const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+      const jwk = await exportJWK(publicKey);
+      const jkt = await calculateJwkThumbprint(jwk);
+      const { cookie } = await signedInPerson();
+      const { verifier, challenge } = pkce();
+      let next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, scope: "worlds:read", state: "d", code_challenge: challenge, code_challenge_method: "S256", dpop_jkt: jkt }, cookie);
+      if (next.pathname === "/auth/consent") {
+        const res = await fetch(api("/oauth2/consent"), { method: "POST", headers: { "content-type": "application/json", origin: as.origin, cookie }, body: JSON.stringify({ accept: true, oauth_query: next.search.slice(1) }) });
+        next = new URL(((await res.json()) as { url: string }).url);
+      }
+      const code = next.searchParams.get("code");
+      expect(code, next.toString()).toBeTruthy();
+      const proof = await new SignJWT({ htm: "POST", htu: api("/oauth2/token"), jti: randomUUID() })
+        .setProtectedHeader({ typ: "dpop+jwt", alg: "ES256", jwk })
+        .setIssuedAt()
+        .sign(privateKey);
+      const tokens = await postForm(api("/oauth2/token"), { grant_type: "authorization_code", code: code!, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource: as.mcpUrl }, { dpop: proof });
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      expect(String(tokens.body.token_type).toLowerCase()).toBe("bearer");
+      const claims = JSON.parse(Buffer.from(String(tokens.body.access_token).split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+      expect(claims).not.toHaveProperty("cnf");
+      expect((await callTool2026(as.mcpUrl, tokens.body.access_token as string, "list_worlds", {})).status).toBe(200);
+    });
+
+    it("32. the sign-in, sign-up and consent pages may not be framed by another site (clickjacking)", async () => {
+      for (const page of ["/auth/sign-in", "/auth/sign-up", "/auth/consent", "/auth/error"]) {
+        const res = await fetch(`${as.origin}${page}`, { redirect: "manual" });
+        expect(res.headers.get("content-security-policy"), page).toContain("frame-ancestors 'none'");
+        expect(res.headers.get("x-frame-options"), page).toBe("DENY");
+      }
     });
   });
 
