@@ -1,3 +1,4 @@
+import { isLoopbackHost } from "../http/loopback-host";
 import type { Env } from "../config/env";
 import { canonicalResourceUrl, protectedResourceMetadataUrl } from "./resource-url";
 import type { ScopeCatalog } from "./scope-catalog";
@@ -127,6 +128,12 @@ export function resolveAuthSettings(env: Env, scopes: ScopeCatalog): AuthSetting
   const problems = builtin ? builtinProblems(env, production) : [];
   const resourceUrl = resourceUrlOf(env, production, builtin, problems);
   const origin = new URL(resourceUrl).origin;
+  // The built-in server's issuer is this origin, and an OAuth 2.1 issuer is https (loopback aside):
+  // better-auth would publish the https form, which is not the issuer the resource metadata names,
+  // and clients refuse the mismatch (RFC 8414 §3.3). Say so instead.
+  if (builtin && new URL(resourceUrl).protocol === "http:" && !isLoopbackHost(new URL(resourceUrl).hostname)) {
+    problems.push(`MCP_RESOURCE_URL is http on a host other than this machine (${origin}): the built-in authorization server's issuer, its origin, must be https`);
+  }
   return {
     // Production defaults to required; while the built-in server cannot issue tokens, the open
     // tools stay reachable (mixed) and everything else says what is missing.

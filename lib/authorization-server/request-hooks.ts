@@ -1,5 +1,6 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { sql } from "../db/prisma";
+import { isLoopbackHost } from "../http/loopback-host";
 import { OFFLINE_ACCESS } from "./paths";
 import { signUpRefusal, type AuthServerSettings } from "./settings";
 
@@ -31,13 +32,11 @@ function isOwnCallback(value: unknown, origin: string): boolean {
   }
 }
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
 function isNativeRedirect(uri: unknown): boolean {
   if (typeof uri !== "string") return false;
   try {
     const url = new URL(uri);
-    if (url.protocol === "http:") return LOOPBACK_HOSTS.has(url.hostname);
+    if (url.protocol === "http:") return isLoopbackHost(url.hostname);
     // A private-use scheme (com.example.app:/cb); better-auth itself refuses javascript:, data:…
     return url.protocol !== "https:";
   } catch {

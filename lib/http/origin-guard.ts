@@ -1,4 +1,5 @@
 import { McpError } from "../jsonrpc";
+import { isLoopbackHost } from "./loopback-host";
 
 /**
  * DNS-rebinding defence (basic/transports §security warning): a request carrying an Origin that is
@@ -11,14 +12,12 @@ export interface OriginPolicy {
   allowLoopback: boolean;
 }
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
 export function isOriginAllowed(origin: string, policy: OriginPolicy): boolean {
   if (policy.allowedOrigins.includes(origin)) return true;
   if (!policy.allowLoopback) return false;
   try {
     const url = new URL(origin);
-    return (url.protocol === "http:" || url.protocol === "https:") && LOOPBACK_HOSTS.has(url.hostname);
+    return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname);
   } catch {
     return false;
   }
