@@ -23,6 +23,22 @@ export async function askingClient(clientId: string | undefined): Promise<Asking
   return { name: client.name?.trim() || `Application ${client.clientId.slice(0, 8)}`, uri };
 }
 
+/**
+ * Where the answer goes, as the person should see it: the redirect URI's host (an app's name is
+ * whatever it registered, so "ChatGPT" proves nothing; the host it returns to does), or a native
+ * app's private-use scheme. Undefined when there is no usable redirect URI.
+ */
+export function redirectDestination(redirectUri: string | undefined): string | undefined {
+  if (!redirectUri || redirectUri.length > 2048) return undefined;
+  try {
+    const url = new URL(redirectUri);
+    if (url.protocol === "https:" || url.protocol === "http:") return url.host;
+    return `the app that opens ${url.protocol.slice(0, -1)} links`;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface ScopeLine {
   name: string;
   description: string;

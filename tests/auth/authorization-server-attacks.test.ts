@@ -369,6 +369,17 @@ describe("authorization server attack matrix", () => {
       expect((await callTool2026(as.mcpUrl, tokens.body.access_token as string, "list_worlds", {})).status).toBe(200);
     });
 
+    it("33. the consent page names the host the answer goes back to, not only the name the client chose", async () => {
+      const { status, body } = await register({ client_name: "ChatGPT", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"] });
+      expect(status).toBe(201);
+      const { cookie } = await signedInPerson();
+      const next = await authorize({ response_type: "code", client_id: body.client_id as string, redirect_uri: REDIRECT, scope: "worlds:read", state: "c", code_challenge: pkce().challenge, code_challenge_method: "S256" }, cookie);
+      expect(next.pathname).toBe("/auth/consent");
+      const html = await (await fetch(next, { headers: { cookie } })).text();
+      expect(html).toContain("Allow ChatGPT to use WorldCrafter?");
+      expect(html).toMatch(/data-testid="redirect-destination"[^>]*>127\.0\.0\.1:1</);
+    });
+
     it("32. the sign-in, sign-up and consent pages may not be framed by another site (clickjacking)", async () => {
       for (const page of ["/auth/sign-in", "/auth/sign-up", "/auth/consent", "/auth/error"]) {
         const res = await fetch(`${as.origin}${page}`, { redirect: "manual" });

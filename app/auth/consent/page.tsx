@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { AuthFormAction } from "@/lib/authorization-server/paths";
-import { askingClient, describeScopes, firstParam, flowQuery } from "@/lib/authorization-server/page-context";
+import { askingClient, describeScopes, firstParam, flowQuery, redirectDestination } from "@/lib/authorization-server/page-context";
 import { builtinAuthServer } from "@/lib/worlds/authorization";
 import { AuthFrame, NotAvailable, styles, type PageParams } from "../auth-frame";
 
@@ -15,6 +15,7 @@ export default async function Consent({ searchParams }: { searchParams: Promise<
   if (!client) return <AuthFrame title="Unknown application" error="The application asking for access is not registered here. Start again from the app." />;
   const scopes = describeScopes(state.server.settings.scopes, firstParam(params, "scope"));
   const query = flowQuery(params);
+  const destination = redirectDestination(firstParam(params, "redirect_uri"));
   return (
     <AuthFrame title={`Allow ${client.name} to use WorldCrafter?`} error={firstParam(params, "error")}>
       <p>
@@ -34,6 +35,11 @@ export default async function Consent({ searchParams }: { searchParams: Promise<
           </li>
         ))}
       </ul>
+      {destination ? (
+        <p className={styles.lead}>
+          Your answer goes back to <strong data-testid="redirect-destination">{destination}</strong>. Allow only if that is the app you are using.
+        </p>
+      ) : null}
       <p className={styles.lead}>You can revoke this access at any time by signing out of the app.</p>
       <form method="post" action={AuthFormAction.Consent} className={styles.actions}>
         <input type="hidden" name="oauth_query" value={query} />
