@@ -36,7 +36,13 @@ describe("one tool definition, both hosts' metadata", () => {
     expect(() => widgetUri({ ...widget(), name: "Bad Name" })).toThrow(/widget name/);
   });
 
-  it("publishes CSP in both forms; redirect and frame domains only for ChatGPT; the domain in both", () => {
+  it("frame domains go to both hosts (MCP Apps 2026-01-26 csp.frameDomains, ChatGPT frame_domains)", () => {
+    const r = widgetResource(widget("<!doctype html><p>frames</p>", { csp: { frameDomains: ["https://player.example.com"] } }));
+    expect((r.meta?.ui as Json).csp).toEqual({ connectDomains: [], resourceDomains: [], frameDomains: ["https://player.example.com"] });
+    expect(r.meta?.["openai/widgetCSP"]).toEqual({ connect_domains: [], resource_domains: [], frame_domains: ["https://player.example.com"] });
+  });
+
+  it("publishes CSP in both forms; redirect domains only for ChatGPT; the domain in both", () => {
     const r = widgetResource(widget(undefined, { csp: { connectDomains: ["https://api.example.com"], redirectDomains: ["https://pay.example.com"] }, domain: "https://widgets.example.com" }));
     expect(r.mimeType).toBe(WIDGET_MIME_TYPE);
     expect(r.meta).toEqual({

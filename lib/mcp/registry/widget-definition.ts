@@ -15,7 +15,7 @@ export interface WidgetCsp {
   resourceDomains?: readonly string[];
   /** ChatGPT only: openExternal targets that skip the confirmation. */
   redirectDomains?: readonly string[];
-  /** ChatGPT only: iframe sources (discouraged; stricter review). */
+  /** Nested iframe sources, in both hosts (discouraged: ChatGPT reviews such apps more strictly). */
   frameDomains?: readonly string[];
 }
 

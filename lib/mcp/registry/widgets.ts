@@ -71,8 +71,13 @@ function buildWidgetResource(widget: WidgetDefinition): ResourceDefinition {
   const domain = widget.domain ? checkedDomains("domain", [widget.domain])[0] : undefined;
   const prefersBorder = widget.prefersBorder ?? true;
   const meta: Meta = {
-    // MCP Apps: redirect and frame domains have no counterpart there (seed 003 §unified CSP).
-    ui: { csp: { connectDomains: csp.connectDomains, resourceDomains: csp.resourceDomains }, prefersBorder, ...(domain ? { domain } : {}) },
+    // MCP Apps (2026-01-26 McpUiResourceCsp): frame domains too, when there are any (omitted =
+    // no nested frames); redirect domains have no counterpart there (seed 003 §unified CSP).
+    ui: {
+      csp: { connectDomains: csp.connectDomains, resourceDomains: csp.resourceDomains, ...(csp.frameDomains.length ? { frameDomains: csp.frameDomains } : {}) },
+      prefersBorder,
+      ...(domain ? { domain } : {}),
+    },
     "openai/widgetDescription": widget.description,
     "openai/widgetPrefersBorder": prefersBorder,
     "openai/widgetCSP": {
