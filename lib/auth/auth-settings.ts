@@ -127,11 +127,12 @@ export function resolveAuthSettings(env: Env, scopes: ScopeCatalog): AuthSetting
 
   const problems = builtin ? builtinProblems(env, production) : [];
   const resourceUrl = resourceUrlOf(env, production, builtin, problems);
-  const origin = new URL(resourceUrl).origin;
+  const resource = new URL(resourceUrl);
+  const origin = resource.origin;
   // The built-in server's issuer is this origin, and an OAuth 2.1 issuer is https (loopback aside):
   // better-auth would publish the https form, which is not the issuer the resource metadata names,
   // and clients refuse the mismatch (RFC 8414 §3.3). Say so instead.
-  if (builtin && new URL(resourceUrl).protocol === "http:" && !isLoopbackHost(new URL(resourceUrl).hostname)) {
+  if (builtin && resource.protocol === "http:" && !isLoopbackHost(resource.hostname)) {
     problems.push(`MCP_RESOURCE_URL is http on a host other than this machine (${origin}): the built-in authorization server's issuer, its origin, must be https`);
   }
   return {

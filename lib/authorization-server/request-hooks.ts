@@ -52,17 +52,12 @@ function isNativeRedirect(uri: unknown): boolean {
  */
 function canonicalResource(value: unknown, resourceUrl: string): unknown {
   if (typeof value !== "string" || value === resourceUrl) return value;
-  try {
-    const given = new URL(value);
-    const ours = new URL(resourceUrl);
-    // URL lowercases scheme and host; path and query stay case-sensitive.
-    const same = given.origin === ours.origin && given.pathname === ours.pathname && given.search === ours.search && given.hash === "" && given.username === "" && given.password === "";
-    // An origin-form resource (no path) parses with "/" as its path: the written forms must agree on it.
-    return same && value.slice(given.protocol.length + 2 + given.host.length) === resourceUrl.slice(ours.protocol.length + 2 + ours.host.length) ? resourceUrl : value;
-  } catch {
-    return value;
-  }
+  // resourceUrl is canonical (lib/auth/resource-url.ts): lowercase scheme and host, nothing else
+  // changed. Lowercasing the same part of `value` is the only leniency; path and query stay as sent.
+  return value.replace(SCHEME_AND_AUTHORITY, (prefix) => prefix.toLowerCase()) === resourceUrl ? resourceUrl : value;
 }
+
+const SCHEME_AND_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 
 /** A request's `resource`, one value or several, with this server's own in canonical form. */
 function canonicalResources(value: unknown, resourceUrl: string): unknown {

@@ -79,12 +79,15 @@ interface Grant {
   cookie: string;
 }
 
-/** Authorize → consent → code, the whole way, for a fresh client and person (or the ones given). */
-async function grantCode(options: { clientId?: string; cookie?: string; scope?: string } = {}): Promise<Grant> {
+/**
+ * Authorize → consent → code, the whole way, for a fresh client and person (or the ones given);
+ * `extra` adds authorization parameters (resource, dpop_jkt…).
+ */
+async function grantCode(options: { clientId?: string; cookie?: string; scope?: string; extra?: Record<string, string> } = {}): Promise<Grant> {
   const clientId = options.clientId ?? (await publicClient());
   const cookie = options.cookie ?? (await signedInPerson()).cookie;
   const { verifier, challenge } = pkce();
-  const params = { response_type: "code", client_id: clientId, redirect_uri: REDIRECT, scope: options.scope ?? "worlds:read worlds:write", state: "s1", code_challenge: challenge, code_challenge_method: "S256" };
+  const params = { response_type: "code", client_id: clientId, redirect_uri: REDIRECT, scope: options.scope ?? "worlds:read worlds:write", state: "s1", code_challenge: challenge, code_challenge_method: "S256", ...options.extra };
   let next = await authorize(params, cookie);
   if (next.pathname === "/auth/consent") {
     const res = await fetch(api("/oauth2/consent"), { method: "POST", headers: { "content-type": "application/json", origin: as.origin, cookie }, body: JSON.stringify({ accept: true, oauth_query: next.search.slice(1) }) });
@@ -319,21 +322,13 @@ describe("authorization server attack matrix", () => {
   describe("resource, DPoP and framing", () => {
     it("30. this server's resource written with an uppercase scheme is the same resource (basic/authorization: SHOULD accept)", async () => {
       const upper = as.mcpUrl.replace(/^http:/, "HTTP:");
-      const clientId = await publicClient();
-      const { cookie } = await signedInPerson();
-      const { verifier, challenge } = pkce();
-      let next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, scope: "worlds:read", state: "u", code_challenge: challenge, code_challenge_method: "S256", resource: upper }, cookie);
-      if (next.pathname === "/auth/consent") {
-        const res = await fetch(api("/oauth2/consent"), { method: "POST", headers: { "content-type": "application/json", origin: as.origin, cookie }, body: JSON.stringify({ accept: true, oauth_query: next.search.slice(1) }) });
-        next = new URL(((await res.json()) as { url: string }).url);
-      }
-      expect(next.searchParams.get("error"), next.toString()).toBeNull();
-      const tokens = await exchange({ clientId, verifier, code: next.searchParams.get("code")!, cookie }, { resource: upper });
+      const grant = await grantCode({ scope: "worlds:read", extra: { resource: upper } });
+      const tokens = await exchange(grant, { resource: upper });
       expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
       const claims = JSON.parse(Buffer.from(String(tokens.body.access_token).split(".")[1]!, "base64url").toString()) as { aud: unknown };
       expect(claims.aud).toBe(as.mcpUrl);
       // Another server's resource stays refused, whatever its case.
-      const other = await authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, state: "o", code_challenge: challenge, code_challenge_method: "S256", resource: "HTTPS://OTHER.EXAMPLE/api/mcp" }, cookie);
+      const other = await authorize({ response_type: "code", client_id: grant.clientId, redirect_uri: REDIRECT, state: "o", code_challenge: pkce().challenge, code_challenge_method: "S256", resource: "HTTPS://OTHER.EXAMPLE/api/mcp" }, grant.cookie);
       expect(other.searchParams.get("error")).toBe("invalid_target");
     });
 
@@ -344,24 +339,14 @@ describe("authorization server attack matrix", () => {
       const { status, body } = await register({ client_name: "dpop client", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], dpop_bound_access_tokens: true });
       expect(status).toBe(201);
       expect(body.dpop_bound_access_tokens).not.toBe(true);
-      const clientId = body.client_id as string;
       const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
       const jwk = await exportJWK(publicKey);
-      const jkt = await calculateJwkThumbprint(jwk);
-      const { cookie } = await signedInPerson();
-      const { verifier, challenge } = pkce();
-      let next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, scope: "worlds:read", state: "d", code_challenge: challenge, code_challenge_method: "S256", dpop_jkt: jkt }, cookie);
-      if (next.pathname === "/auth/consent") {
-        const res = await fetch(api("/oauth2/consent"), { method: "POST", headers: { "content-type": "application/json", origin: as.origin, cookie }, body: JSON.stringify({ accept: true, oauth_query: next.search.slice(1) }) });
-        next = new URL(((await res.json()) as { url: string }).url);
-      }
-      const code = next.searchParams.get("code");
-      expect(code, next.toString()).toBeTruthy();
+      const grant = await grantCode({ clientId: body.client_id as string, scope: "worlds:read", extra: { dpop_jkt: await calculateJwkThumbprint(jwk) } });
       const proof = await new SignJWT({ htm: "POST", htu: api("/oauth2/token"), jti: randomUUID() })
         .setProtectedHeader({ typ: "dpop+jwt", alg: "ES256", jwk })
         .setIssuedAt()
         .sign(privateKey);
-      const tokens = await postForm(api("/oauth2/token"), { grant_type: "authorization_code", code: code!, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource: as.mcpUrl }, { dpop: proof });
+      const tokens = await postForm(api("/oauth2/token"), { grant_type: "authorization_code", code: grant.code, redirect_uri: REDIRECT, client_id: grant.clientId, code_verifier: grant.verifier, resource: as.mcpUrl }, { dpop: proof });
       expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
       expect(String(tokens.body.token_type).toLowerCase()).toBe("bearer");
       const claims = JSON.parse(Buffer.from(String(tokens.body.access_token).split(".")[1]!, "base64url").toString()) as Record<string, unknown>;

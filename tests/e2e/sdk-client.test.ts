@@ -3,11 +3,11 @@
  * what a real host would see on /api/mcp (product) and /api/conformance/mcp (fixtures).
  */
 import { describe, expect, inject, it } from "vitest";
-import { z } from "zod";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { LoggingMessageNotificationSchema, type LoggingMessageNotification, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import { post } from "../support/mcp-http";
 import { connectClient, mcpErrorOf, textOf } from "../support/sdk-client";
+import { invalidArgumentOf } from "../support/tool-errors";
 import { PRODUCT_TOOLS } from "../support/product-tools";
 
 const productUrl = () => `${inject("statefulUrl")}/api/mcp`;
@@ -85,10 +85,10 @@ describe("SDK client on /api/mcp: handshake and tools", () => {
     const result = await client.callTool({ name: "suggest_names", arguments: { style: "klingon", count: 99 } });
 
     expect(result.isError).toBe(true);
-    const { error } = z.object({ error: z.object({ code: z.literal("invalid_argument"), id: z.string(), message: z.string() }) }).parse(result.structuredContent);
-    expect(error.message).toMatch(/^Invalid arguments for tool suggest_names: /);
-    expect(error.message).toMatch(/\bstyle: .*\bcount: /);
-    expect(result.content).toEqual([{ type: "text", text: error.message }]);
+    const message = invalidArgumentOf(result)?.message;
+    expect(message).toMatch(/^Invalid arguments for tool suggest_names: /);
+    expect(message).toMatch(/\bstyle: .*\bcount: /);
+    expect(result.content).toEqual([{ type: "text", text: message }]);
   });
 
   it("an unknown tool rejects with McpError -32602", async () => {

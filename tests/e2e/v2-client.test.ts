@@ -12,6 +12,7 @@ import { MissingRequiredClientCapabilityError, ResourceNotFoundError, SdkError, 
 import { connectClient, textOf, waitFor } from "../support/sdk-client";
 import { MODERN, connectModernClient, protocolErrorOf, type ModernConnected } from "../support/v2-client";
 import { PRODUCT_TOOLS } from "../support/product-tools";
+import { invalidArgumentOf } from "../support/tool-errors";
 
 const productUrl = () => `${inject("statefulUrl")}/api/mcp`;
 const fixtureUrl = () => `${inject("statefulUrl")}/api/conformance/mcp`;
@@ -118,9 +119,9 @@ describe("v2 client (modern, 2026-07-28): discover, tools and errors", () => {
     const result = await client.callTool({ name: "suggest_names", arguments: { style: "klingon", count: 99 } });
 
     expect(result.isError).toBe(true);
-    const { error } = z.object({ error: z.object({ code: z.literal("invalid_argument"), id: z.string(), message: z.string() }) }).parse(result.structuredContent);
-    expect(error.message).toMatch(/^Invalid arguments for tool suggest_names: /);
-    expect(error.message).toMatch(/\bstyle: .*\bcount: /);
+    const message = invalidArgumentOf(result)?.message;
+    expect(message).toMatch(/^Invalid arguments for tool suggest_names: /);
+    expect(message).toMatch(/\bstyle: .*\bcount: /);
   });
 
   it("an unknown tool rejects with a typed ProtocolError -32602 naming the tool", async () => {

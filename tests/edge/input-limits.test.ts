@@ -4,6 +4,7 @@ import { freePort, startNextServer, type RunningNextServer } from "../support/ne
 import { migratedTestSchema, type TestSchema } from "../support/test-database";
 import { Registry } from "../../lib/mcp/registry";
 import { worldcrafterServer } from "../../lib/worlds/server-definition";
+import { invalidArgumentOf } from "../support/tool-errors";
 
 /**
  * The input limits of a public endpoint, on a server configured tight enough to reach them:
@@ -50,10 +51,7 @@ afterAll(async () => {
 
 const errorOf = (json: unknown) => (json as { error?: { code: number; data?: unknown } }).error;
 /** The message of an `invalid_argument` isError result; undefined for any other answer. */
-const invalidArgumentOf = (json: unknown) => {
-  const result = (json as { result?: { isError?: boolean; structuredContent?: { error?: { code?: string; message?: string } } } }).result;
-  return result?.isError === true && result.structuredContent?.error?.code === "invalid_argument" ? result.structuredContent.error.message : undefined;
-};
+const invalidArgumentMessage = (json: unknown) => invalidArgumentOf((json as { result?: unknown }).result)?.message;
 
 describe("request size limits", () => {
   it("a body over MCP_MAX_BODY_BYTES is refused with 413 before it is parsed", async () => {
@@ -106,8 +104,8 @@ describe("request size limits", () => {
         params: { name: "suggest_names", arguments: args, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
       }, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "suggest_names" });
     // 2026-07-28 server/tools §error handling: input validation errors are tool execution errors.
-    expect(invalidArgumentOf((await call({ seed: "s".repeat(101) })).json)).toMatch(/\bseed: /);
-    expect(invalidArgumentOf((await call({ count: 1000 })).json)).toMatch(/\bcount: /);
+    expect(invalidArgumentMessage((await call({ seed: "s".repeat(101) })).json)).toMatch(/\bseed: /);
+    expect(invalidArgumentMessage((await call({ count: 1000 })).json)).toMatch(/\bcount: /);
   });
 });
 

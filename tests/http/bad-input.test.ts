@@ -1,6 +1,7 @@
 import { Agent, request as httpRequest } from "node:http";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { JSON_AND_SSE, openSession, sseMessages } from "../support/mcp-http";
+import { invalidArgumentOf } from "../support/tool-errors";
 
 /**
  * What every malformed or odd request gets from /api/mcp: one table, each row a raw HTTP request
@@ -96,10 +97,8 @@ function issuePaths(reply: Reply): unknown[] {
 /** The message of an `invalid_argument` isError result (tool-error.ts's envelope), checked on the way. */
 function invalidArgumentMessage(reply: Reply): string {
   const result = resultOf(reply);
-  expect(result.isError).toBe(true);
-  const error = isRecord(result.structuredContent) && isRecord(result.structuredContent.error) ? result.structuredContent.error : undefined;
-  expect(error?.code).toBe("invalid_argument");
-  expect(typeof error?.message).toBe("string");
+  const error = invalidArgumentOf(result);
+  expect(error, reply.text.slice(0, 300)).toBeDefined();
   expect(result.content).toEqual([{ type: "text", text: error?.message }]);
   return String(error?.message);
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { newSubject, tokenFor } from "../support/auth";
 import { ERAS, eraClient, toolResult, type EraClient } from "../support/both-eras";
+import { invalidArgumentOf } from "../support/tool-errors";
 
 /**
  * Issue 19, what an outside attack run found in the data path, in both protocol eras against the
@@ -22,11 +23,7 @@ type Json = Record<string, unknown>;
 const textOf = (r: ReturnType<typeof toolResult>) => r?.content[0]?.text ?? "";
 const errorOf = (m: Json | undefined) => m?.error as { code: number; message: string } | undefined;
 /** The message of an invalid_argument isError result; undefined for any other answer. */
-const invalidArgumentOf = (m: Json | undefined) => {
-  const result = toolResult(m);
-  const error = (result?.structuredContent as { error?: { code?: string; message?: string } } | undefined)?.error;
-  return result?.isError === true && error?.code === "invalid_argument" ? error.message : undefined;
-};
+const invalidArgumentMessage = (m: Json | undefined) => invalidArgumentOf(toolResult(m))?.message;
 
 describe.each(ERAS)("in %s", (era) => {
   const endpoint = () => `${inject("statefulUrl")}/api/mcp`;
@@ -90,20 +87,20 @@ describe.each(ERAS)("in %s", (era) => {
       for (const name of ["nul\u0000name", "esc\u001b[31m", "bell\u0007"]) {
         const r = await client.request("tools/call", { name: "create_world", arguments: { name, theme: "fantasy" } });
         expect(r.status, r.text).toBe(200);
-        expect(invalidArgumentOf(r.message), r.text).toBe("Invalid arguments for tool create_world: name: Control characters are not allowed");
+        expect(invalidArgumentMessage(r.message), r.text).toBe("Invalid arguments for tool create_world: name: Control characters are not allowed");
       }
     });
 
     it("single-line fields refuse a newline; prose keeps tab and newline", async () => {
       const r = await client.request("tools/call", { name: "create_world", arguments: { name: "two\nlines", theme: "fantasy" } });
-      expect(invalidArgumentOf(r.message), r.text).toMatch(/^Invalid arguments for tool create_world: name: /);
+      expect(invalidArgumentMessage(r.message), r.text).toMatch(/^Invalid arguments for tool create_world: name: /);
       const prose = await call("create_world", { name: `Prose ${tag}`, theme: "fantasy", description: "line one\n\tline two" });
       expect(toolResult(prose)?.isError, JSON.stringify(prose)).toBeFalsy();
     });
 
     it("search, prompt arguments, completions and resource URIs refuse them too", async () => {
       const search = await client.request("tools/call", { name: "search", arguments: { query: "a\u0000" } });
-      expect(invalidArgumentOf(search.message), search.text).toBe("Invalid arguments for tool search: query: Control characters are not allowed");
+      expect(invalidArgumentMessage(search.message), search.text).toBe("Invalid arguments for tool search: query: Control characters are not allowed");
       const prompt = await client.request("prompts/get", { name: "develop-character", arguments: { world: "w\u0000" } });
       expect(errorOf(prompt.message)?.code, prompt.text).toBe(-32602);
       const complete = await client.request("completion/complete", { ref: { type: "ref/prompt", name: "develop-character" }, argument: { name: "world", value: "\u0000" } });

@@ -68,10 +68,15 @@ export function negotiateVersion(requested: unknown): SessionEraVersion {
  * isError result the model reads and corrects itself from.
  */
 export function reportsInvalidArgumentsAsToolErrors(version: string): boolean {
-  return version === "2025-11-25" || isStatelessEraVersion(version);
+  return isSince20251125(version);
 }
 
 /** `icons` on serverInfo, tools, resources and prompts arrived in 2025-11-25 (basic §icons). */
 export function hasIcons(version: string): boolean {
+  return isSince20251125(version);
+}
+
+/** 2025-11-25 or a later revision we speak. */
+function isSince20251125(version: string): boolean {
   return version === "2025-11-25" || isStatelessEraVersion(version);
 }
