@@ -27,13 +27,23 @@ export interface DatabaseHandle {
    * `text` is a constant with $n placeholders: on PostgreSQL it becomes a named prepared statement.
    */
   sql<T>(text: string, params: readonly unknown[]): Promise<T[]>;
+  /**
+   * Statements in one transaction on one connection (committed when `work` resolves, rolled back
+   * when it throws): for the few writes that must read and write as one (a task within its
+   * owner's limits), without loading Prisma.
+   */
+  transaction<T>(work: (sql: StatementRunner) => Promise<T>): Promise<T>;
   /** Disconnects the client and releases the database (PGlite's folder lock included). */
   close(): Promise<void>;
 }
 
+/** One parameterized statement; rows as the driver parses them. */
+export type StatementRunner = <T>(text: string, params: readonly unknown[]) => Promise<T[]>;
+
 /** What a driver gives the handle: its statement runner, Prisma's adapter for it, and its end. */
 interface Connection {
   sql<T>(text: string, params: readonly unknown[]): Promise<T[]>;
+  transaction<T>(work: (sql: StatementRunner) => Promise<T>): Promise<T>;
   adapter(): Promise<NonNullable<ConstructorParameters<typeof PrismaClient>[0]["adapter"]>>;
   close(): Promise<void>;
 }
@@ -54,6 +64,20 @@ async function postgresConnection(url: string): Promise<Connection> {
       const name = named ? statementName(text) : undefined;
       return (await pool.query({ name, text, values: [...params] })).rows as T[];
     },
+    async transaction<T>(work: (sql: StatementRunner) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await work(async <R>(text: string, params: readonly unknown[]) => (await client.query(text, [...params])).rows as R[]);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
     adapter: async () => new (await import("@prisma/adapter-pg")).PrismaPg(pool, { schema }),
     close: () => pool.end().catch(() => undefined),
   };
@@ -68,6 +92,7 @@ async function pgliteConnection(dataDir: string): Promise<Connection> {
   await db.waitReady;
   return {
     sql: async <T>(text: string, params: readonly unknown[]) => (await db.query<T>(text, [...params])).rows,
+    transaction: <T>(work: (sql: StatementRunner) => Promise<T>) => db.transaction((tx) => work(async <R>(text: string, params: readonly unknown[]) => (await tx.query<R>(text, [...params])).rows)),
     adapter: async () => new (await import("pglite-prisma-adapter")).PrismaPGlite(db),
     // The PGlite adapter does not close its database on $disconnect; we do.
     close: () => db.close(),
@@ -96,6 +121,7 @@ export function openDatabase(env: Pick<Env, "DATABASE_URL" | "PGLITE_DATA_DIR">)
         throw error;
       })),
     sql: async <T>(text: string, params: readonly unknown[]) => (await connect()).sql<T>(text, params),
+    transaction: async <T>(work: (sql: StatementRunner) => Promise<T>) => (await connect()).transaction(work),
     async close() {
       const [prisma, open] = [client, connection];
       client = connection = undefined;
@@ -122,6 +148,11 @@ export function getPrisma(): Promise<PrismaClient> {
 /** A parameterized statement on the process-wide connections (see DatabaseHandle.sql). */
 export function sql<T>(text: string, params: readonly unknown[]): Promise<T[]> {
   return database().sql<T>(text, params);
+}
+
+/** Statements in one transaction on the process-wide connections (see DatabaseHandle.transaction). */
+export function transaction<T>(work: (sql: StatementRunner) => Promise<T>): Promise<T> {
+  return database().transaction(work);
 }
 
 /** Releases the process-wide client (scripts and tests; the server keeps it for its lifetime). */

@@ -1,5 +1,5 @@
 import type { Env } from "../config/env";
-import { sql } from "../db/prisma";
+import { sql, transaction } from "../db/prisma";
 import type { TaskAdapters } from "../mcp";
 import { sqlTaskStore } from "./sql-task-store";
 
@@ -10,7 +10,7 @@ import { sqlTaskStore } from "./sql-task-store";
 export function tasksOf(env: Env, runAfterResponse?: (work: () => Promise<void>) => void): TaskAdapters | undefined {
   if (!env.MCP_TASKS) return undefined;
   return {
-    store: sqlTaskStore(sql),
+    store: sqlTaskStore(sql, transaction),
     settings: {
       ttlMs: env.MCP_TASK_TTL_MS,
       pollIntervalMs: env.MCP_TASK_POLL_INTERVAL_MS,

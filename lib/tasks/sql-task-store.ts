@@ -1,7 +1,12 @@
-import type { NewTask, TaskEnding, TaskError, TaskInputRequest, TaskRecord, TaskStore, StoredTaskStatus } from "../mcp";
+import type { NewTask, TaskEnding, TaskError, TaskInputRequest, TaskLimits, TaskRecord, TaskStore, StoredTaskStatus } from "../mcp";
 
 /** Runs one parameterized statement (lib/db's `sql`: PostgreSQL or PGlite). */
 export type RunSql = <T>(text: string, params: readonly unknown[]) => Promise<T[]>;
+/** Runs statements in one transaction on one connection (lib/db's `transaction`). */
+export type RunTransaction = <T>(work: (sql: RunSql) => Promise<T>) => Promise<T>;
+
+/** The advisory-lock key space of task creation (hashtextextended's seed): apart from any other lock. */
+const TASK_OWNER_LOCK_SEED = 2663;
 
 /**
  * The task store over the McpTask table (prisma/schema.prisma), in plain SQL like the audit log:
@@ -70,29 +75,35 @@ function recordOf(row: Row): TaskRecord {
   };
 }
 
-export function sqlTaskStore(run: RunSql): TaskStore {
+export function sqlTaskStore(run: RunSql, inTransaction: RunTransaction): TaskStore {
   return {
-    async create(task: NewTask) {
-      const rows = await run<Row>(
-        `INSERT INTO "McpTask" ("id", "owner", "tool", "argsDigest", "status", "ttlMs", "pollIntervalMs", "instance", "createdAt", "updatedAt", "expiresAt", "leaseExpiresAt")
-         VALUES ($1, $2, $3, $4, 'working', $5, $6, $7, ${ts("$8")}, ${ts("$8")}, ${ts("$9")}, ${ts("$10")})
-         RETURNING ${COLUMNS}`,
-        [task.id, task.owner, task.tool, task.argsDigest, task.ttlMs, task.pollIntervalMs, task.instance, task.createdAt.getTime(), task.expiresAt.getTime(), task.leaseExpiresAt.getTime()],
-      );
-      if (!rows[0]) throw new Error(`The task ${task.id} was not stored`);
-      return recordOf(rows[0]);
+    async create(task: NewTask, limits: TaskLimits) {
+      // Counted and inserted in one transaction that first takes the owner's advisory lock: on
+      // any number of instances, concurrent creations for one owner take turns, and each counts
+      // what the ones before it stored. Running means a live lease: a dead instance's tasks stop
+      // counting at once (they read failed when next read, runtime.ts).
+      return inTransaction(async (tx) => {
+        await tx(`SELECT pg_advisory_xact_lock(hashtextextended($1, ${TASK_OWNER_LOCK_SEED}))`, [task.owner]);
+        const counts = await tx<{ working: number; stored: number }>(
+          `SELECT count(*) FILTER (WHERE "status" = 'working' AND "leaseExpiresAt" > ${ts("$2")})::int AS "working", count(*)::int AS "stored"
+           FROM "McpTask" WHERE "owner" = $1 AND "expiresAt" > ${ts("$2")}`,
+          [task.owner, task.createdAt.getTime()],
+        );
+        if (Number(counts[0]?.working ?? 0) >= limits.maxWorking) return { refused: "working" as const };
+        if (Number(counts[0]?.stored ?? 0) >= limits.maxStored) return { refused: "stored" as const };
+        const rows = await tx<Row>(
+          `INSERT INTO "McpTask" ("id", "owner", "tool", "argsDigest", "status", "ttlMs", "pollIntervalMs", "instance", "createdAt", "updatedAt", "expiresAt", "leaseExpiresAt")
+           VALUES ($1, $2, $3, $4, 'working', $5, $6, $7, ${ts("$8")}, ${ts("$8")}, ${ts("$9")}, ${ts("$10")})
+           RETURNING ${COLUMNS}`,
+          [task.id, task.owner, task.tool, task.argsDigest, task.ttlMs, task.pollIntervalMs, task.instance, task.createdAt.getTime(), task.expiresAt.getTime(), task.leaseExpiresAt.getTime()],
+        );
+        if (!rows[0]) throw new Error(`The task ${task.id} was not stored`);
+        return recordOf(rows[0]);
+      });
     },
     async get(id, owner, now) {
       const rows = await run<Row>(`SELECT ${COLUMNS} FROM "McpTask" WHERE "id" = $1 AND "owner" = $2 AND "expiresAt" > ${ts("$3")}`, [id, owner, now.getTime()]);
       return rows[0] ? recordOf(rows[0]) : undefined;
-    },
-    async count(owner, now) {
-      const rows = await run<{ working: number; stored: number }>(
-        `SELECT count(*) FILTER (WHERE "status" = 'working')::int AS "working", count(*)::int AS "stored"
-         FROM "McpTask" WHERE "owner" = $1 AND "expiresAt" > ${ts("$2")}`,
-        [owner, now.getTime()],
-      );
-      return { working: Number(rows[0]?.working ?? 0), stored: Number(rows[0]?.stored ?? 0) };
     },
     async renew(id, leaseExpiresAt, instance) {
       const rows = await run<{ id: string }>(

@@ -55,3 +55,27 @@ export async function migratedTestSchema(prefix: string): Promise<TestSchema> {
   await migrateDatabase({ DATABASE_URL: schema.url });
   return schema;
 }
+
+/** One statement on a pool, and statements in one transaction on one of its connections: lib/db's `sql` and `transaction`, over a test pool. */
+export function poolRunners(pool: pg.Pool): {
+  run: <T>(text: string, params: readonly unknown[]) => Promise<T[]>;
+  transaction: <T>(work: (run: <R>(text: string, params: readonly unknown[]) => Promise<R[]>) => Promise<T>) => Promise<T>;
+} {
+  return {
+    run: async <T>(text: string, params: readonly unknown[]) => (await pool.query(text, [...params])).rows as T[],
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await work(async <R>(text: string, params: readonly unknown[]) => (await client.query(text, [...params])).rows as R[]);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}

@@ -5,7 +5,7 @@ import { LocalNotificationHub } from "../../lib/mcp/cluster/notification-hub";
 import { TaskRuntime, type TaskRun } from "../../lib/mcp/tasks/runtime";
 import type { TaskRecord, TaskStore } from "../../lib/mcp/tasks/store";
 import { sqlTaskStore } from "../../lib/tasks/sql-task-store";
-import { migratedTestSchema, type TestSchema } from "../support/test-database";
+import { migratedTestSchema, poolRunners, type TestSchema } from "../support/test-database";
 
 /**
  * A durable task's progress on the real SQL store (PostgreSQL): whatever the handler reported last
@@ -21,7 +21,8 @@ let store: TaskStore;
 beforeAll(async () => {
   schema = await migratedTestSchema("wc_task_progress");
   pool = new pg.Pool({ connectionString: schema.baseUrl, options: `-c search_path="${schema.schema}"`, max: 8 });
-  store = sqlTaskStore(async <T>(text: string, params: readonly unknown[]) => (await pool.query(text, [...params])).rows as T[]);
+  const { run, transaction } = poolRunners(pool);
+  store = sqlTaskStore(run, transaction);
 }, 120_000);
 
 afterAll(async () => {

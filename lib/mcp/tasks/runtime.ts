@@ -4,9 +4,10 @@ import { INSTANCE_ID, type ClusterBus } from "../cluster/cluster";
 import { logUnexpected } from "../runtime/request-log";
 import type { ServerRequestMethod } from "../runtime/client-requests";
 import type { NotificationHub } from "../cluster/notification-hub";
-import type { TaskEnding, TaskError, TaskInputRequest, TaskRecord, TaskStore } from "./store";
+import type { StoredTaskStatus, TaskEnding, TaskError, TaskInputRequest, TaskRecord, TaskStore } from "./store";
 import { detailedTask } from "./wire";
 import { ProgressWriter } from "./progress-writer";
+import { ToolTimeout } from "../runtime/tool-timeout";
 
 /** Tunables (env: docs/configuration.md). */
 export interface TaskSettings {
@@ -45,6 +46,23 @@ export const CANCELLED_AND_STOPPED = "Cancelled by the client; its run has stopp
 const ANSWER_POLL_MS = 150;
 /** The sweep of expired tasks runs at most this often per instance. */
 const SWEEP_EVERY_MS = 60_000;
+/**
+ * How long a handler may take to settle after its time limit fired its signal. One that ignores
+ * the signal ends the task anyway then: a task must not stay `working` (its lease renewed by a
+ * live instance) for as long as the process lives.
+ */
+export const TIME_LIMIT_GRACE_MS = 1_000;
+/** The least time a task's result stays readable after its run may have ended at the latest. */
+const READABLE_AFTER_RUN_MS = 60_000;
+
+/**
+ * The ttl a task gets: the configured one, but never so short that a task could expire while
+ * it still runs (it would vanish mid-run and stop counting against its owner's limits).
+ * Receivers MAY override the ttl (2025-11-25 basic/utilities/tasks §TTL and resource management).
+ */
+export function effectiveTtlMs(settings: TaskSettings): number {
+  return Math.max(settings.ttlMs, settings.timeLimitMs + TIME_LIMIT_GRACE_MS + settings.leaseMs + READABLE_AFTER_RUN_MS);
+}
 
 /** The one message a dead run's task ends with. */
 export function leaseExpiredError(leaseMs: number): TaskError {
@@ -111,28 +129,28 @@ export class TaskRuntime {
     return this.adapters.settings;
   }
 
-  /** Make the owner's task durably (limits first); it is not running yet. */
+  /** Make the owner's task durably, within its limits; it is not running yet. */
   async create(owner: string, tool: string, args: unknown): Promise<TaskRecord> {
     const { store, settings } = this.adapters;
     const now = new Date();
     this.maybeSweep(now);
-    const counts = await store.count(owner, now);
-    if (counts.working >= settings.maxWorkingPerOwner) throw taskLimit("working", settings.maxWorkingPerOwner);
-    if (counts.stored >= settings.maxStoredPerOwner) throw taskLimit("stored", settings.maxStoredPerOwner);
+    const ttlMs = effectiveTtlMs(settings);
     const task = {
       id: randomUUID(),
       owner,
       tool,
       argsDigest: digest(args),
-      ttlMs: settings.ttlMs,
+      ttlMs,
       pollIntervalMs: settings.pollIntervalMs,
-      expiresAt: new Date(now.getTime() + settings.ttlMs),
+      expiresAt: new Date(now.getTime() + ttlMs),
       leaseExpiresAt: new Date(now.getTime() + settings.leaseMs),
       instance: INSTANCE_ID,
       createdAt: now,
     };
     // The stored row, not a copy built beside it: the creation answer's times are tasks/get's.
-    return store.create(task);
+    const stored = await store.create(task, { maxWorking: settings.maxWorkingPerOwner, maxStored: settings.maxStoredPerOwner });
+    if ("refused" in stored) throw taskLimit(stored.refused, stored.refused === "working" ? settings.maxWorkingPerOwner : settings.maxStoredPerOwner);
+    return stored;
   }
 
   /**
@@ -154,7 +172,17 @@ export class TaskRuntime {
         (thrown: unknown) => logUnexpected("task heartbeat", thrown),
       );
     }, Math.max(50, Math.floor(settings.leaseMs / 3)));
-    const limit = setTimeout(() => controller.abort(new McpError(ErrorCode.InternalError, "The task reached its time limit")), settings.timeLimitMs);
+    // The tool time limit, as on a plain call (tool-timeout.ts): the handler's signal fires with a
+    // ToolTimeout, which the tool-error mapping turns into the same `timeout` result; a handler
+    // that ignores it is given up on after a grace period.
+    let giveUp: ReturnType<typeof setTimeout> | undefined;
+    let abandon!: (ending: TaskEnding) => void;
+    const abandoned = new Promise<TaskEnding>((resolve) => (abandon = resolve));
+    const limit = setTimeout(() => {
+      const timeout = new ToolTimeout(settings.timeLimitMs);
+      controller.abort(timeout);
+      giveUp = setTimeout(() => abandon({ status: "failed", error: { code: ErrorCode.InternalError, message: timeout.message } }), TIME_LIMIT_GRACE_MS);
+    }, settings.timeLimitMs);
     const taskRun: TaskRun = {
       record,
       signal: controller.signal,
@@ -171,8 +199,7 @@ export class TaskRuntime {
       },
       progress: (done, total, message) => progress.report(done, total, message),
     };
-    const finished = work(taskRun)
-      .then((ending) => this.bounded(ending))
+    const finished = Promise.race([work(taskRun).then((ending) => this.bounded(ending)), abandoned])
       .catch(failedEnding)
       .then(async (ending) => {
         // The last progress the handler reported is stored before the task ends (the guard on a
@@ -185,6 +212,7 @@ export class TaskRuntime {
       .finally(() => {
         clearInterval(heartbeat);
         clearTimeout(limit);
+        clearTimeout(giveUp);
         this.running.delete(record.id);
       })
       .then(() => undefined);
@@ -210,19 +238,28 @@ export class TaskRuntime {
 
   /**
    * tasks/cancel: the task reads `cancelled` at once; its run stops here or, through the bus,
-   * on the instance that runs it. False when the owner has no such task (terminal ones are fine).
+   * on the instance that runs it. `unknown` when the owner has no such task; `ended` when this
+   * call cancelled it; otherwise the terminal status it already had (or reached first: the run's
+   * own ending may win the race, and a cancel must not claim a task it did not stop).
    */
-  async cancel(id: string, owner: string): Promise<boolean> {
+  async cancel(id: string, owner: string): Promise<"unknown" | "ended" | Exclude<StoredTaskStatus, "working">> {
     const task = await this.get(id, owner);
-    if (!task) return false;
-    if (task.status !== "working") return true;
+    if (!task) return "unknown";
+    if (task.status !== "working") return task.status;
     const ended = await this.adapters.store.end(id, { status: "cancelled", statusMessage: "Cancelled by the client" }, { owner });
     if (ended) {
       this.announce(id, owner);
       this.abortLocal(id, "cancelled");
       this.bus.publish({ kind: "task_cancelled", taskId: id });
+      return "ended";
     }
-    return true;
+    const now = await this.adapters.store.get(id, owner, new Date());
+    return now && now.status !== "working" ? now.status : "unknown";
+  }
+
+  /** A notification for a session's GET stream, on whichever instance it is open (2025-11-25 task progress). */
+  notifySession(sessionId: string, method: string, params: Record<string, unknown>): void {
+    this.hub.publish({ kind: "session_notification", sessionId, method, params });
   }
 
   /** Publish the task's current DetailedTask to its owner's listen streams, wherever they are. */

@@ -53,16 +53,24 @@ export type TaskEnding =
   | { status: "failed"; error: TaskError }
   | { status: "cancelled"; statusMessage: string };
 
+/** How many tasks one owner may have: running (a live lease), and unexpired in all. */
+export interface TaskLimits {
+  maxWorking: number;
+  maxStored: number;
+}
+
 export interface TaskStore {
   /**
-   * Durable before it resolves: a tasks/get right after must find it (SEP-2663 §strong consistency).
-   * Resolves with the stored row, so the creation answer shows exactly what tasks/get will.
+   * Store the task unless its owner would then hold more than `limits` allows: the limits hold
+   * under concurrent creations on any number of instances (never one task over), and a working
+   * task whose lease ran out (its instance died) no longer counts as running. Durable before it
+   * resolves: a tasks/get right after must find it (SEP-2663 §strong consistency). Resolves with
+   * the stored row, so the creation answer shows exactly what tasks/get will, or with the limit
+   * that refused it.
    */
-  create(task: NewTask): Promise<TaskRecord>;
+  create(task: NewTask, limits: TaskLimits): Promise<TaskRecord | { refused: "working" | "stored" }>;
   /** The owner's task, or undefined (missing, expired, or someone else's: indistinguishable). */
   get(id: string, owner: string, now: Date): Promise<TaskRecord | undefined>;
-  /** The owner's working tasks, and all its unexpired ones. */
-  count(owner: string, now: Date): Promise<{ working: number; stored: number }>;
   /** Heartbeat: renew the lease of a working task; false when it is no longer working. */
   renew(id: string, leaseExpiresAt: Date, instance: string): Promise<boolean>;
   /** Progress of a working task. */

@@ -1,0 +1,134 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SOLO_BUS } from "../../lib/mcp/cluster/cluster";
+import { LocalNotificationHub } from "../../lib/mcp/cluster/notification-hub";
+import { TIME_LIMIT_GRACE_MS, TaskRuntime, effectiveTtlMs, type TaskSettings } from "../../lib/mcp/tasks/runtime";
+import type { TaskEnding, TaskRecord, TaskStore } from "../../lib/mcp/tasks/store";
+import { ToolTimeout } from "../../lib/mcp/runtime/tool-timeout";
+import { sqlTaskStore } from "../../lib/tasks/sql-task-store";
+import { migratedTestSchema, poolRunners, type TestSchema } from "../support/test-database";
+
+/**
+ * The task runtime over the real SQL store (PostgreSQL, a pool of several connections, as an
+ * instance has): its per-owner limits hold under concurrent creations, a dead instance's tasks
+ * stop counting as running once their lease is gone, a cancel never claims a task that ended on
+ * its own first, and the tool time limit ends a task even when its handler ignores the signal.
+ */
+let schema: TestSchema;
+let pool: pg.Pool;
+let store: TaskStore;
+
+beforeAll(async () => {
+  schema = await migratedTestSchema("wc_task_limits");
+  pool = new pg.Pool({ connectionString: schema.baseUrl, options: `-c search_path="${schema.schema}"`, max: 8 });
+  const { run, transaction } = poolRunners(pool);
+  store = sqlTaskStore(run, transaction);
+}, 120_000);
+
+afterAll(async () => {
+  await pool?.end();
+  await schema?.drop();
+});
+
+const base: TaskSettings = { ttlMs: 60_000, pollIntervalMs: 100, leaseMs: 30_000, maxWorkingPerOwner: 3, maxStoredPerOwner: 100, maxResultBytes: 100_000, timeLimitMs: 10_000 };
+const runtimeWith = (settings: Partial<TaskSettings> = {}) => new TaskRuntime({ store, settings: { ...base, ...settings } }, SOLO_BUS, new LocalNotificationHub());
+const owner = () => `subject:limits-${randomUUID()}`;
+
+async function ended(id: string, who: string): Promise<TaskRecord> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const task = await store.get(id, who, new Date());
+    if (task && task.status !== "working") return task;
+    if (Date.now() > deadline) throw new Error(`task ${id} still ${task?.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("task limits under concurrency", () => {
+  it("40 creations at once for one owner keep at most its running limit, the rest refused with the documented error", async () => {
+    const runtime = runtimeWith();
+    const who = owner();
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => runtime.create(who, "slow_compute", {})));
+    const created = outcomes.filter((o) => o.status === "fulfilled");
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected");
+    // They take turns (the owner's lock): exactly the limit gets through, not fewer, not more.
+    expect(created.length).toBe(3);
+    for (const r of refused) expect(r.reason).toMatchObject({ code: -32000, data: { taskLimit: "working", limit: 3 } });
+    // What is stored is exactly what was acknowledged.
+    const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "McpTask" WHERE "owner" = $1`, [who]);
+    expect(rows[0]!.n).toBe(created.length);
+  });
+
+  it("the stored limit holds the same way", async () => {
+    const runtime = runtimeWith({ maxWorkingPerOwner: 100, maxStoredPerOwner: 5 });
+    const who = owner();
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => runtime.create(who, "slow_compute", {})));
+    expect(outcomes.filter((o) => o.status === "fulfilled").length).toBe(5);
+    const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "McpTask" WHERE "owner" = $1`, [who]);
+    expect(rows[0]!.n).toBe(5);
+  });
+
+  it("a working task whose lease ran out (its instance died) no longer counts as running", async () => {
+    const who = owner();
+    // Three tasks of an instance that died: their lease is long gone, nobody has read them since.
+    const dead = runtimeWith({ leaseMs: 300 });
+    for (let i = 0; i < 3; i++) await dead.create(who, "slow_compute", {});
+    await expect(runtimeWith({ leaseMs: 300 }).create(who, "slow_compute", {})).rejects.toMatchObject({ data: { taskLimit: "working" } });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const fresh = await runtimeWith().create(who, "slow_compute", {});
+    expect(fresh.status).toBe("working");
+  });
+});
+
+describe("cancel against the run's own ending", () => {
+  it("reports 'ended' only when it cancelled the task; a task that completed first reads completed", async () => {
+    const runtime = runtimeWith();
+    const who = owner();
+    const record = await runtime.create(who, "quick", {});
+    let finish!: (ending: TaskEnding) => void;
+    runtime.run(record, () => new Promise<TaskEnding>((resolve) => (finish = resolve)));
+    finish({ status: "completed", result: { content: [] } });
+    await ended(record.id, who);
+    expect(await runtime.cancel(record.id, who)).toBe("completed");
+    expect(await runtime.cancel(randomUUID(), who)).toBe("unknown");
+
+    const running = await runtime.create(who, "slow", {});
+    runtime.run(running, (run) => new Promise<TaskEnding>((_, reject) => run.signal.addEventListener("abort", () => reject(run.signal.reason))));
+    expect(await runtime.cancel(running.id, who)).toBe("ended");
+    expect((await ended(running.id, who)).status).toBe("cancelled");
+    expect(await runtime.cancel(running.id, who)).toBe("cancelled");
+  });
+});
+
+describe("the tool time limit on a task", () => {
+  it("fires the handler's signal with a ToolTimeout, and ends the task after a grace period if the handler ignores it", async () => {
+    const runtime = runtimeWith({ timeLimitMs: 200 });
+    const who = owner();
+    const heeded = await runtime.create(who, "heeds", {});
+    let reason: unknown;
+    runtime.run(heeded, (run) =>
+      new Promise<TaskEnding>((resolve) =>
+        run.signal.addEventListener("abort", () => {
+          reason = run.signal.reason;
+          resolve({ status: "completed", result: { content: [{ type: "text", text: "stopped" }], isError: true } });
+        }),
+      ),
+    );
+    expect((await ended(heeded.id, who)).status).toBe("completed");
+    expect(reason).toBeInstanceOf(ToolTimeout);
+
+    const deaf = await runtime.create(who, "ignores", {});
+    const started = Date.now();
+    runtime.run(deaf, () => new Promise<TaskEnding>(() => undefined));
+    const task = await ended(deaf.id, who);
+    expect(Date.now() - started).toBeLessThan(200 + TIME_LIMIT_GRACE_MS + 2_000);
+    expect(task.status).toBe("failed");
+    expect(task.error?.message).toMatch(/did not finish within 200 ms/);
+  });
+
+  it("a task's ttl is never shorter than its longest possible run plus a minute to read it", () => {
+    expect(effectiveTtlMs({ ...base, ttlMs: 1_000, timeLimitMs: 280_000, leaseMs: 30_000 })).toBe(280_000 + TIME_LIMIT_GRACE_MS + 30_000 + 60_000);
+    expect(effectiveTtlMs({ ...base, ttlMs: 3_600_000 })).toBe(3_600_000);
+  });
+});
