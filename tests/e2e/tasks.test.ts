@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { DATABASE_SERVERS } from "../support/servers";
 import { connectClient } from "../support/sdk-client";
-import { statelessHeaders } from "../support/mcp-http";
+import { openSession, post, statelessHeaders } from "../support/mcp-http";
+import { methodOf, openStream } from "../support/raw-sessions";
 
 /**
  * Durable tasks (io.modelcontextprotocol/tasks, docs/tasks.md) on both databases the app runs on:
@@ -139,18 +140,17 @@ describe("2025-11-25 experimental tasks with the SDK 1.x client", () => {
     await expect(client.request({ method: "tools/call", params: { name: "failing_job", arguments: {} } }, CreateTaskResultSchema)).rejects.toMatchObject({ code: -32601 });
   });
 
-  it("a task asked for with arguments the schema refuses is still a task, which ends with the invalid_argument tool error", async () => {
+  it("a task asked for with arguments the schema refuses is still a task, which fails with the invalid_argument tool error", async () => {
     const { client } = await connectClient(url());
     await client.listTools();
-    const messages: { type: string; result?: unknown }[] = [];
-    for await (const message of client.experimental.tasks.callToolStream({ name: "slow_compute", arguments: { seconds: "soon" } })) {
-      if (message.type === "error") throw message.error;
-      messages.push(message);
-    }
+    const messages: { type: string; task?: { taskId: string } }[] = [];
+    for await (const message of client.experimental.tasks.callToolStream({ name: "slow_compute", arguments: { seconds: "soon" } })) messages.push(message);
     expect(messages[0]!.type).toBe("taskCreated");
-    const last = messages.at(-1)!;
-    expect(last.type).toBe("result");
-    expect(last.result).toMatchObject({ isError: true, structuredContent: { error: { code: "invalid_argument", message: expect.stringMatching(/^Invalid arguments for tool slow_compute: seconds: /) } } });
+    // An isError result makes the task `failed` on this wire (basic/utilities/tasks §task status),
+    // which the SDK reports as an error; tasks/result still answers what the call would have.
+    expect(messages.at(-1)!.type).toBe("error");
+    const result = await client.request({ method: "tasks/result", params: { taskId: messages[0]!.task!.taskId } }, CallToolResultSchema);
+    expect(result).toMatchObject({ isError: true, structuredContent: { error: { code: "invalid_argument", message: expect.stringMatching(/^Invalid arguments for tool slow_compute: seconds: /) } } });
   });
 
   it("the created task's createdAt is tasks/get's", async () => {
@@ -162,9 +162,12 @@ describe("2025-11-25 experimental tasks with the SDK 1.x client", () => {
     await client.experimental.tasks.cancelTask(created.task.taskId);
   });
 
-  it("a task param that is not an object, or whose ttl is not a non-negative integer, is -32602; a huge ttl gets the server's", async () => {
+  it("a task param that is not an object, or whose ttl is not a non-negative number, is -32602; a fractional or huge ttl gets the server's", async () => {
     const { client } = await connectClient(url());
-    for (const task of ["str", null, [], { ttl: "x" }, { ttl: -1 }, { ttl: 1.5 }, { ttl: null }]) {
+    // The schema's `ttl?: number`: a receiver may override it, not refuse it.
+    const fractional = await client.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0 }, task: { ttl: 1.5 } } }, CreateTaskResultSchema);
+    expect(fractional.task.ttl).toBeGreaterThan(0);
+    for (const task of ["str", null, [], { ttl: "x" }, { ttl: -1 }, { ttl: null }]) {
       await expect(
         client.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0 }, task } }, CallToolResultSchema),
         JSON.stringify(task),
@@ -173,5 +176,83 @@ describe("2025-11-25 experimental tasks with the SDK 1.x client", () => {
     const huge = await client.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0 }, task: { ttl: 1e308 } } }, CreateTaskResultSchema);
     expect(huge.task.ttl).toBeGreaterThan(0);
     expect(huge.task.ttl).toBeLessThan(1e308);
+  });
+
+  it("a tool error ends the task failed, with a statusMessage saying why; tasks/result answers the isError result as the call would", async () => {
+    const { client } = await connectClient(url());
+    const created = await client.request({ method: "tools/call", params: { name: "failing_job", arguments: {}, task: {} } }, CreateTaskResultSchema);
+    const taskId = created.task.taskId;
+    let task = await client.experimental.tasks.getTask(taskId);
+    for (let i = 0; i < 100 && task.status === "working"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      task = await client.experimental.tasks.getTask(taskId);
+    }
+    // basic/utilities/tasks §task status: a tool call whose result has isError is `failed`.
+    expect(task.status).toBe("failed");
+    expect(task.statusMessage).toMatch(/^Tool execution failed: /);
+    const result = await client.request({ method: "tasks/result", params: { taskId } }, CallToolResultSchema);
+    expect(result.isError).toBe(true);
+    // Failed is terminal: it cannot be cancelled, and the refusal names the status the client sees.
+    await expect(client.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/already failed/) });
+  });
+
+  it("a task id with a NUL or other control character is an unknown task (-32602), never a server error", async () => {
+    const { client } = await connectClient(url());
+    for (const method of ["tasks/get", "tasks/result", "tasks/cancel"]) {
+      await expect(client.request({ method, params: { taskId: "a\u0000b" } }, CallToolResultSchema), method).rejects.toMatchObject({ code: -32602 });
+    }
+  });
+
+  it("progress of a task reaches the session's GET stream: its progressToken stays valid for the task's lifetime", async () => {
+    const headers = await openSession(url(), "2025-11-25");
+    const stream = await openStream(url(), { method: "GET", headers });
+    const created = await post(
+      url(),
+      { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 1, label: "progress" }, task: {}, _meta: { progressToken: "task-progress-1" } } },
+      headers,
+    );
+    expect(created.json).toMatchObject({ result: { task: { status: "working" } } });
+    const seen: Record<string, unknown>[] = [];
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !seen.some((m) => (m.params as { progress?: number } | undefined)?.progress === 1)) {
+      const event = await stream.reader.next(Math.max(1, deadline - Date.now()));
+      if (!event) break;
+      if (methodOf(event) === "notifications/progress") seen.push(JSON.parse(event.data) as Record<string, unknown>);
+    }
+    expect(seen.length).toBeGreaterThan(0);
+    for (const m of seen) expect(m.params).toMatchObject({ progressToken: "task-progress-1", total: 1 });
+    expect(seen.at(-1)!.params).toMatchObject({ progress: 1 });
+  });
+});
+
+describe("2026-07-28 task ids and answers the store could not hold", () => {
+  const base = () => DATABASE_SERVERS[0].server();
+  /** A request whose Mcp-Name carries the id Base64-encoded, as a value with a NUL must be sent. */
+  async function withEncodedName(method: string, params: Record<string, unknown>): Promise<{ status: number; body: Answer }> {
+    const res = await fetch(`${base()}${PATH}`, {
+      method: "POST",
+      headers: { ...statelessHeaders(V, method, {}), "mcp-name": `=?base64?${Buffer.from(String(params.taskId)).toString("base64")}?=` },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: nextId++,
+        method,
+        params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } } } },
+      }),
+    });
+    return { status: res.status, body: (await res.json()) as Answer };
+  }
+
+  it("a NUL in the task id is -32602 on every tasks method; a NUL inside an answer is -32602 naming its path", async () => {
+    for (const method of ["tasks/get", "tasks/cancel", "tasks/update"]) {
+      const { status, body } = await withEncodedName(method, { taskId: "a\u0000b", ...(method === "tasks/update" ? { inputResponses: {} } : {}) });
+      expect(body.error?.code, method).toBe(-32602);
+      expect(status, method).toBe(400);
+    }
+    const started = await call(base(), "tools/call", { name: "confirm_delete", arguments: { filename: "nul.txt" } });
+    const taskId = started.result!.taskId as string;
+    await until(base(), taskId, (t) => t.status === "input_required");
+    const refused = await call(base(), "tasks/update", { taskId, inputResponses: { confirm: { action: "accept", content: { note: "a\u0000b" } } } });
+    expect(refused.error).toMatchObject({ code: -32602, data: [{ path: ["inputResponses", "confirm", "content", "note"] }] });
+    await call(base(), "tasks/cancel", { taskId });
   });
 });

@@ -3,6 +3,7 @@ import { startTwoInstances, type TwoInstances } from "../support/two-instances";
 import { startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 import { migratedTestSchema, type TestSchema } from "../support/test-database";
 import { statelessHeaders } from "../support/mcp-http";
+import { initialize, postMessage } from "../support/raw-sessions";
 
 /**
  * Durable tasks (io.modelcontextprotocol/tasks, docs/tasks.md) across two instances sharing one
@@ -130,6 +131,45 @@ describe("durable tasks across two instances", () => {
     expect((await call(pair.a.url, PRODUCT, "tasks/list", {}, { token: bob })).error?.code).toBe(-32601);
     // The owner still reads it, untouched by the other subject's cancel.
     expect((await getTask(pair.a.url, PRODUCT, taskId, token)).status).toBe("completed");
+  });
+
+  it("a token of the task's own subject without its tool's scopes reads nothing of it: 403 insufficient_scope, in both eras", async () => {
+    const token = await pair.tokenFor("tasks-dave");
+    const narrow = await pair.tokenFor("tasks-dave", ["openid"]);
+    const created = await call(pair.a.url, PRODUCT, "tools/call", { name: "create_world", arguments: { name: "Scopeholm", theme: "fantasy" } }, { token, tasks: false });
+    const worldId = (created.result?.structuredContent as { world: { id: string } }).world.id;
+    const started = await call(pair.a.url, PRODUCT, "tools/call", { name: "export_world", arguments: { worldId } }, { token });
+    const taskId = started.result!.taskId as string;
+    await until(pair.b.url, PRODUCT, taskId, terminal, token);
+    for (const [method, extra] of [["tasks/get", {}], ["tasks/cancel", {}], ["tasks/update", { inputResponses: {} }]] as const) {
+      const res = await fetch(`${pair.b.url}${PRODUCT}`, {
+        method: "POST",
+        headers: { ...statelessHeaders(V, method, { taskId }), authorization: `Bearer ${narrow}` },
+        body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { taskId, ...extra, _meta: { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } } } } }),
+      });
+      const body = (await res.json()) as Answer;
+      expect(res.status, method).toBe(403);
+      expect(res.headers.get("www-authenticate"), method).toMatch(/error="insufficient_scope"/);
+      expect(body.error, method).toMatchObject({ code: -32001, data: { requiredScopes: expect.arrayContaining(["worlds:read"]) } });
+      expect(JSON.stringify(body), method).not.toContain("Scopeholm");
+    }
+    // The task is untouched: the full token still reads it completed.
+    expect((await getTask(pair.a.url, PRODUCT, taskId, token)).status).toBe("completed");
+
+    // 2025-11-25: the same task wire in a session of the narrow token.
+    const session = await initialize(`${pair.a.url}${PRODUCT}`, { token: narrow });
+    await postMessage(`${pair.a.url}${PRODUCT}`, session.headers, { jsonrpc: "2.0", method: "notifications/initialized" });
+    const legacy = await initialize(`${pair.a.url}${PRODUCT}`, { token });
+    await postMessage(`${pair.a.url}${PRODUCT}`, legacy.headers, { jsonrpc: "2.0", method: "notifications/initialized" });
+    const legacyTask = await postMessage(`${pair.a.url}${PRODUCT}`, legacy.headers, { jsonrpc: "2.0", id: "t", method: "tools/call", params: { name: "export_world", arguments: { worldId }, task: {} } });
+    const legacyId = ((legacyTask.response?.result as { task: { taskId: string } }).task).taskId;
+    for (const method of ["tasks/get", "tasks/result", "tasks/cancel"]) {
+      const reply = await postMessage(`${pair.a.url}${PRODUCT}`, session.headers, { jsonrpc: "2.0", id: method, method, params: { taskId: legacyId } });
+      expect(reply.status, method).toBe(403);
+      expect(reply.headers.get("www-authenticate"), method).toMatch(/error="insufficient_scope"/);
+      expect(reply.response?.error, method).toMatchObject({ code: -32001 });
+      expect(reply.text, method).not.toContain("Scopeholm");
+    }
   });
 
   it("a plain call of a task-capable tool from a client without the extension stays synchronous", async () => {

@@ -5,7 +5,18 @@ import type { ListKind } from "../registry";
  * module because both the bus (which carries it between instances) and the hub (which fans it
  * out to streams) name it.
  */
-export type ServerEvent = { kind: "list_changed"; list: ListKind } | ResourceUpdated | TaskStatusChanged;
+export type ServerEvent = { kind: "list_changed"; list: ListKind } | ResourceUpdated | TaskStatusChanged | SessionNotification;
+
+/**
+ * A notification for one session's GET stream, wherever that stream is open: the progress of a
+ * 2025-11-25 task, whose request was answered long before (basic/utilities/tasks §progress).
+ */
+export interface SessionNotification {
+  kind: "session_notification";
+  sessionId: string;
+  method: string;
+  params: Record<string, unknown>;
+}
 
 /** A durable task changed status (SEP-2663 notifications/tasks): its DetailedTask, for its owner's listen streams. */
 export interface TaskStatusChanged {

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { ErrorCode, McpError } from "../../jsonrpc";
 import { ProtocolError } from "../protocol/protocol-error";
-import { parseOrInvalidParams } from "../runtime/validate";
-import type { TaskRuntime } from "../tasks/runtime";
+import { controlCharacterPath, parseOrInvalidParams } from "../runtime/validate";
+import { authorizeTaskAccess } from "../policy/task-access";
+import { TIME_LIMIT_GRACE_MS, type TaskRuntime } from "../tasks/runtime";
 import { taskOwnerOf } from "../tasks/owner";
 import type { TaskRecord } from "../tasks/store";
-import { LEGACY_TASKS_VERSION, RELATED_TASK_META_KEY, legacyTask } from "../tasks/wire";
+import { LEGACY_TASKS_VERSION, RELATED_TASK_META_KEY, legacyStatusOf, legacyTask } from "../tasks/wire";
 import type { MethodCall, MethodEnv, MethodHandler } from "./method-env";
 
 /**
@@ -25,26 +26,33 @@ function runtimeFor(env: MethodEnv, call: MethodCall, method: string): TaskRunti
 
 const ownerOf = (call: MethodCall) => taskOwnerOf(call.scope.auth, call.scope.clientAddress);
 
-async function ownTask(tasks: TaskRuntime, call: MethodCall): Promise<TaskRecord> {
+/**
+ * The caller's own task, which it may still reach (policy/task-access.ts). Another subject's task
+ * answers exactly like a missing one, and so does an id this server could never have issued (a
+ * NUL or other control character).
+ */
+async function ownTask(env: MethodEnv, tasks: TaskRuntime, call: MethodCall): Promise<TaskRecord> {
   const { taskId } = parseOrInvalidParams(TaskParams, call.params);
-  const task = await tasks.get(taskId, ownerOf(call));
-  // Another subject's task answers exactly like a missing one.
+  const task = controlCharacterPath(taskId) ? undefined : await tasks.get(taskId, ownerOf(call));
   if (!task) throw McpError.invalidParams(`Unknown task: ${taskId}`, { taskId });
+  authorizeTaskAccess(env, task.tool, call.scope.auth);
   return task;
 }
 
-export const getLegacyTask: MethodHandler = async (env, call) => legacyTask(await ownTask(runtimeFor(env, call, "tasks/get"), call));
+export const getLegacyTask: MethodHandler = async (env, call) => legacyTask(await ownTask(env, runtimeFor(env, call, "tasks/get"), call));
 
 /** tasks/result: blocks until the task ends, then answers as the original tools/call would have. */
 export const legacyTaskResult: MethodHandler = async (env, call) => {
   const tasks = runtimeFor(env, call, "tasks/result");
-  let task = await ownTask(tasks, call);
-  const deadline = Date.now() + tasks.settings.timeLimitMs + tasks.settings.leaseMs;
+  let task = await ownTask(env, tasks, call);
+  // A run ends within its time limit and grace (runtime.ts), a dead instance's within its lease:
+  // past both, something is wrong with the store, not the task.
+  const deadline = Date.now() + tasks.settings.timeLimitMs + TIME_LIMIT_GRACE_MS + tasks.settings.leaseMs + RESULT_POLL_MS * 5;
   while (task.status === "working") {
     if (call.scope.aborted) throw new McpError(ErrorCode.InternalError, "The request was cancelled");
     if (Date.now() > deadline) throw new McpError(ErrorCode.InternalError, "The task did not end in time; poll tasks/get");
     await new Promise((resolve) => setTimeout(resolve, RESULT_POLL_MS));
-    task = await ownTask(tasks, call);
+    task = await ownTask(env, tasks, call);
   }
   const related = { [RELATED_TASK_META_KEY]: { taskId: task.id } };
   if (task.status === "completed" && task.result) {
@@ -55,11 +63,17 @@ export const legacyTaskResult: MethodHandler = async (env, call) => {
   throw new ProtocolError(ErrorCode.InvalidRequest, "The task was cancelled: it has no result", related);
 };
 
-/** tasks/cancel: the cancelled task; a task that already ended cannot be cancelled (-32602). */
+/**
+ * tasks/cancel: the cancelled task. A task that already ended cannot be cancelled (-32602), and
+ * neither can one whose run ended while the cancel was on its way: the answer must be a task
+ * this call moved to `cancelled` (basic/utilities/tasks §cancelling tasks).
+ */
 export const cancelLegacyTask: MethodHandler = async (env, call) => {
   const tasks = runtimeFor(env, call, "tasks/cancel");
-  const task = await ownTask(tasks, call);
-  if (task.status !== "working") throw McpError.invalidParams(`Cannot cancel a task that is already ${task.status}`, { taskId: task.id });
-  await tasks.cancel(task.id, ownerOf(call));
-  return legacyTask((await tasks.get(task.id, ownerOf(call))) ?? task);
+  const task = await ownTask(env, tasks, call);
+  const outcome = task.status === "working" ? await tasks.cancel(task.id, ownerOf(call)) : "already ended";
+  if (outcome === "unknown") throw McpError.invalidParams(`Unknown task: ${task.id}`, { taskId: task.id });
+  const now = (await tasks.get(task.id, ownerOf(call))) ?? task;
+  if (outcome !== "ended") throw McpError.invalidParams(`Cannot cancel a task that is already ${legacyStatusOf(now)}`, { taskId: task.id });
+  return legacyTask(now);
 };

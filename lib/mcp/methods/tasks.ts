@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { ErrorCode, McpError } from "../../jsonrpc";
 import { ProtocolError } from "../protocol/protocol-error";
-import { parseOrInvalidParams } from "../runtime/validate";
+import { CONTROL_CHARACTERS_MESSAGE, controlCharacterPath, parseOrInvalidParams } from "../runtime/validate";
+import { authorizeTaskAccess } from "../policy/task-access";
+import type { TaskRecord } from "../tasks/store";
 import type { TaskRuntime } from "../tasks/runtime";
 import { taskOwnerOf } from "../tasks/owner";
 import { TASKS_EXTENSION, declaresTasks, detailedTask } from "../tasks/wire";
@@ -34,19 +36,32 @@ function unknownTask(taskId: string): McpError {
 
 const ownerOf = (call: MethodCall) => taskOwnerOf(call.scope.auth, call.scope.clientAddress);
 
+/**
+ * The caller's own task, which it may still reach (policy/task-access.ts). An id this server
+ * could never have issued (a NUL or other control character) is as unknown as any other.
+ */
+async function ownTask(env: MethodEnv, tasks: TaskRuntime, call: MethodCall, taskId: string): Promise<TaskRecord> {
+  const task = controlCharacterPath(taskId) ? undefined : await tasks.get(taskId, ownerOf(call));
+  if (!task) throw unknownTask(taskId);
+  authorizeTaskAccess(env, task.tool, call.scope.auth);
+  return task;
+}
+
 /** tasks/get: the DetailedTask, its result or error inlined once it ended (there is no tasks/result). */
 export const getTask: MethodHandler = async (env, call) => {
   const tasks = runtimeFor(env, call);
   const { taskId } = parseOrInvalidParams(TaskParams, call.params);
-  const task = await tasks.get(taskId, ownerOf(call));
-  if (!task) throw unknownTask(taskId);
-  return detailedTask(task);
+  return detailedTask(await ownTask(env, tasks, call, taskId));
 };
 
 /** tasks/update: answers to a task's inputRequests; an empty ack, the state shows on the next tasks/get. */
 export const updateTask: MethodHandler = async (env, call) => {
   const tasks = runtimeFor(env, call);
   const { taskId, inputResponses } = parseOrInvalidParams(UpdateParams, call.params);
+  await ownTask(env, tasks, call, taskId);
+  // Answers are stored as they come (jsonb, which refuses a NUL): text never needs control characters.
+  const path = controlCharacterPath(inputResponses, ["inputResponses"]);
+  if (path) throw McpError.invalidParams("Invalid params", [{ path, message: CONTROL_CHARACTERS_MESSAGE }]);
   if (!(await tasks.answer(taskId, ownerOf(call), inputResponses))) throw unknownTask(taskId);
   return {};
 };
@@ -55,6 +70,7 @@ export const updateTask: MethodHandler = async (env, call) => {
 export const cancelTask: MethodHandler = async (env, call) => {
   const tasks = runtimeFor(env, call);
   const { taskId } = parseOrInvalidParams(TaskParams, call.params);
-  if (!(await tasks.cancel(taskId, ownerOf(call)))) throw unknownTask(taskId);
+  await ownTask(env, tasks, call, taskId);
+  if ((await tasks.cancel(taskId, ownerOf(call))) === "unknown") throw unknownTask(taskId);
   return {};
 };

@@ -172,12 +172,13 @@ function refuseArguments(
  * plain call; the outcome lands in the task store and `onToolCall` hears of it when it ends.
  */
 /**
- * 2025-11-25 basic/utilities/tasks: the `task` param, `{ ttl? }` in milliseconds. Receivers MAY
- * override the requested ttl (§TTL and resource management), so any non-negative integer is
- * accepted and the server's own ttl applies (reported in the task); anything else is -32602.
+ * 2025-11-25 basic/utilities/tasks: the `task` param, `{ ttl? }` in milliseconds (the schema's
+ * `ttl?: number`). Receivers MAY override the requested ttl (§TTL and resource management), so
+ * any non-negative number is accepted and the server's own ttl applies (reported in the task);
+ * anything else is -32602.
  */
 const LegacyTaskParam = z.looseObject({
-  ttl: z.number().min(0).refine(Number.isInteger, "ttl must be an integer number of milliseconds").optional(),
+  ttl: z.number().min(0, "ttl must be a non-negative number of milliseconds").optional(),
 });
 
 /** A 2025-11-25 request with a `task` param (the v1 opt-in; SEP-2663 ignores it): validated when present. */

@@ -19,11 +19,25 @@ export interface TaskCall {
   ended?: (ending: TaskEnding, cancelled: boolean) => void;
 }
 
+/**
+ * Where a task's notifications go once its request is answered. 2025-11-25: progress stays valid
+ * for the task's lifetime (basic/utilities/tasks §progress) and goes to the session's GET stream.
+ * SEP-2663 tasks are polled (progress is stored, tasks/get reads it) or heard through
+ * subscriptions/listen; other notifications have nowhere to go.
+ */
+function taskNotify(runtime: TaskRuntime, request: CallScope, legacy: boolean): CallChannel["notify"] {
+  const sessionId = request.sessionId;
+  if (!legacy || sessionId === undefined) return () => Promise.resolve();
+  return (method, params) => {
+    if (method === "notifications/progress") runtime.notifySession(sessionId, method, params);
+    return Promise.resolve();
+  };
+}
+
 /** The scope a handler keeps when its call turns into a task: signal and channel become the task's. */
-function taskScopeOf(request: CallScope, run: TaskRun, legacy: boolean): CallScope {
+function taskScopeOf(runtime: TaskRuntime, request: CallScope, run: TaskRun, legacy: boolean): CallScope {
   const channel: CallChannel = {
-    // Notifications have no stream to go to once the request is answered; progress is stored.
-    notify: () => Promise.resolve(),
+    notify: taskNotify(runtime, request, legacy),
     request: (method, params, _signal, key) =>
       legacy
         ? Promise.reject(new ProtocolError(ErrorCode.InvalidRequest, `A 2025-11-25 task cannot ask the client (${method}): use protocol revision 2026-07-28 for tasks that ask`))
@@ -111,7 +125,7 @@ export function callAsTask(runtime: TaskRuntime, request: CallScope, call: TaskC
     const continueAsTask = () =>
       (switching ??= runtime.create(call.owner, call.tool, call.args).then((record) => {
         runtime.run(record, (run) => {
-          switchable.switchTo(taskScopeOf(request, run, call.legacy === true));
+          switchable.switchTo(taskScopeOf(runtime, request, run, call.legacy === true));
           return new Promise<TaskEnding>((done, fail) => (task = { done, fail })).catch(failedEnding).then((ending) => {
             call.ended?.(ending, run.signal.aborted);
             return ending;

@@ -70,11 +70,31 @@ export const LEGACY_TASKS_CAPABILITY = { cancel: {}, requests: { tools: { call: 
 /** 2025-11-25: tasks/result's answer names its task in `_meta` (SEP-2663 dropped it). */
 export const RELATED_TASK_META_KEY = "io.modelcontextprotocol/related-task";
 
+/**
+ * A task's status on the 2025-11-25 wire: a tool call whose result has `isError` is `failed`
+ * there (basic/utilities/tasks §task status: "for tool calls specifically, this includes cases
+ * where the tool call result has isError set to true"), where SEP-2663 keeps it `completed`.
+ */
+export function legacyStatusOf(task: TaskRecord): TaskStatus {
+  return task.status === "completed" && task.result?.isError === true ? "failed" : statusOf(task);
+}
+
+/** The diagnostic a failed tool call's task carries (§result retrieval: tasks/get SHOULD say why). */
+function toolFailureMessage(result: Record<string, unknown> | undefined): string | undefined {
+  const content = Array.isArray(result?.content) ? (result.content as unknown[]) : [];
+  const text = content.find((c): c is { type: "text"; text: string } => typeof c === "object" && c !== null && (c as { type?: unknown }).type === "text" && typeof (c as { text?: unknown }).text === "string");
+  if (!text) return undefined;
+  const line = text.text.length > 300 ? `${text.text.slice(0, 300)}…` : text.text;
+  return `Tool execution failed: ${line}`;
+}
+
 export function legacyTask(task: TaskRecord): Record<string, unknown> {
+  const status = legacyStatusOf(task);
+  const statusMessage = task.statusMessage ?? (status === "failed" && task.status === "completed" ? toolFailureMessage(task.result) : undefined);
   return {
     taskId: task.id,
-    status: statusOf(task),
-    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+    status,
+    ...(statusMessage ? { statusMessage } : {}),
     createdAt: task.createdAt.toISOString(),
     lastUpdatedAt: task.updatedAt.toISOString(),
     ttl: task.ttlMs,

@@ -1,4 +1,4 @@
-import { McpError, envelopeBytes, envelopeStream, serializedBytesOf, type JsonRpcResponse } from "../../jsonrpc";
+import { ErrorCode, McpError, envelopeBytes, envelopeStream, serializedBytesOf, type JsonRpcResponse } from "../../jsonrpc";
 import type { CallChannel } from "../runtime/handler-context";
 import type { ServerRequestMethod } from "../runtime/client-requests";
 import { wholeBodyResponse } from "../../http/whole-body";
@@ -70,6 +70,8 @@ export class PostExchange implements ClientAsker {
   private settled = false;
   /** Messages emitted before the upgrade, in order. */
   private readonly backlog: string[] = [];
+  /** A lone request's authorization refusal, raised by its handler: the JSON answer's status and challenge. */
+  private refusal: { status: number; headers: Readonly<Record<string, string>> | undefined } | undefined;
 
   constructor(private readonly options: ExchangeOptions) {
     if (!options.canJson) this.upgrade();
@@ -88,6 +90,18 @@ export class PostExchange implements ClientAsker {
       return;
     }
     this.settleJson();
+  }
+
+  /**
+   * A handler refused its caller the way the transport refuses before dispatch (a task whose
+   * tool needs scopes the token lacks: 403 insufficient_scope with its WWW-Authenticate
+   * challenge, basic/authorization §runtime insufficient scope). The refusal shapes the HTTP
+   * answer of a lone request answered as JSON; in a batch or on a stream it is the error alone.
+   */
+  refuse(error: McpError): void {
+    const status = error.httpStatus;
+    if (error.code !== ErrorCode.Unauthorized || (status !== 401 && status !== 403) || this.options.expected !== 1 || this.options.batch) return;
+    this.refusal = { status, headers: error.headers };
   }
 
   /** The channel of one request; `asker` decides how questions reach the client (per era). */
@@ -196,7 +210,9 @@ export class PostExchange implements ClientAsker {
     headers["content-type"] = MediaType.Json;
     const wholeBodies = this.options.wholeBodies === true;
     const body = present ? JSON.stringify(present) : responseBody(first, wholeBodies);
-    const status = !batch && "error" in first && this.options.errorStatus ? this.options.errorStatus(first.error.code) : 200;
+    const refusal = this.refusal && "error" in first ? this.refusal : undefined;
+    if (refusal?.headers) Object.assign(headers, refusal.headers);
+    const status = refusal ? refusal.status : !batch && "error" in first && this.options.errorStatus ? this.options.errorStatus(first.error.code) : 200;
     this.settleResponse(body instanceof ReadableStream ? new Response(body, { status, headers }) : wholeBodyResponse(body, { status, headers }, wholeBodies));
   }
 }

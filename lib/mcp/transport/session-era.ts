@@ -78,7 +78,12 @@ function deliverServerEvents(state: SessionEraState, options: StreamableHttpOpti
       for (const [, stream] of standalone.entries()) stream.write(message);
       return;
     }
-    // Task status travels on 2026-07-28 listen streams only (the 2025 eras have no tasks here).
+    if (event.kind === "session_notification") {
+      // The session's newest GET stream, on whichever instance holds it; none open: nobody hears it.
+      standalone.get(event.sessionId)?.write(JSON.stringify({ jsonrpc: "2.0", method: event.method, params: event.params }));
+      return;
+    }
+    // Task status travels on 2026-07-28 listen streams only (2025-11-25 tasks are polled).
     if (event.kind !== "resource_updated") return;
     const message = JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri } });
     for (const [sessionId, stream] of standalone.entries()) {

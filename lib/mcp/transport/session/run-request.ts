@@ -98,7 +98,8 @@ class SessionCall {
   }
 
   private fail(thrown: unknown): void {
-    if (!(thrown instanceof McpError)) logUnexpected(this.message.method, thrown);
+    if (thrown instanceof McpError) this.exchange.refuse(thrown);
+    else logUnexpected(this.message.method, thrown);
     this.finish(failure(this.message.id, toMcpError(thrown)));
   }
 

@@ -35,7 +35,12 @@ type Agreed = z.infer<typeof Filter>["notifications"];
 
 const KEEP_ALIVE = encodeSseComment("keep-alive");
 
-function wants(filter: Agreed, event: ServerEvent, listener: Listener): boolean {
+/** What a listen stream may carry: every server event but a 2025 session's own notifications. */
+type ListenEvent = Exclude<ServerEvent, { kind: "session_notification" }>;
+
+function wants(filter: Agreed, event: ServerEvent, listener: Listener): event is ListenEvent {
+  // A session's own messages belong to the 2025 eras' GET streams.
+  if (event.kind === "session_notification") return false;
   if (event.kind === "task_status") {
     // A task is its owner's alone (tasks/owner.ts, as the task store keys it).
     return event.owner === listener.taskOwner && typeof event.task.taskId === "string" && (filter.taskIds ?? []).includes(event.task.taskId);
@@ -51,7 +56,7 @@ function wants(filter: Agreed, event: ServerEvent, listener: Listener): boolean 
   return filter.resourcesListChanged === true;
 }
 
-function notificationFor(event: ServerEvent, subscriptionId: JsonRpcId): string {
+function notificationFor(event: ListenEvent, subscriptionId: JsonRpcId): string {
   const _meta = { [MetaKey.SubscriptionId]: subscriptionId };
   if (event.kind === "task_status") {
     // SEP-2663 §task status notifications: the whole DetailedTask, as tasks/get would answer now.

@@ -98,7 +98,8 @@ class ModernCall {
     const { message } = this.input;
     const paused = thrown instanceof InputRequired ? this.askFor() : undefined;
     if (paused) return this.finish(paused);
-    if (!(thrown instanceof McpError)) logUnexpected(message.method, thrown);
+    if (thrown instanceof McpError) this.exchange.refuse(thrown);
+    else logUnexpected(message.method, thrown);
     this.finish(failure(message.id, this.options.results.error(toMcpError(thrown))));
   }
 
