@@ -132,3 +132,23 @@ describe("the tool time limit on a task", () => {
     expect(effectiveTtlMs({ ...base, ttlMs: 3_600_000 })).toBe(3_600_000);
   });
 });
+
+describe("questions a task asks", () => {
+  it("a key asked twice fails the second question instead of answering it with the first one's answer", async () => {
+    const runtime = runtimeWith();
+    const who = owner();
+    const record = await runtime.create(who, "asks", {});
+    let second: unknown;
+    runtime.run(record, async (run) => {
+      const first = run.ask("elicitation/create", { message: "Name?", requestedSchema: { type: "object", properties: {} } }, "name");
+      // Answer once the question is stored (an answer to a key not asked yet is ignored).
+      while (!(await store.get(record.id, who, new Date()))?.inputRequests.name) await new Promise((r) => setTimeout(r, 20));
+      expect(await runtime.answer(record.id, who, { name: { action: "accept", content: {} } })).toBe(true);
+      await first;
+      second = await run.ask("elicitation/create", { message: "Name again?", requestedSchema: { type: "object", properties: {} } }, "name").catch((error: unknown) => error);
+      return { status: "completed", result: { content: [] } };
+    });
+    await ended(record.id, who);
+    expect(second).toMatchObject({ message: expect.stringMatching(/asked twice under the input key "name"/) });
+  });
+});

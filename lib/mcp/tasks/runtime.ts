@@ -162,6 +162,7 @@ export class TaskRuntime {
     const controller = new AbortController();
     this.running.set(record.id, controller);
     let asked = 0;
+    const keys = new Set<string>();
     const progress = new ProgressWriter((done, total, message) => store.progress(record.id, done, total, message));
     const heartbeat = setInterval(() => {
       store.renew(record.id, new Date(Date.now() + settings.leaseMs), INSTANCE_ID).then(
@@ -188,6 +189,10 @@ export class TaskRuntime {
       signal: controller.signal,
       ask: async (method, params, key) => {
         const name = key ?? `${SHORT[method]}_${++asked}`;
+        // Keys are unique within the task (basic/patterns/mrtr §server requirements): a reused one
+        // would be "answered" at once by the earlier question's answer.
+        if (keys.has(name)) throw new McpError(ErrorCode.InternalError, `The tool asked twice under the input key "${name.slice(0, 100)}": keys must be unique within a task`);
+        keys.add(name);
         await store.ask(record.id, { [name]: { method, params } satisfies TaskInputRequest });
         this.announce(record.id, record.owner);
         for (;;) {
