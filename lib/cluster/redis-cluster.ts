@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { INSTANCE_ID, storeUnavailable, type Cluster, type ClusterBus, type ClusterMessage, type LoggedStreamEvent, type StreamLog, type ToolSwitches } from "../mcp/cluster/cluster";
+import { INSTANCE_ID, storeUnavailable, type Cluster, type ClusterBus, type ClusterMessage, type LoggedStreamEvent, type LoggedStreamId, type StreamLog, type ToolSwitches } from "../mcp/cluster/cluster";
 import { logUnexpected } from "../mcp/runtime/request-log";
 import type { SessionRecord, SessionStore } from "../mcp/transport/session-store";
 import type { SpentStateStore } from "../mcp/transport/stateless/request-state";
@@ -118,8 +118,8 @@ function streamLog(redis: RedisPort, ns: string): StreamLog {
       retention.set(streamId, retentionMs);
       await redis.set(meta(streamId), JSON.stringify({ sessionId: sessionId ?? null, finished: false }), RUNNING_TTL_MS);
     },
-    async append(streamId, event) {
-      await redis.append(events(streamId), JSON.stringify(event), MAX_STREAM_EVENTS, RUNNING_TTL_MS, meta(streamId));
+    async append(streamId, entry) {
+      await redis.append(events(streamId), JSON.stringify(entry), MAX_STREAM_EVENTS, RUNNING_TTL_MS, meta(streamId));
     },
     async finish(streamId) {
       const ttl = retention.get(streamId) ?? 120_000;
@@ -132,8 +132,11 @@ function streamLog(redis: RedisPort, ns: string): StreamLog {
       const [metaText, list] = await Promise.all([redis.get(meta(streamId)), redis.range(events(streamId))]);
       if (!metaText) return undefined;
       const info = JSON.parse(metaText) as { sessionId: string | null; finished: boolean };
-      const all = list.map((e) => JSON.parse(e) as LoggedStreamEvent).filter((e) => e.seq > afterSeq);
-      return { events: all, finished: info.finished, sessionId: info.sessionId ?? undefined };
+      const logged = list.map((e) => JSON.parse(e) as LoggedStreamId);
+      // Appended in order (the mirror chains each stream's writes) and trimmed from the front.
+      const lastSeq = logged.at(-1)?.seq ?? 0;
+      const replayed = logged.filter((e): e is LoggedStreamEvent => e.data !== undefined && e.seq > afterSeq);
+      return { events: replayed, lastSeq, finished: info.finished, sessionId: info.sessionId ?? undefined };
     },
   };
 }

@@ -1,9 +1,11 @@
 /**
- * SSE streams on the wire: the session's GET stream, and resuming a POST response stream the
- * server closed on purpose (2025-11-25 SSE polling, SEP-1699) with GET + Last-Event-ID.
+ * SSE streams on the wire: the session's GET stream, resuming a POST response stream the server
+ * closed on purpose (2025-11-25 SSE polling, SEP-1699) with GET + Last-Event-ID, and refusing a
+ * Last-Event-ID its stream never issued.
  */
 import { describe, expect, inject, it } from "vitest";
-import { JSON_AND_SSE, LATEST, openSession } from "../support/mcp-http";
+import { JSON_AND_SSE, LATEST, openSession, post } from "../support/mcp-http";
+import { openStream } from "../support/raw-sessions";
 import { SseReader, connectClient, messageOf, textOf } from "../support/sdk-client";
 
 const fixtureUrl = () => `${inject("statefulUrl")}/api/conformance/mcp`;
@@ -87,6 +89,34 @@ describe("SSE streams", () => {
     });
     // The call is complete: the resumed stream ends too.
     await expect(replay.rest(3_000)).resolves.toEqual([]);
+  });
+
+  // basic/transports §resumability: event ids are a cursor within their stream.
+  it("a Last-Event-ID its stream never issued is 404 and leaves the stream alone; the last real one resumes it, and ids count on from there", async () => {
+    const headers = await openSession(productUrl(), LATEST);
+    const get = await openStream(`${productUrl()}?events=named`, { method: "GET", headers });
+    const connected = await get.reader.until((e) => e.event === "connected", 5_000);
+    const real = connected.id ?? "";
+    const streamId = real.slice(0, real.lastIndexOf("_"));
+    expect(real).toBe(`${streamId}_1`); // the priming event was _0
+
+    // Beyond the last id, and ids Number() would read as 1 that the server never writes.
+    for (const forged of [`${streamId}_2`, `${streamId}_999999`, `${streamId}_01`, `${streamId}_+1`, `${streamId}_1e0`, `${streamId}_`]) {
+      const res = await fetch(productUrl(), { method: "GET", headers: { accept: "text/event-stream", "last-event-id": forged, ...headers }, signal: AbortSignal.timeout(5_000) });
+      if (res.status !== 404) await res.body?.cancel();
+      expect(res.status, forged).toBe(404);
+      expect(((await res.json()) as { error?: { code?: number } }).error?.code, forged).toBe(-32600);
+    }
+    // None of them took the stream over: its connection is still open, with nothing new on it.
+    await expect(get.reader.next(500)).rejects.toThrow(/no SSE event/);
+
+    const resumed = await openStream(productUrl(), { method: "GET", headers: { ...headers, "last-event-id": real } });
+    await expect(get.reader.next(2_000)).resolves.toBeUndefined(); // taken over by the resume
+    // The session's tool run is a named event on its stream, numbered after the id resumed from.
+    const called = await post(productUrl(), { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "suggest_names", arguments: { style: "elvish", kind: "place", count: 2 } } }, headers);
+    expect(called.status).toBe(200);
+    const complete = await resumed.reader.until((e) => e.event === "tool-complete", 5_000);
+    expect(complete.id).toBe(`${streamId}_2`);
   });
 
   it("the SDK client resumes a server-closed POST stream on its own and gets the result of test_reconnection", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JSON_AND_SSE, LATEST, post } from "../support/mcp-http";
+import { JSON_AND_SSE, LATEST, openSession, post, statelessHeaders } from "../support/mcp-http";
 import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 import { migratedTestSchema, type TestSchema } from "../support/test-database";
 import { Registry } from "../../lib/mcp/registry";
@@ -9,8 +9,9 @@ import { invalidArgumentOf } from "../support/tool-errors";
 /**
  * The input limits of a public endpoint, on a server configured tight enough to reach them:
  * body size (413), batch length, JSON depth, header size (431), bounded strings and arrays in
- * every tool's arguments, and long-lived streams that end inside their lifetime and let the
- * client come back (GET resumes with Last-Event-ID; listen ends with its result).
+ * every tool's arguments, list pages of two with cursors taken exactly as issued, and long-lived
+ * streams that end inside their lifetime and let the client come back (GET resumes with
+ * Last-Event-ID; listen ends with its result).
  */
 
 let server: RunningNextServer;
@@ -25,6 +26,8 @@ const LIMITS = {
   MCP_STREAM_MAX_LIFETIME_MS: "1500",
   MCP_LISTEN_MAX_LIFETIME_MS: "1500",
   MCP_RESUME_GRACE_MS: "5000",
+  // Every list (17 tools, 5 resources, 6 templates, 3 prompts) has a second page.
+  MCP_PAGE_SIZE: "2",
 };
 
 beforeAll(async () => {
@@ -106,6 +109,44 @@ describe("request size limits", () => {
     // 2026-07-28 server/tools §error handling: input validation errors are tool execution errors.
     expect(invalidArgumentMessage((await call({ seed: "s".repeat(101) })).json)).toMatch(/\bseed: /);
     expect(invalidArgumentMessage((await call({ count: 1000 })).json)).toMatch(/\bcount: /);
+  });
+});
+
+describe("list pages (MCP_PAGE_SIZE 2): a cursor is the exact text the server issued", () => {
+  const LISTS = [
+    ["tools/list", "tools"],
+    ["resources/list", "resources"],
+    ["resources/templates/list", "resourceTemplates"],
+    ["prompts/list", "prompts"],
+  ] as const;
+  /** The second page's cursor, o:2, as issued. */
+  const SECOND = Buffer.from("o:2").toString("base64url");
+  // Each of these decodes leniently to offset 2 (server/utilities/pagination: invalid cursors SHOULD be -32602).
+  const ALTERED = [`${SECOND}x`, `${SECOND.slice(0, 2)}!${SECOND.slice(2)}`, SECOND.split("").join(" "), `${SECOND}====`, Buffer.from("o:02").toString("base64url")];
+
+  /** Sends list requests as a client of `version` does: in a session before 2026-07-28, stateless from it. */
+  async function lister(version: string): Promise<(method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>> {
+    let id = 1;
+    if (version === "2026-07-28") {
+      const meta = { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} };
+      return async (method, params) => (await post(url, { jsonrpc: "2.0", id: id++, method, params: { ...params, _meta: meta } }, statelessHeaders(version, method, params))).json as Record<string, unknown>;
+    }
+    const session = await openSession(url, version);
+    return async (method, params) => (await post(url, { jsonrpc: "2.0", id: id++, method, params }, session)).json as Record<string, unknown>;
+  }
+
+  it.each(["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"])("%s: every list's nextCursor opens its second page; altered forms of it are -32602", async (version) => {
+    const send = await lister(version);
+    for (const [method, key] of LISTS) {
+      const first = (await send(method, {})).result as Record<string, unknown[] | string>;
+      expect(first.nextCursor, method).toBe(SECOND);
+      const second = (await send(method, { cursor: SECOND })).result as Record<string, unknown[]>;
+      expect(second[key]?.length, method).toBeGreaterThan(0);
+      expect(second[key], method).not.toEqual(first[key]);
+      for (const cursor of ALTERED) {
+        expect(errorOf(await send(method, { cursor }))?.code, `${method} ${JSON.stringify(cursor)}`).toBe(-32602);
+      }
+    }
   });
 });
 

@@ -325,6 +325,9 @@ const CASES: readonly Case[] = [
   { name: "tools/list with a garbage cursor", session: LATEST, body: { jsonrpc: "2.0", id: 20, method: "tools/list", params: { cursor: "garbage!!" } }, status: 200, code: -32602, id: 20 },
   { name: "resources/list with a numeric cursor", session: LATEST, body: { jsonrpc: "2.0", id: 21, method: "resources/list", params: { cursor: 100 } }, status: 200, code: -32602, id: 21 },
   { name: "prompts/list with a well-formed cursor past the end", session: LATEST, body: { jsonrpc: "2.0", id: 22, method: "prompts/list", params: { cursor: Buffer.from("o:999").toString("base64url") } }, status: 200, code: -32602, id: 22 },
+  // Only the exact text the server issues is a cursor: these decode leniently to offset 0, which it never issues.
+  { name: "tools/list with a cursor for the first page (o:0, never issued)", session: LATEST, body: { jsonrpc: "2.0", id: 38, method: "tools/list", params: { cursor: Buffer.from("o:0").toString("base64url") } }, status: 200, code: -32602, id: 38 },
+  { name: "resources/templates/list with a padded, garbled cursor (bz!ow====)", session: LATEST, body: { jsonrpc: "2.0", id: 39, method: "resources/templates/list", params: { cursor: "bz!ow====" } }, status: 200, code: -32602, id: 39 },
   { name: "_meta.progressToken an object", session: LATEST, body: { jsonrpc: "2.0", id: 23, method: "ping", params: { _meta: { progressToken: {} } } }, status: 200, code: -32602, id: 23 },
 
   // ── Headers and content types ───────────────────────────────────────────────────────────

@@ -3,7 +3,9 @@
  * subscribers on instance A as notifications/resources/updated — a 2025-11-25 session subscribed
  * with resources/subscribe (the official 1.x client, its GET stream on A) and a 2026-07-28
  * subscriptions/listen stream on A. Only the named resources are announced, and never another
- * user's: user 2 subscribes to user 1's world by its URI and hears nothing of it.
+ * user's: user 2 subscribes to user 1's world by its URI and hears nothing of it. Nor to a token
+ * without the scopes a read needs: such a listen is refused as resources/subscribe is, and a URI
+ * above the resources carries none of theirs.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,5 +126,67 @@ describe("resource updates reach subscribers on the other instance", () => {
     }
     expect(updates.map((u) => u.uri)).toEqual([`world://${x}`, `world://${x}/characters`, `world://${x}/export.md`, `world://${x}/export.json`]);
     for (const u of updates) expect(u._meta).toEqual({ "io.modelcontextprotocol/subscriptionId": listenId });
+  }, 60_000);
+
+  /** A request that should be refused: its status, challenge and JSON-RPC error (a stream that opens instead is closed at once). */
+  async function refusalOf(url: string, headers: Record<string, string>, message: Json) {
+    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(message), signal: AbortSignal.timeout(10_000) });
+    if (res.status === 200) await res.body?.cancel();
+    const body = res.status === 200 ? undefined : ((await res.json()) as Json);
+    return { status: res.status, challenge: res.headers.get("www-authenticate"), id: body?.id, error: body?.error };
+  }
+
+  it("2026-07-28: a listen needs the scopes reading its resources needs, refused as resources/subscribe is; a URI above them carries none a token may not read", async () => {
+    const owner = newSubject("scoped");
+    const mine = await writerOnB(owner);
+    const x = await createWorld(mine, "Guarded World");
+    const uri = `world://${x}`;
+    const openidOnly = await cluster.tokenFor(owner, ["openid"]);
+    const headers2026 = (method: string, name?: string) => ({
+      authorization: `Bearer ${openidOnly}`,
+      "mcp-protocol-version": V2026,
+      "mcp-method": method,
+      ...(name === undefined ? {} : { "mcp-name": name }),
+    });
+
+    // 2025-11-25: resources/subscribe of the world needs worlds:read (basic/authorization §runtime insufficient scope).
+    const session = await initialize(A, { token: openidOnly });
+    expect((await postMessage(A, session.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    const subscribe = await refusalOf(A, session.headers, { jsonrpc: "2.0", id: "subscribe-1", method: "resources/subscribe", params: { uri } });
+    expect(subscribe.status).toBe(403);
+    expect(subscribe.challenge).toMatch(/error="insufficient_scope"/);
+    expect(subscribe.challenge).toMatch(/scope="worlds:read"/);
+
+    // 2026-07-28: a listen naming the world is refused exactly as reading it is.
+    const read = await refusalOf(A, headers2026("resources/read", uri), { jsonrpc: "2.0", id: "read-1", method: "resources/read", params: { uri, _meta: META_2026 } });
+    expect(read.status).toBe(403);
+    const listen = await refusalOf(A, headers2026("subscriptions/listen"), {
+      jsonrpc: "2.0",
+      id: "listen-1",
+      method: "subscriptions/listen",
+      params: { notifications: { toolsListChanged: true, resourceSubscriptions: [uri] }, _meta: META_2026 },
+    });
+    expect(listen).toEqual({ ...read, id: "listen-1" });
+    expect(listen.challenge).toBe(subscribe.challenge);
+
+    // "world:" names no resource, so opening it needs no scope; it covers every world below it,
+    // and each update goes only to a stream whose token may read that world.
+    const listenAbove = async (token: string) => {
+      const stream = await openStream(A, {
+        method: "POST",
+        headers: { ...headers2026("subscriptions/listen"), authorization: `Bearer ${token}` },
+        body: { jsonrpc: "2.0", id: uniqueId("listen"), method: "subscriptions/listen", params: { notifications: { resourceSubscriptions: ["world:"] }, _meta: META_2026 } },
+      });
+      const ack = await stream.reader.next(5_000);
+      expect(ack && methodOf(ack)).toBe("notifications/subscriptions/acknowledged");
+      return stream;
+    };
+    const withoutRead = await listenAbove(openidOnly);
+    const withRead = await listenAbove(await cluster.tokenFor(owner));
+    await callTool(B, mine.headers, "update_world", { worldId: x, tone: "watched" });
+    const heard = await withRead.reader.until((e) => methodOf(e) === "notifications/resources/updated", 10_000);
+    expect(messageOf(heard)?.params).toMatchObject({ uri });
+    // Both streams are on A and hear the bus at once: by now the other would have had it too.
+    await expect(withoutRead.reader.next(1_000)).rejects.toThrow(/no SSE event/);
   }, 60_000);
 });

@@ -15,7 +15,9 @@
  * 3. An elicitation asked by a handler running on A is answered by a POST that lands on B (202):
  *    the call on A finishes with the answer (the world is deleted).
  * 4. A POST stream dropped mid-call on A resumes on B with Last-Event-ID: over both connections
- *    every progress step 1…10 arrives exactly once, and exactly one result.
+ *    every progress step 1…10 arrives exactly once, and exactly one result; so it does when the
+ *    resume on B comes at once with the id just received. An id beyond the last its stream issued
+ *    is 404 on A and on B; the last real one (a named event's) resumes on B.
  * 5. DELETE on B ends the session on A: A's GET stream and its running call's stream end, the
  *    handler on A sees its signal fire ("session terminated"), and A answers the session 404.
  * 6. The official 1.x client (session, GET stream, progress, elicitation) and v2 client (2026-07-28,
@@ -333,6 +335,52 @@ export function describeScaleOut(title: string, options: ScaleOutOptions): void 
       const resumed = await openStream(FB, { method: "GET", headers: { ...s.headers, "last-event-id": lastEventId! } });
       expect(resumed.status).toBe(200);
       await resumed.close();
+    });
+
+    it("4d. a Last-Event-ID beyond the last its stream issued is 404 on the owner and on the other instance; the last real one, a named event's, resumes on B", async () => {
+      const s = await session(A, A);
+      const get = await openStream(`${A}?events=named`, { method: "GET", headers: s.headers });
+      const connected = await get.reader.until((e) => e.event === "connected", 5_000);
+      const real = connected.id ?? "";
+      const streamId = real.slice(0, real.lastIndexOf("_"));
+      expect(real).toBe(`${streamId}_1`);
+      const statusOf = async (url: string, lastEventId: string) => {
+        const res = await fetch(url, { method: "GET", headers: { accept: "text/event-stream", "last-event-id": lastEventId, ...s.headers }, signal: AbortSignal.timeout(10_000) });
+        await res.body?.cancel();
+        return res.status;
+      };
+      for (const [name, url] of [["A", A], ["B", B]] as const) {
+        for (const forged of [`${streamId}_2`, `${streamId}_999999`, `${streamId}_01`]) expect(await statusOf(url, forged), `${forged} on ${name}`).toBe(404);
+      }
+      // The refusals on A did not take the stream over: its connection still gets its pings.
+      expect((await get.reader.next(3_000))?.event).toBe("ping");
+      await get.close();
+      // The shared log knows the id of a named event too, though it never replays one.
+      const resumed = await openStream(B, { method: "GET", headers: { ...s.headers, "last-event-id": real } });
+      expect(resumed.status).toBe(200);
+      await resumed.close();
+    });
+
+    it("4e. a resume on B at once with the id just received on A (the log perhaps not there yet) gets the rest", async () => {
+      const s = await session(A, A, { token: await cluster.tokenFor(newSubject("latest")) });
+      const progressOf = (e: SseEvent) => {
+        const m = messageOf(e);
+        return m?.method === "notifications/progress" && isRecord(m.params) ? Number(m.params.progress) : undefined;
+      };
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        const callId = uniqueId("outline");
+        const call = await openStream(A, {
+          method: "POST",
+          headers: s.headers,
+          body: { jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: "draft_world_outline", arguments: { name: `Latest ${attempt}` }, _meta: { progressToken: uniqueId("progress") } } },
+        });
+        const third = await call.reader.until((e) => progressOf(e) === 3, 5_000);
+        await call.close();
+        const resumed = await openStream(B, { method: "GET", headers: { ...s.headers, "last-event-id": third.id! } });
+        const rest = await resumed.reader.rest(8_000);
+        expect(rest.map(progressOf).filter((p) => p !== undefined), `attempt ${attempt}`).toEqual([4, 5, 6, 7, 8, 9, 10]);
+        expect(rest.map(messageOf).filter((m) => m?.id === callId), `attempt ${attempt}`).toHaveLength(1);
+      }
     });
 
     it("5. DELETE on B ends the session on A: its GET stream and running call end, the handler is aborted, A answers 404", async () => {

@@ -43,6 +43,17 @@ describe("helpers", () => {
     expect(decodeCursor(encodeCursor(200))).toBe(200);
     expect(() => decodeCursor("garbage!")).toThrow(/Invalid cursor/);
   });
+
+  it("accepts only the exact text a cursor is issued as, not the many strings base64url decoding forgives", () => {
+    expect(encodeCursor(3)).toBe("bzoz");
+    expect(decodeCursor("bzoz")).toBe(3);
+    // Each decodes leniently to an offset: a trailing character, a foreign one, spaces, padding,
+    // other spare bits (o:10 is bzoxMA), a leading zero (o:03, o:00), offset 0 (the first page is
+    // asked for without a cursor); and "" decodes to nothing.
+    for (const forged of ["bzozx", "bz!oz", "b z o z", "bzoz====", "bzoz=", "bzoxMB", "bzowMw", "bzowMA", "bzow", ""]) {
+      expect(() => decodeCursor(forged), forged).toThrow(/Invalid cursor/);
+    }
+  });
 });
 
 describe("a preserialized page's envelope (lib/jsonrpc/preserialized.ts)", () => {

@@ -59,13 +59,22 @@ export interface LoggedStreamEvent {
   data: string;
 }
 
+/**
+ * One id a stream issued, as the log keeps it: the event to replay, or only the seq of a named
+ * event (never replayed, but its id is a place to resume from all the same).
+ */
+export type LoggedStreamId = LoggedStreamEvent | { seq: number; data?: undefined };
+
 /** Where resumable streams keep their events, so a client may resume on any instance. */
 export interface StreamLog {
   open(streamId: string, sessionId: string | undefined, retentionMs: number): Promise<void>;
-  append(streamId: string, event: LoggedStreamEvent): Promise<void>;
+  append(streamId: string, entry: LoggedStreamId): Promise<void>;
   finish(streamId: string): Promise<void>;
-  /** The events after `afterSeq`, whether the stream has finished, and whose session it is; undefined when unknown. */
-  read(streamId: string, afterSeq: number): Promise<{ events: LoggedStreamEvent[]; finished: boolean; sessionId: string | undefined } | undefined>;
+  /**
+   * The events after `afterSeq`, the last seq the stream issued as far as the log knows (0 before
+   * its first), whether it has finished, and whose session it is; undefined when unknown.
+   */
+  read(streamId: string, afterSeq: number): Promise<{ events: LoggedStreamEvent[]; lastSeq: number; finished: boolean; sessionId: string | undefined } | undefined>;
 }
 
 /** Which tools are switched off at run time, for every instance. */

@@ -2,7 +2,8 @@ import { McpError } from "../../jsonrpc";
 
 /**
  * Opaque cursors for list methods (server/utilities/pagination). A cursor is the base64url of the
- * next offset; anything else is refused with -32602 as the spec asks for invalid cursors.
+ * next offset, as `paginate` issues it; anything else is refused with -32602 as the spec asks for
+ * invalid cursors.
  */
 export function encodeCursor(offset: number): string {
   return Buffer.from(`o:${offset}`).toString("base64url");
@@ -10,11 +11,18 @@ export function encodeCursor(offset: number): string {
 
 export function decodeCursor(cursor: unknown): number {
   if (cursor === undefined) return 0;
-  if (typeof cursor !== "string" || cursor.length > 64) throw McpError.invalidParams("Invalid cursor");
-  const text = Buffer.from(cursor, "base64url").toString("utf8");
-  const m = /^o:(\d{1,9})$/.exec(text);
-  if (!m) throw McpError.invalidParams("Invalid cursor");
-  return Number(m[1]);
+  if (typeof cursor !== "string" || cursor.length > 64) throw invalidCursor();
+  // Node's base64url decoder skips foreign characters, padding and spare bits, so many strings
+  // decode to one offset: only the exact text this server issues is a cursor (pagination: invalid
+  // cursors SHOULD be -32602). No leading zeros, and never offset 0 (the first page takes none).
+  const m = /^o:([1-9]\d{0,8})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  const offset = m ? Number(m[1]) : undefined;
+  if (offset === undefined || encodeCursor(offset) !== cursor) throw invalidCursor();
+  return offset;
+}
+
+function invalidCursor(): McpError {
+  return McpError.invalidParams("Invalid cursor");
 }
 
 /** A precomputed page of a list result. */
@@ -37,6 +45,6 @@ export function paginate<T>(items: readonly T[], pageSize: number): Map<number, 
 
 export function pageAt<T>(pages: Map<number, Page<T>>, cursor: unknown): Page<T> {
   const page = pages.get(decodeCursor(cursor));
-  if (!page) throw McpError.invalidParams("Invalid cursor");
+  if (!page) throw invalidCursor();
   return page;
 }

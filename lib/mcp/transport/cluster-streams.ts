@@ -28,9 +28,11 @@ export function clusterMirror(log: StreamLog, bus: ClusterBus, retentionMs: numb
       return enqueue(stream.id, () => log.open(stream.id, stream.sessionId, retentionMs));
     },
     // Published only once written: a follower that has read the log and then hears the bus can
-    // never miss an event that was announced before it listened but written after it read.
+    // never miss an event that was announced before it listened but written after it read. A
+    // named event is logged by its seq only, and not published: followers never replay it.
     event(stream, seq, data) {
       enqueue(stream.id, async () => {
+        if (data === undefined) return log.append(stream.id, { seq });
         await log.append(stream.id, { seq, data });
         bus.publish({ kind: "stream_event", streamId: stream.id, seq, data });
       });
@@ -48,6 +50,14 @@ export function clusterMirror(log: StreamLog, bus: ClusterBus, retentionMs: numb
   };
 }
 
+/**
+ * How long a resume waits for the log to reach its Last-Event-ID. The owner sends each event to
+ * its client as soon as it queued the log write, so a client quick to come back elsewhere can
+ * hold an id the log does not show yet; past these pauses (about a second) the id is taken as
+ * never issued.
+ */
+const CATCH_UP_PAUSES_MS = [25, 50, 100, 200, 300, 400];
+
 interface Reader {
   deliver(event: LoggedStreamEvent): void;
   finish(): void;
@@ -62,6 +72,21 @@ export class RemoteStreams {
     private readonly bus: ClusterBus,
     private readonly local: StreamTable,
   ) {}
+
+  /**
+   * The log of a stream that issued `afterSeq` (basic/transports §resumability: an id is a cursor
+   * within its stream, and one beyond the last issued is no place in it); undefined otherwise.
+   */
+  private async issued(streamId: string, afterSeq: number): Promise<Awaited<ReturnType<StreamLog["read"]>>> {
+    let known = await this.log.read(streamId, afterSeq);
+    for (const pause of CATCH_UP_PAUSES_MS) {
+      // A finished stream's log is whole: its end is written after its last event.
+      if (!known || known.lastSeq >= afterSeq || known.finished) break;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      known = await this.log.read(streamId, afterSeq);
+    }
+    return known && known.lastSeq >= afterSeq ? known : undefined;
+  }
 
   /** Cluster messages about streams: events for readers here, attach/detach for streams owned here. */
   handle(message: ClusterMessage): void {
@@ -85,11 +110,11 @@ export class RemoteStreams {
 
   /**
    * Serve a stream owned by another instance from `afterSeq` on, for `sessionId`'s client.
-   * Undefined when the log does not know it (or it is another session's): answered 404 like any
-   * unknown Last-Event-ID.
+   * Undefined when the log does not know it (or it is another session's), or it never issued
+   * `afterSeq`: answered 404 like any unknown Last-Event-ID.
    */
   async resume(streamId: string, afterSeq: number, sessionId: string, connection: SseBodyOptions): Promise<ReadableStream<Uint8Array> | undefined> {
-    const known = await this.log.read(streamId, afterSeq);
+    const known = await this.issued(streamId, afterSeq);
     if (!known || known.sessionId !== sessionId) return undefined;
     let lastSeq = afterSeq;
     let sink: StreamSink | undefined;

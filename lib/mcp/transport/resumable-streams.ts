@@ -28,7 +28,8 @@ interface LoggedEvent {
 export interface StreamMirror {
   /** Settles once the shared log knows the stream (never rejects: a failed write is logged). */
   opened(stream: LogicalStream): Promise<void>;
-  event(stream: LogicalStream, seq: number, data: string): void;
+  /** An id was issued: with the message to replay, or without (a named event, never replayed). */
+  event(stream: LogicalStream, seq: number, data: string | undefined): void;
   finished(stream: LogicalStream): void;
 }
 
@@ -85,6 +86,15 @@ export class LogicalStream {
     return `${this.id}_${this.seq}`;
   }
 
+  /**
+   * Whether `seq` is a position this stream has given out (an event id, or the priming one before
+   * it). Ids are a cursor within their stream (basic/transports §resumability): one beyond the
+   * last is no place in it, and resuming there would replay nothing and then count on below it.
+   */
+  issued(seq: number): boolean {
+    return seq <= this.seq;
+  }
+
   onAbandoned(handler: () => void): void {
     this.abandonHandlers.push(handler);
   }
@@ -100,8 +110,9 @@ export class LogicalStream {
     if (event === undefined) {
       this.events.push({ seq, data });
       if (this.events.length > this.options.maxEvents) this.events.shift();
-      this.mirror?.event(this, seq, data);
     }
+    // A named event's id is issued too: another instance must know it to resume from it.
+    this.mirror?.event(this, seq, event === undefined ? data : undefined);
     this.sink?.write(encodeSse({ id: `${this.id}_${seq}`, data, ...(event === undefined ? {} : { event }) }));
   }
 
@@ -210,13 +221,6 @@ export class StreamTable {
     return this.streams.get(id);
   }
 
-  /** Resolve a Last-Event-ID to its stream and position; undefined when unknown or expired. */
-  resolve(lastEventId: string): { stream: LogicalStream; afterSeq: number } | undefined {
-    const parsed = parseEventId(lastEventId);
-    const stream = parsed ? this.streams.get(parsed.streamId) : undefined;
-    return stream && parsed ? { stream, afterSeq: parsed.afterSeq } : undefined;
-  }
-
   /** Finish every stream of a session (DELETE). */
   closeSession(sessionId: string): void {
     for (const s of this.streams.values()) if (s.sessionId === sessionId) s.finish();
@@ -226,12 +230,17 @@ export class StreamTable {
 const PING = encodeSse({ event: "ping", data: "{}" });
 const KEEP_ALIVE = encodeSseComment("keep-alive");
 
-/** `<streamId>_<seq>` → its parts; undefined when it is not one of ours. */
+/**
+ * `<streamId>_<seq>` → its parts; undefined when it is not one of ours. The seq must be written as
+ * this server writes it (Number() would also read "", "+1", "01", "1e0" and "0x1").
+ */
 export function parseEventId(lastEventId: string): { streamId: string; afterSeq: number } | undefined {
   const cut = lastEventId.lastIndexOf("_");
   if (cut <= 0 || lastEventId.length > 128) return undefined;
-  const afterSeq = Number(lastEventId.slice(cut + 1));
-  if (!Number.isSafeInteger(afterSeq) || afterSeq < 0) return undefined;
+  const text = lastEventId.slice(cut + 1);
+  if (!/^(?:0|[1-9]\d{0,15})$/.test(text)) return undefined;
+  const afterSeq = Number(text);
+  if (!Number.isSafeInteger(afterSeq)) return undefined;
   return { streamId: lastEventId.slice(0, cut), afterSeq };
 }
 

@@ -74,10 +74,13 @@ async function resumeStream(
   connection: SseBodyOptions,
 ): Promise<ReadableStream<Uint8Array>> {
   const notFound = () => McpError.invalidRequest("Stream not found: the Last-Event-ID is unknown or expired", undefined, 404);
-  const found = state.streams.resolve(lastEventId);
-  if (found) {
-    if (found.stream.sessionId !== session.id) throw notFound();
-    const { stream, afterSeq } = found;
+  const parsed = parseEventId(lastEventId);
+  if (!parsed) throw notFound();
+  const { streamId, afterSeq } = parsed;
+  const stream = state.streams.get(streamId);
+  if (stream) {
+    // An id this stream never issued is as unknown as another stream's (resumable-streams.ts).
+    if (stream.sessionId !== session.id || !stream.issued(afterSeq)) throw notFound();
     return sseBody(
       (sink) => {
         // Headers go out now, not with the next event (which may be a while).
@@ -89,8 +92,7 @@ async function resumeStream(
     );
   }
   // Not a stream of this instance: perhaps of another one (the shared log knows).
-  const parsed = parseEventId(lastEventId);
-  const body = parsed && state.remote ? await state.remote.resume(parsed.streamId, parsed.afterSeq, session.id, connection) : undefined;
+  const body = state.remote ? await state.remote.resume(streamId, afterSeq, session.id, connection) : undefined;
   if (!body) throw notFound();
   return body;
 }

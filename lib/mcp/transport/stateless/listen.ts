@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { JsonRpcId } from "../../../jsonrpc";
 import { MetaKey } from "../../protocol/meta-keys";
 import type { NotificationHub } from "../../cluster/notification-hub";
@@ -9,17 +8,7 @@ import { afterLifetime, everyPeriod } from "../stream-clock";
 import { ErrorCode } from "../../../jsonrpc";
 import { ProtocolError } from "../../protocol/protocol-error";
 import { TASKS_EXTENSION } from "../../tasks/wire";
-
-const Filter = z.looseObject({
-  notifications: z.looseObject({
-    toolsListChanged: z.boolean().optional(),
-    promptsListChanged: z.boolean().optional(),
-    resourcesListChanged: z.boolean().optional(),
-    resourceSubscriptions: z.array(z.string().min(1).max(2048)).max(100).optional(),
-    /** SEP-2663: notifications/tasks for these of the caller's tasks. */
-    taskIds: z.array(z.string().min(1).max(200)).max(100).optional(),
-  }),
-});
+import { ListenParams, type ListenFilter } from "../../protocol/listen-filter";
 
 /** Who listens, for the notifications that are a caller's own (resource updates, task status). */
 export interface Listener {
@@ -29,9 +18,11 @@ export interface Listener {
   taskOwner: string;
   /** The server offers tasks and the request declared the extension. */
   tasks: boolean;
+  /** Whether the stream's token has the scopes a read of `uri` needs (policy/authorize.ts). */
+  mayRead(uri: string): boolean;
 }
 
-type Agreed = z.infer<typeof Filter>["notifications"];
+type Agreed = ListenFilter;
 
 const KEEP_ALIVE = encodeSseComment("keep-alive");
 
@@ -46,8 +37,10 @@ function wants(filter: Agreed, event: ServerEvent, listener: Listener): event is
     return event.owner === listener.taskOwner && typeof event.task.taskId === "string" && (filter.taskIds ?? []).includes(event.task.taskId);
   }
   if (event.kind === "resource_updated") {
-    // Another user's resource is never announced, whatever URI the listener named.
-    if (!mayHear(event, listener.subject)) return false;
+    // Another user's resource is never announced, whatever URI the listener named; nor one its
+    // token may not read (caching §security): a subscription covers URIs below the one it
+    // names, and opening it checked the scopes of that one only.
+    if (!mayHear(event, listener.subject) || !listener.mayRead(event.uri)) return false;
     // A subscription to a URI covers its sub-resources too.
     return (filter.resourceSubscriptions ?? []).some((uri) => event.uri === uri || event.uri.startsWith(uri.endsWith("/") ? uri : `${uri}/`));
   }
@@ -86,7 +79,7 @@ export function listenResponse(
   /** Called once when the stream ends, whoever ends it. */
   onEnd?: () => void,
 ): Response {
-  const { notifications } = parseOrInvalidParams(Filter, params);
+  const { notifications } = parseOrInvalidParams(ListenParams, params);
   if (notifications.taskIds?.length && !listener.tasks) {
     throw new ProtocolError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${TASKS_EXTENSION} (for taskIds)`, {
       requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },

@@ -3,7 +3,7 @@ import type { Acceptable } from "../../../http/accept";
 import type { RequestHost } from "../../../http/handle-init";
 import type { AuthInfo } from "../../../auth/auth-info";
 import { STATELESS_ERA_METHODS } from "../../methods";
-import { authorizeRequest } from "../../policy/authorize";
+import { authorizeRequest, mayReadResource } from "../../policy/authorize";
 import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams, type RateLimitDecision } from "../../policy/rate-limit";
 import { LazyAbort } from "../lazy-abort";
 import { PostExchange } from "../post-exchange";
@@ -66,7 +66,12 @@ export function serveRequest(
 }
 
 function serveListenOf({ options, message, accept, auth, host, meta, caller }: ModernRequest): Promise<Response> {
-  const listener = { subject: auth?.subject, taskOwner: taskOwnerOf(auth, host.clientAddress), tasks: options.env.tasks !== undefined && declaresTasks(meta.clientCapabilities) };
+  const listener: Listener = {
+    subject: auth?.subject,
+    taskOwner: taskOwnerOf(auth, host.clientAddress),
+    tasks: options.env.tasks !== undefined && declaresTasks(meta.clientCapabilities),
+    mayRead: (uri) => mayReadResource(options.env, uri, auth),
+  };
   return serveListen(options, message, accept, caller, listener);
 }
 

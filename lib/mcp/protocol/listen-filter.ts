@@ -1,0 +1,19 @@
+import { z } from "zod";
+
+/**
+ * The params of subscriptions/listen (2026-07-28 basic/patterns/subscriptions §notification
+ * filter), with this server's bounds. Its own module because two roles read it: the transport
+ * that serves the stream, and the policy that decides which scopes opening it needs.
+ */
+export const ListenParams = z.looseObject({
+  notifications: z.looseObject({
+    toolsListChanged: z.boolean().optional(),
+    promptsListChanged: z.boolean().optional(),
+    resourcesListChanged: z.boolean().optional(),
+    resourceSubscriptions: z.array(z.string().min(1).max(2048)).max(100).optional(),
+    /** SEP-2663: notifications/tasks for these of the caller's tasks. */
+    taskIds: z.array(z.string().min(1).max(200)).max(100).optional(),
+  }),
+});
+
+export type ListenFilter = z.infer<typeof ListenParams>["notifications"];
