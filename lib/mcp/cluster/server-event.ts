@@ -23,6 +23,8 @@ export interface TaskStatusChanged {
   kind: "task_status";
   /** The task's owner as the task store keys it (tasks/owner.ts). */
   owner: string;
+  /** The tool the task runs: a listener must still be allowed it (policy/task-access.ts). */
+  tool: string;
   task: Record<string, unknown>;
 }
 

@@ -13,9 +13,20 @@ import type { AuthorizeEnv } from "./authorize";
  * its tasks to their owner.
  */
 export function authorizeTaskAccess(env: AuthorizeEnv, tool: string, auth: AuthInfo | undefined): void {
-  if (!env.access || !auth) return;
+  const missing = scopesMissingFor(env, tool, auth);
+  if (missing && env.access) throw insufficientScope(env.access, missing);
+}
+
+/** The same check as a predicate, for a task's status notifications on a listen stream. */
+export function mayReachTask(env: AuthorizeEnv, tool: string, auth: AuthInfo | undefined): boolean {
+  return scopesMissingFor(env, tool, auth) === undefined;
+}
+
+/** The scopes a token lacks for a task's tool, or undefined when it may reach the task. */
+function scopesMissingFor(env: AuthorizeEnv, tool: string, auth: AuthInfo | undefined): readonly string[] | undefined {
+  if (!env.access || !auth) return undefined;
   const compiled = env.registry.getTool(tool);
-  if (!compiled) return;
+  if (!compiled) return undefined;
   const decision = decideAccess(compiled.security, auth);
-  if (decision.kind === "step_up") throw insufficientScope(env.access, decision.scopes);
+  return decision.kind === "step_up" ? decision.scopes : undefined;
 }

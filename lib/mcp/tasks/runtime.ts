@@ -271,7 +271,7 @@ export class TaskRuntime {
   private announce(id: string, owner: string): void {
     this.adapters.store.get(id, owner, new Date()).then(
       (task) => {
-        if (task) this.hub.publish({ kind: "task_status", owner, task: detailedTask(task) });
+        if (task) this.hub.publish({ kind: "task_status", owner, tool: task.tool, task: detailedTask(task) });
       },
       (thrown: unknown) => logUnexpected("task status notification", thrown),
     );

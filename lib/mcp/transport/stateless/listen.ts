@@ -20,6 +20,8 @@ export interface Listener {
   tasks: boolean;
   /** Whether the stream's token has the scopes a read of `uri` needs (policy/authorize.ts). */
   mayRead(uri: string): boolean;
+  /** Whether the stream's token may reach a task of `tool`, as tasks/get checks it (policy/task-access.ts). */
+  mayReachTask(tool: string): boolean;
 }
 
 type Agreed = ListenFilter;
@@ -33,8 +35,14 @@ function wants(filter: Agreed, event: ServerEvent, listener: Listener): event is
   // A session's own messages belong to the 2025 eras' GET streams.
   if (event.kind === "session_notification") return false;
   if (event.kind === "task_status") {
-    // A task is its owner's alone (tasks/owner.ts, as the task store keys it).
-    return event.owner === listener.taskOwner && typeof event.task.taskId === "string" && (filter.taskIds ?? []).includes(event.task.taskId);
+    // A task is its owner's alone (tasks/owner.ts, as the task store keys it), and its status
+    // carries the tool's result: only for a token that tasks/get would answer.
+    return (
+      event.owner === listener.taskOwner &&
+      typeof event.task.taskId === "string" &&
+      (filter.taskIds ?? []).includes(event.task.taskId) &&
+      listener.mayReachTask(event.tool)
+    );
   }
   if (event.kind === "resource_updated") {
     // Another user's resource is never announced, whatever URI the listener named; nor one its

@@ -4,6 +4,7 @@ import type { RequestHost } from "../../../http/handle-init";
 import type { AuthInfo } from "../../../auth/auth-info";
 import { STATELESS_ERA_METHODS } from "../../methods";
 import { authorizeRequest, mayReadResource } from "../../policy/authorize";
+import { mayReachTask } from "../../policy/task-access";
 import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams, type RateLimitDecision } from "../../policy/rate-limit";
 import { LazyAbort } from "../lazy-abort";
 import { PostExchange } from "../post-exchange";
@@ -71,6 +72,7 @@ function serveListenOf({ options, message, accept, auth, host, meta, caller }: M
     taskOwner: taskOwnerOf(auth, host.clientAddress),
     tasks: options.env.tasks !== undefined && declaresTasks(meta.clientCapabilities),
     mayRead: (uri) => mayReadResource(options.env, uri, auth),
+    mayReachTask: (tool) => mayReachTask(options.env, tool, auth),
   };
   return serveListen(options, message, accept, caller, listener);
 }
