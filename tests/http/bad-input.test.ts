@@ -359,7 +359,8 @@ const CASES: readonly Case[] = [
     method: "GET",
     session: LATEST,
     headers: { accept: "text/event-stream", "last-event-id": "no-such-stream:5" },
-    status: 404,
+    // Not 404: that would tell the client its (valid) session is gone (basic/transports §session management).
+    status: 400,
     code: -32600,
     id: null,
   },

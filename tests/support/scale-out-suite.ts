@@ -17,7 +17,7 @@
  * 4. A POST stream dropped mid-call on A resumes on B with Last-Event-ID: over both connections
  *    every progress step 1…10 arrives exactly once, and exactly one result; so it does when the
  *    resume on B comes at once with the id just received. An id beyond the last its stream issued
- *    is 404 on A and on B; the last real one (a named event's) resumes on B.
+ *    is 400 on A and on B (the session stays valid); the last real one (a named event's) resumes on B.
  * 5. DELETE on B ends the session on A: A's GET stream and its running call's stream end, the
  *    handler on A sees its signal fire ("session terminated"), and A answers the session 404.
  * 6. The official 1.x client (session, GET stream, progress, elicitation) and v2 client (2026-07-28,
@@ -337,7 +337,7 @@ export function describeScaleOut(title: string, options: ScaleOutOptions): void 
       await resumed.close();
     });
 
-    it("4d. a Last-Event-ID beyond the last its stream issued is 404 on the owner and on the other instance; the last real one, a named event's, resumes on B", async () => {
+    it("4d. a Last-Event-ID beyond the last its stream issued is 400 on the owner and on the other instance; the last real one, a named event's, resumes on B", async () => {
       const s = await session(A, A);
       const get = await openStream(`${A}?events=named`, { method: "GET", headers: s.headers });
       const connected = await get.reader.until((e) => e.event === "connected", 5_000);
@@ -350,7 +350,7 @@ export function describeScaleOut(title: string, options: ScaleOutOptions): void 
         return res.status;
       };
       for (const [name, url] of [["A", A], ["B", B]] as const) {
-        for (const forged of [`${streamId}_2`, `${streamId}_999999`, `${streamId}_01`]) expect(await statusOf(url, forged), `${forged} on ${name}`).toBe(404);
+        for (const forged of [`${streamId}_2`, `${streamId}_999999`, `${streamId}_01`]) expect(await statusOf(url, forged), `${forged} on ${name}`).toBe(400);
       }
       // The refusals on A did not take the stream over: its connection still gets its pings.
       expect((await get.reader.next(3_000))?.event).toBe("ping");

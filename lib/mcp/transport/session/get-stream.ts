@@ -73,7 +73,10 @@ async function resumeStream(
   lastEventId: string,
   connection: SseBodyOptions,
 ): Promise<ReadableStream<Uint8Array>> {
-  const notFound = () => McpError.invalidRequest("Stream not found: the Last-Event-ID is unknown or expired", undefined, 404);
+  // 400, not 404: the session is alive, and a 404 to a request carrying its id tells the client to
+  // start a new one (basic/transports §session management, 4). The stream alone cannot be resumed.
+  const notFound = () =>
+    McpError.invalidRequest("Cannot resume: the Last-Event-ID is unknown or expired (the session is still valid: open the stream again without Last-Event-ID)", undefined, 400);
   const parsed = parseEventId(lastEventId);
   if (!parsed) throw notFound();
   const { streamId, afterSeq } = parsed;
