@@ -333,6 +333,28 @@ const CASES: readonly Case[] = [
   { name: "Content-Type application/jsonx", session: LATEST, headers: { "content-type": "application/jsonx" }, body: ping(), status: 415, code: -32600, id: null },
   { name: "Content-Type APPLICATION/JSON; charset=utf-8 (accepted)", session: LATEST, headers: { "content-type": "APPLICATION/JSON; charset=utf-8" }, body: ping(24), status: 200, code: null, id: 24 },
   { name: "Accept text/html", session: LATEST, headers: { accept: "text/html" }, body: ping(), status: 406, code: -32600, id: null },
+  {
+    // RFC 9110 §12.5.1: the most specific reference wins; JSON's own q=0 is not undone by the wildcard.
+    name: "Accept application/json;q=0 beside */*: the answer comes as SSE",
+    session: LATEST,
+    headers: { accept: "application/json;q=0, */*" },
+    body: ping(40),
+    status: 200,
+    code: null,
+    check: (r) => {
+      expect(r.headers.get("content-type")).toBe("text/event-stream");
+      expect(sseMessages(r.text)).toContainEqual({ jsonrpc: "2.0", id: 40, result: {} });
+    },
+  },
+  {
+    name: "Accept with both types at q=0 beside application/* and */*",
+    session: LATEST,
+    headers: { accept: "text/event-stream;q=0, application/*, application/json;q=0, */*" },
+    body: ping(),
+    status: 406,
+    code: -32600,
+    id: null,
+  },
   { name: "Accept with both types at q=0", session: LATEST, headers: { accept: "application/json;q=0, text/event-stream;q=0" }, body: ping(), status: 406, code: -32600, id: null },
   { name: "Accept missing (anything goes: JSON answer)", via: "node-http", session: LATEST, headers: { accept: null }, body: ping(25), status: 200, code: null, id: 25 },
   {
