@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest } from "node:http";
+import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { JSON_AND_SSE, openSession, sseMessages } from "../support/mcp-http";
 import { invalidArgumentOf } from "../support/tool-errors";
@@ -332,6 +333,28 @@ const CASES: readonly Case[] = [
   { name: "Content-Type missing", session: LATEST, headers: { "content-type": null }, body: new TextEncoder().encode(JSON.stringify(ping())), status: 415, code: -32600, id: null },
   { name: "Content-Type application/jsonx", session: LATEST, headers: { "content-type": "application/jsonx" }, body: ping(), status: 415, code: -32600, id: null },
   { name: "Content-Type APPLICATION/JSON; charset=utf-8 (accepted)", session: LATEST, headers: { "content-type": "APPLICATION/JSON; charset=utf-8" }, body: ping(24), status: 200, code: null, id: 24 },
+  {
+    // RFC 9110 §15.5.16: a content coding the server does not accept is 415; nothing is decoded.
+    name: "Content-Encoding gzip with a gzip body",
+    session: LATEST,
+    headers: { "content-type": "application/json", "content-encoding": "gzip" },
+    body: new Uint8Array(gzipSync(JSON.stringify(ping()))),
+    status: 415,
+    code: -32600,
+    id: null,
+    check: (r) => expect(r.headers.get("accept-encoding")).toBe("identity"),
+  },
+  {
+    name: "Content-Encoding br with a plain body",
+    session: LATEST,
+    headers: { "content-encoding": "br" },
+    body: ping(),
+    status: 415,
+    code: -32600,
+    id: null,
+    check: (r) => expect(r.headers.get("accept-encoding")).toBe("identity"),
+  },
+  { name: "Content-Encoding identity (accepted)", session: LATEST, headers: { "content-encoding": "identity" }, body: ping(39), status: 200, code: null, id: 39 },
   { name: "Accept text/html", session: LATEST, headers: { accept: "text/html" }, body: ping(), status: 406, code: -32600, id: null },
   {
     // RFC 9110 §12.5.1: the most specific reference wins; JSON's own q=0 is not undone by the wildcard.

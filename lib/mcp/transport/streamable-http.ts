@@ -1,5 +1,6 @@
 import { McpError, parseJsonBody, toMcpError } from "../../jsonrpc";
 import { parseAccept, isJsonContentType } from "../../http/accept";
+import { isIdentityEncoding, unsupportedEncoding } from "../../http/content-encoding";
 import { readBodyLimited } from "../../http/read-body";
 import { requestHostOf, type HandleInit, type RequestHost } from "../../http/handle-init";
 import { assertOriginAllowed } from "../../http/origin-guard";
@@ -79,6 +80,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     if (!isJsonContentType(request.headers.get(Header.ContentType))) {
       throw McpError.invalidRequest("Unsupported Media Type: Content-Type must be application/json", undefined, 415);
     }
+    const encoding = request.headers.get(Header.ContentEncoding);
+    if (!isIdentityEncoding(encoding)) throw unsupportedEncoding(encoding ?? "");
     const accept = parseAccept(request.headers.get(Header.Accept));
     if (!accept.json && !accept.eventStream) {
       throw McpError.invalidRequest("Not Acceptable: Accept must allow application/json or text/event-stream", undefined, 406);
