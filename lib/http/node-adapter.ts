@@ -41,11 +41,11 @@ function headersOf(req: IncomingMessage): Headers {
 }
 
 /** The whole body, for a request whose Content-Length is within the limit (framing caps it there). */
-function readDeclared(req: IncomingMessage): Promise<string> {
+function readDeclared(req: IncomingMessage): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.once("end", () => resolve(utf8Text(chunks)));
+    req.once("end", () => resolve(chunks));
     req.once("error", reject);
   });
 }
@@ -103,7 +103,12 @@ export function nodeListener(endpoint: WebHandler, options: NodeListenerOptions)
     const served = NO_BODY.has(method)
       ? endpoint.handle(new Request(url, init), host)
       : declaredWithin(req, options.maxBodyBytes)
-        ? readDeclared(req).then((body) => endpoint.handle(new Request(url, init), { ...host, body }))
+        ? readDeclared(req).then((chunks) => {
+            const body = utf8Text(chunks);
+            if (body !== undefined) return endpoint.handle(new Request(url, init), { ...host, body });
+            // Not UTF-8: the core reads the bytes itself, and refuses them.
+            return endpoint.handle(new Request(url, { ...init, body: new Uint8Array(Buffer.concat(chunks)) }), host);
+          })
         : // Chunked, or declared over the limit: the core reads (and counts) or refuses it.
           endpoint.handle(new Request(url, { ...init, body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } as RequestInit), host);
     served

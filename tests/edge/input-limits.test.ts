@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { newSubject, tokenFor } from "../support/auth";
 import { JSON_AND_SSE, LATEST, post } from "../support/mcp-http";
 import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 import { migratedTestSchema, type TestSchema } from "../support/test-database";
@@ -10,7 +11,8 @@ import { invalidArgumentOf } from "../support/tool-errors";
  * The input limits of a public endpoint, on a server configured tight enough to reach them:
  * body size (413), batch length, JSON depth, header size (431), bounded strings and arrays in
  * every tool's arguments, and long-lived streams that end inside their lifetime and let the
- * client come back (GET resumes with Last-Event-ID; listen ends with its result).
+ * client come back (GET resumes with Last-Event-ID; listen ends with its result). Bodies: one
+ * that is not UTF-8, or carries a lone surrogate, stores nothing.
  */
 
 let server: RunningNextServer;
@@ -38,6 +40,7 @@ beforeAll(async () => {
       MCP_AUTH_MODE: "mixed",
       BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
       MCP_RESOURCE_URL: `http://127.0.0.1:${port}/api/mcp`,
+      MCP_AUTH_KEYS_DIR: inject("devIssuerDir"),
       MCP_RATE_LIMITS: "0",
     },
   });
@@ -172,5 +175,38 @@ describe("long-lived streams end inside their lifetime, and clients come back", 
       resultType: "complete",
       _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1", "io.modelcontextprotocol/serverInfo": expect.objectContaining({ name: "worldcrafter" }) },
     });
+  });
+});
+
+const V2026 = "2026-07-28";
+const META_2026 = { "io.modelcontextprotocol/protocolVersion": V2026, "io.modelcontextprotocol/clientCapabilities": {} };
+
+describe("request bodies", () => {
+  const createWorld = async (token: string, body: string | Uint8Array<ArrayBuffer>) =>
+    fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: JSON_AND_SSE, authorization: `Bearer ${token}`, "mcp-protocol-version": V2026, "mcp-method": "tools/call", "mcp-name": "create_world" },
+      body,
+    });
+  const createWorldText = (name: string) => `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_world","arguments":{"name":"${name}","theme":"test"},"_meta":${JSON.stringify(META_2026)}}}`;
+
+  it("a body that is not UTF-8, or a name with a lone surrogate, creates no world (RFC 8259 §8.1, §8.2)", async () => {
+    const token = await tokenFor(server.url, newSubject("utf8"));
+    const [before, after] = createWorldText("Bad#byte").split("#") as [string, string];
+    const raw = await createWorld(token, new Uint8Array(Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(after)])));
+    expect(raw.status).toBe(400);
+    expect(await raw.json()).toMatchObject({ id: null, error: { code: -32700 } });
+
+    const surrogate = await createWorld(token, createWorldText("Sur\\ud800rogate"));
+    expect(surrogate.status).toBe(200);
+    expect(invalidArgumentMessage(await surrogate.json())).toMatch(/\bname: Unpaired surrogates are not allowed/);
+
+    // Nothing was stored: the caller has no world at all (a replaced byte would read "Bad\uFFFDbyte").
+    const listed = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: JSON_AND_SSE, authorization: `Bearer ${token}`, "mcp-protocol-version": V2026, "mcp-method": "tools/call", "mcp-name": "list_worlds" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list_worlds", arguments: {}, _meta: META_2026 } }),
+    });
+    expect(((await listed.json()) as { result: { structuredContent: { worlds: unknown[] } } }).result.structuredContent.worlds).toEqual([]);
   });
 });

@@ -132,6 +132,26 @@ const CASES: readonly Case[] = [
   { name: "empty body", session: LATEST, body: "", status: 400, code: -32700, id: null },
   { name: "whitespace-only body", session: LATEST, body: " \n\t ", status: 400, code: -32700, id: null },
   { name: "single-quoted JSON5-style body", session: LATEST, body: "{'jsonrpc':'2.0','id':1,'method':'ping'}", status: 400, code: -32700, id: null },
+  {
+    // RFC 8259 §8.1: JSON text exchanged between systems MUST be UTF-8. Decoded leniently, the byte
+    // would become U+FFFD and be stored as such.
+    name: "a raw 0xFF byte inside a string (not UTF-8)",
+    session: LATEST,
+    headers: { "content-type": "application/json" },
+    body: new Uint8Array(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"suggest_names","arguments":{"seed":"Bad'), Buffer.from([0xff]), Buffer.from('byte"}}}')])),
+    status: 400,
+    code: -32700,
+    id: null,
+  },
+  {
+    name: "a UTF-8 sequence cut short at the end of the body",
+    session: LATEST,
+    headers: { "content-type": "application/json" },
+    body: new Uint8Array(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"} '), Buffer.from([0xe2, 0x82])])),
+    status: 400,
+    code: -32700,
+    id: null,
+  },
   { name: "body is just null", session: LATEST, body: "null", status: 400, code: -32600, id: null },
   { name: "body is a number", session: LATEST, body: "42", status: 400, code: -32600, id: null },
   { name: "body is a string", session: LATEST, body: '"ping"', status: 400, code: -32600, id: null },
@@ -240,6 +260,34 @@ const CASES: readonly Case[] = [
       expect(paths).toContainEqual(["style"]);
       expect(paths).toContainEqual(["count"]);
     },
+  },
+  {
+    // A lone surrogate has no UTF-8 form (RFC 8259 §8.2): stored, it would become U+FFFD.
+    name: "tools/call with a lone surrogate in an argument (2025-11-25: an invalid_argument result naming it)",
+    session: LATEST,
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"suggest_names","arguments":{"style":"elvish","seed":"Sur\\ud800rogate"}}}',
+    status: 200,
+    code: null,
+    id: 1,
+    check: (r) => expect(invalidArgumentMessage(r)).toMatch(/\bseed: Unpaired surrogates are not allowed/),
+  },
+  {
+    name: "tools/call with a lone low surrogate in an argument key (2025-06-18: -32602 naming it)",
+    session: "2025-06-18",
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"suggest_names","arguments":{"nested":{"k\\udc00":"v"}}}}',
+    status: 200,
+    code: -32602,
+    id: 1,
+    check: (r) => expect(issuePaths(r)).toEqual([["nested", "k\udc00"]]),
+  },
+  {
+    name: "tools/call with a surrogate pair (an emoji, accepted)",
+    session: LATEST,
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"suggest_names","arguments":{"style":"elvish","seed":"\\ud83d\\ude00 ok"}}}',
+    status: 200,
+    code: null,
+    id: 1,
+    check: (r) => expect(resultOf(r).isError).toBeUndefined(),
   },
   {
     name: "tools/call of an unknown tool",

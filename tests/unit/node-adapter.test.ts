@@ -124,6 +124,16 @@ describe("the core on node:http through nodeListener", () => {
     expect(JSON.parse(res.body)).toMatchObject({ id: 3, result: { content: [{ text: "bom" }] } });
   });
 
+  it("refuses a body that is not UTF-8 with -32700 (RFC 8259 §8.1), declared or chunked", async () => {
+    const [before, after] = call(31, "echo", { message: "Bad#byte" }).split("#") as [string, string];
+    const bytes = Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(after)]);
+    for (const chunked of [false, true]) {
+      const res = await post(bytes, "echo", chunked);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({ id: null, error: { code: -32700 } });
+    }
+  });
+
   it("refuses a body over the limit with 413, declared or chunked", async () => {
     const big = call(4, "echo", { message: "x".repeat(MAX_BODY) });
     for (const chunked of [false, true]) {
