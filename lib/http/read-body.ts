@@ -91,8 +91,8 @@ async function readStream(body: ReadableStream<Uint8Array>, { maxBytes, timeoutM
   return text;
 }
 
-// fatal: a byte sequence that is not UTF-8 fails the decode instead of becoming U+FFFD; it costs
-// no more than the lenient decoder on valid text (WHATWG Encoding §10.2, "fatal" error mode).
+// fatal (WHATWG Encoding, TextDecoder): a byte sequence that is not UTF-8 fails the decode instead
+// of becoming U+FFFD. On valid text it costs what the lenient decoder costs.
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
