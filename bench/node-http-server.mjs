@@ -43,7 +43,8 @@ if (MODE === "core") {
   // The product's own adapter (lib/http/node-adapter.ts), as a team hosting the core without Next
   // would mount it. No `after` outside Next: the audit sink writes its batches on its own timer.
   const { nodeListener } = await jiti.import("../lib/http/node-adapter.ts");
-  serveCore = nodeListener(worldcrafterEndpoint(), { baseUrl: ORIGIN, maxBodyBytes: loadEnv().MCP_MAX_BODY_BYTES });
+  const env = loadEnv();
+  serveCore = nodeListener(worldcrafterEndpoint(), { baseUrl: ORIGIN, maxBodyBytes: env.MCP_MAX_BODY_BYTES, bodyTimeoutMs: env.MCP_BODY_TIMEOUT_MS });
 }
 
 const server = http.createServer((req, res) => {

@@ -25,6 +25,8 @@ const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: list.default(["https://chatgpt.com", "https://chat.openai.com", "https://claude.ai"]),
   MCP_ALLOW_LOOPBACK_ORIGINS: bool.default(true),
   MCP_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  /** A request body still incomplete after this long is answered 408 (Node alone would wait 300 s). */
+  MCP_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   MCP_MAX_BATCH: z.coerce.number().int().min(1).max(1000).default(32),
   /** Tools switched off from start-up (comma-separated names); `npm run tools` switches at run time. */
   MCP_DISABLED_TOOLS: list.default([]),

@@ -33,7 +33,7 @@ async function afterBody(request: Request, answer: () => Response | Promise<Resp
   const env = loadEnv();
   if (!env.MCP_BENCH_ROUTES) return notFound();
   try {
-    await readBodyLimited(request, env.MCP_MAX_BODY_BYTES);
+    await readBodyLimited(request, { maxBytes: env.MCP_MAX_BODY_BYTES, timeoutMs: env.MCP_BODY_TIMEOUT_MS });
   } catch (error) {
     return refusal(error);
   }

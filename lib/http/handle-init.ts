@@ -11,6 +11,8 @@ export interface HandleInit {
   /**
    * The request body as text, when the host has read it already (an Express body parser set to
    * text, the node adapter). The Request's own body is then not read. The size limit still applies.
+   * Decode strictly (utf8Text in lib/http/read-body.ts): bytes that are not UTF-8 go in the
+   * Request's body instead, and the core refuses them (-32700).
    */
   body?: string;
   /**

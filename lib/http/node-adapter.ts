@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { HandleInit } from "./handle-init";
-import { utf8Text } from "./read-body";
+import { bodyTimedOut, utf8Text } from "./read-body";
 import { wholeBodyOf } from "./whole-body";
 
 /**
@@ -29,6 +29,11 @@ export interface NodeListenerOptions {
   baseUrl: string;
   /** Bodies declaring more than this are not read here (the core answers 413 unread). */
   maxBodyBytes: number;
+  /**
+   * A body this adapter reads must have arrived within this long, else the core answers 408 and the
+   * connection closes (give it the core's MCP_BODY_TIMEOUT_MS). Absent: Node's own requestTimeout.
+   */
+  bodyTimeoutMs?: number;
 }
 
 const NO_BODY = new Set(["GET", "HEAD"]);
@@ -40,14 +45,38 @@ function headersOf(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** The whole body, for a request whose Content-Length is within the limit (framing caps it there). */
-function readDeclared(req: IncomingMessage): Promise<string> {
+/**
+ * The whole body, for a request whose Content-Length is within the limit (framing caps it there).
+ * Rejects with why it did not all arrive: the client broke off, or `timeoutMs` passed (the core's
+ * 408; reading stops, and that answer closes the connection with the rest unread).
+ */
+function readDeclared(req: IncomingMessage, timeoutMs: number | undefined): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.once("end", () => resolve(utf8Text(chunks)));
-    req.once("error", reject);
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const deadline =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            req.removeListener("data", onData);
+            req.pause();
+            reject(bodyTimedOut(timeoutMs));
+          }, timeoutMs);
+    req.on("data", onData);
+    req.once("end", () => {
+      clearTimeout(deadline);
+      resolve(chunks);
+    });
+    req.once("error", (failed: unknown) => {
+      clearTimeout(deadline);
+      reject(failed);
+    });
   });
+}
+
+/** A body stream that fails at once with `reason`: the core answers the failure as its own read's. */
+function failingBody(reason: unknown): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (controller) => controller.error(reason) });
 }
 
 function declaredWithin(req: IncomingMessage, maxBytes: number): boolean {
@@ -103,7 +132,16 @@ export function nodeListener(endpoint: WebHandler, options: NodeListenerOptions)
     const served = NO_BODY.has(method)
       ? endpoint.handle(new Request(url, init), host)
       : declaredWithin(req, options.maxBodyBytes)
-        ? readDeclared(req).then((body) => endpoint.handle(new Request(url, init), { ...host, body }))
+        ? readDeclared(req, options.bodyTimeoutMs).then(
+            (chunks) => {
+              const body = utf8Text(chunks);
+              if (body !== undefined) return endpoint.handle(new Request(url, init), { ...host, body });
+              // Not UTF-8: the core reads the bytes itself, and refuses them.
+              return endpoint.handle(new Request(url, { ...init, body: new Uint8Array(Buffer.concat(chunks)) }), host);
+            },
+            // Stalled or broken off: the core meets the failure reading its body, and answers it.
+            (failed: unknown) => endpoint.handle(new Request(url, { ...init, body: failingBody(failed), duplex: "half" } as RequestInit), host),
+          )
         : // Chunked, or declared over the limit: the core reads (and counts) or refuses it.
           endpoint.handle(new Request(url, { ...init, body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } as RequestInit), host);
     served

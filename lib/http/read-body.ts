@@ -1,49 +1,108 @@
 import { ErrorCode, McpError } from "../jsonrpc";
 
+/** How a request body is read: at most `maxBytes`, all of it within `timeoutMs`. */
+export interface BodyLimits {
+  maxBytes: number;
+  timeoutMs: number;
+}
+
 function tooLarge(maxBytes: number): McpError {
   // The unread rest of a chunked body would poison a kept-alive connection (RFC 9112 §9.3): close it.
   return new McpError(ErrorCode.InvalidRequest, `Request body larger than ${maxBytes} bytes`, { maxBytes }, 413, { connection: "close" });
 }
 
 /**
- * Read a request body as UTF-8 text, refusing more than `maxBytes` with 413 before buffering it:
- * a declared Content-Length is checked up front (HTTP framing then caps the body at that length,
- * so one read is safe and cheapest); a chunked body is counted as it arrives. `given`: the body as
- * text, read by the host before the Request was built.
+ * RFC 9110 §15.5.9: the body did not arrive in time. Reading stops and the connection closes (its
+ * unread rest would otherwise be read as the next request, RFC 9112 §9.3).
  */
-export function readBodyLimited(request: Request, maxBytes: number, given?: string): Promise<string> {
-  // A host that read the body already (lib/http/node-adapter.ts) hands it over: same limit.
-  if (given !== undefined) return Buffer.byteLength(given) > maxBytes ? Promise.reject(tooLarge(maxBytes)) : Promise.resolve(given);
-  const declared = request.headers.get("content-length");
-  if (declared === null) return readCounted(request, maxBytes);
-  if (Number(declared) > maxBytes) return Promise.reject(tooLarge(maxBytes));
-  return request.text();
+export function bodyTimedOut(timeoutMs: number): McpError {
+  return new McpError(ErrorCode.InvalidRequest, `Request Timeout: the body did not arrive within ${timeoutMs} ms`, { timeoutMs }, 408, { connection: "close" });
 }
-
-async function readCounted(request: Request, maxBytes: number): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  return utf8Text(chunks);
-}
-
-const utf8 = new TextDecoder();
 
 /**
- * A body's chunks as text, decoded as Request.text() decodes (UTF-8, a leading BOM dropped), so
- * every path that reads a body by hand reads it alike.
+ * The body stopped arriving because the client went away (the connection closed or reset mid-body):
+ * the client's doing, not a server failure. Answered like a bad request, should anyone still listen.
  */
-export function utf8Text(chunks: readonly Uint8Array[]): string {
-  return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+export class BodyAborted extends McpError {
+  constructor() {
+    super(ErrorCode.InvalidRequest, "Bad Request: the connection closed before the whole body arrived", undefined, 400, { connection: "close" });
+  }
+}
+
+/** RFC 8259 §8.1: JSON exchanged between systems MUST be UTF-8; anything else is not JSON text. */
+function notUtf8(): McpError {
+  return new McpError(ErrorCode.ParseError, "Parse error: the body is not valid UTF-8");
+}
+
+/**
+ * Read a request body as UTF-8 text within `limits`: more than `maxBytes` is 413 (a declared
+ * Content-Length is checked up front; the bytes are counted as they arrive), a body still
+ * incomplete after `timeoutMs` is 408, one that is not UTF-8 is -32700, and one the client stops
+ * sending is BodyAborted. `given`: the body as text, read (and decoded) by the host before the
+ * Request was built.
+ */
+export function readBodyLimited(request: Request, limits: BodyLimits, given?: string): Promise<string> {
+  // A host that read the body already (lib/http/node-adapter.ts) hands it over: same limit.
+  if (given !== undefined) return Buffer.byteLength(given) > limits.maxBytes ? Promise.reject(tooLarge(limits.maxBytes)) : Promise.resolve(given);
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limits.maxBytes) return Promise.reject(tooLarge(limits.maxBytes));
+  if (!request.body) return Promise.resolve("");
+  return readStream(request.body, limits);
+}
+
+/**
+ * Read by hand rather than with Request.text(): only the reader's owner can stop a read that
+ * stalls, and text() decodes leniently (an invalid byte becomes U+FFFD and would be stored).
+ */
+async function readStream(body: ReadableStream<Uint8Array>, { maxBytes, timeoutMs }: BodyLimits): Promise<string> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let expired = false;
+  // Cancelling settles the pending read as if the body had ended: `expired` tells the two apart.
+  const deadline = setTimeout(() => {
+    expired = true;
+    reader.cancel().catch(() => undefined);
+  }, timeoutMs);
+  try {
+    for (;;) {
+      let step: ReadableStreamReadResult<Uint8Array>;
+      try {
+        step = await reader.read();
+      } catch (cause) {
+        // A host may fail its body with the refusal itself (node-adapter.ts); any other failure of
+        // the stream is the connection's: the client closed or reset it mid-body.
+        throw expired ? bodyTimedOut(timeoutMs) : cause instanceof McpError ? cause : new BodyAborted();
+      }
+      if (expired) throw bodyTimedOut(timeoutMs);
+      if (step.done) break;
+      total += step.value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge(maxBytes);
+      }
+      chunks.push(step.value);
+    }
+  } finally {
+    clearTimeout(deadline);
+  }
+  const text = utf8Text(chunks);
+  if (text === undefined) throw notUtf8();
+  return text;
+}
+
+// fatal (WHATWG Encoding, TextDecoder): a byte sequence that is not UTF-8 fails the decode instead
+// of becoming U+FFFD. On valid text it costs what the lenient decoder costs.
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A body's chunks as text, decoded strictly as UTF-8 (a leading BOM dropped, as Request.text()
+ * drops it), so every path that reads a body reads it alike; undefined when the bytes are not UTF-8.
+ */
+export function utf8Text(chunks: readonly Uint8Array[]): string | undefined {
+  try {
+    return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  } catch {
+    return undefined;
+  }
 }

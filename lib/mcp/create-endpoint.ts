@@ -96,6 +96,7 @@ export function createMcpEndpoint(
     sessionTtlMs: env.MCP_SESSION_TTL_SECONDS * 1000,
     origin: { allowedOrigins: env.MCP_ALLOWED_ORIGINS, allowLoopback: env.MCP_ALLOW_LOOPBACK_ORIGINS },
     maxBodyBytes: env.MCP_MAX_BODY_BYTES,
+    bodyTimeoutMs: env.MCP_BODY_TIMEOUT_MS,
     clientAddresses: { trustedProxies: trustedProxiesOf(env.MCP_TRUSTED_PROXIES), vercel: env.VERCEL === "1" },
     maxBatch: env.MCP_MAX_BATCH,
     maxJsonDepth: env.MCP_MAX_JSON_DEPTH,

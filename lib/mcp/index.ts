@@ -20,4 +20,4 @@ export { ownEntry } from "./protocol/own-property";
 export type { TaskStore, TaskRecord, NewTask, TaskEnding, TaskError, TaskInputRequest, TaskLimits, StoredTaskStatus } from "./tasks/store";
 export type { TaskAdapters, TaskSettings } from "./tasks/runtime";
 export { TASKS_EXTENSION, type TaskSupport } from "./tasks/wire";
-export { CONTROL_CHARACTERS_MESSAGE, controlCharacterPath } from "./runtime/validate";
+export { CONTROL_CHARACTERS_MESSAGE, LONE_SURROGATES_MESSAGE, forbiddenTextIssue } from "./runtime/validate";

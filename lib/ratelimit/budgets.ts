@@ -33,13 +33,14 @@ export function budgetsOf(config: BudgetConfig): (call: RateLimitCall) => Budget
   return ({ method, tool }) => {
     if (method === "tools/list") return [list];
     if (method === "initialize") return [initialize];
-    // Each call of a batch spends tools/call's budget as if it came alone (the transport admits them).
-    if (method === "tools/batch") return [];
     if (method === "tools/call") {
       const own = tool ? perTool.get(tool) : undefined;
       // The narrower budget first: a request it refuses never touches the wider one.
       return own ? [own, call] : [call];
     }
+    // tools/batch included: the request spends this budget even when it fails before its calls are
+    // admitted (an empty or invalid batch), and each call it carries then spends tools/call's budget
+    // as if it came alone (the transport's admitter).
     return [other];
   };
 }

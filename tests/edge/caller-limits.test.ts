@@ -9,7 +9,8 @@ import { startUpstashRestFront, type UpstashRestFront } from "../support/upstash
 /**
  * Issue 19, budgets an outside attack run escaped, on servers of this file's own configuration:
  * - every request kind spends a budget: initialize (its own), and notifications, client responses,
- *   GET and DELETE (the "every other method" one), in both eras where the kind exists;
+ *   GET, DELETE and tools/batch itself (the "every other method" one; each of a batch's calls
+ *   then spends tools/call's), in both eras where the kind exists;
  * - sessions are capped per caller: a caller's flood of initialize ends only its own oldest
  *   sessions, in process and in Redis (ioredis, and Upstash's REST API) — another caller's
  *   session is never evicted, and initializes at once leave exactly the cap;
@@ -142,6 +143,30 @@ describe("every request kind spends a budget", () => {
     expect(late.status, late.text).toBe(429);
     const del = await fetch(url, { method: "DELETE", headers });
     expect(del.status).toBe(429);
+  });
+});
+
+describe("tools/batch spends a budget of its own", () => {
+  // Issue: budgetsOf gave tools/batch none, so a batch refused before its calls were admitted
+  // (`calls: []`) cost nothing: 1,100 of them got 400, never 429, and no RateLimit-* headers.
+  it.each(["2025-11-25", "2026-07-28"] as const)("an empty tools/batch spends the other budget, then is 429 (%s)", async (era) => {
+    const url = endpointOf(memory);
+    const client = await eraClient(url, era, await tokenFor(memory.url, newSubject(`batch-${era}`)));
+    const replies = [];
+    for (let i = 0; i < 45; i += 1) {
+      const r = await client.request("tools/batch", { calls: [] });
+      replies.push(r);
+      if (r.status === 429) break;
+    }
+    const statuses = replies.map((r) => r.status);
+    // MCP_RATE_LIMIT_OTHER=40; the 2025-11-25 session's notifications/initialized spent one of them.
+    const allowed = era === "2025-11-25" ? 39 : 40;
+    expect(statuses.indexOf(429), statuses.join()).toBe(allowed);
+    // Each refused batch still says what it cost (-32602: no calls), with the budget's headers.
+    expect(replies[0]!.headers.get("ratelimit-limit")).toBe("40");
+    expect(replies[0]!.headers.get("ratelimit-remaining")).toBe(String(allowed - 1));
+    expect(replies[0]!.message).toMatchObject({ error: { code: -32602 } });
+    expect(replies[allowed]!.message).toMatchObject({ error: { code: -32000, message: "Rate limit exceeded" } });
   });
 });
 

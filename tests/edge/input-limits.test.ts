@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect } from "node:net";
+import type { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { newSubject, tokenFor } from "../support/auth";
 import { JSON_AND_SSE, LATEST, openSession, post, statelessHeaders } from "../support/mcp-http";
 import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 import { migratedTestSchema, type TestSchema } from "../support/test-database";
@@ -11,12 +14,16 @@ import { invalidArgumentOf } from "../support/tool-errors";
  * body size (413), batch length, JSON depth, header size (431), bounded strings and arrays in
  * every tool's arguments, list pages of two with cursors taken exactly as issued, and long-lived
  * streams that end inside their lifetime and let the client come back (GET resumes with
- * Last-Event-ID; listen ends with its result).
+ * Last-Event-ID; listen ends with its result). Bodies: one that is not UTF-8, or carries a lone
+ * surrogate, stores nothing; one that stalls is answered 408 within MCP_BODY_TIMEOUT_MS; one the
+ * client abandons is not logged as a server failure.
  */
 
 let server: RunningNextServer;
 let database: TestSchema;
 let url = "";
+/** Everything the server wrote (its request log goes to stderr too, see NODE_OPTIONS below). */
+let serverOutput = "";
 
 const LIMITS = {
   MCP_MAX_BODY_BYTES: "2048",
@@ -28,7 +35,11 @@ const LIMITS = {
   MCP_RESUME_GRACE_MS: "5000",
   // Every list (17 tools, 5 resources, 6 templates, 3 prompts) has a second page.
   MCP_PAGE_SIZE: "2",
+  MCP_BODY_TIMEOUT_MS: "1500",
 };
+
+/** The request log is written to stdout, which startNextServer does not keep: send it to stderr. */
+const STDOUT_TO_STDERR = `--import=data:text/javascript,${encodeURIComponent("process.stdout.write = process.stderr.write.bind(process.stderr);")}`;
 
 beforeAll(async () => {
   database = await migratedTestSchema("wc_limits");
@@ -41,10 +52,18 @@ beforeAll(async () => {
       MCP_AUTH_MODE: "mixed",
       BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
       MCP_RESOURCE_URL: `http://127.0.0.1:${port}/api/mcp`,
+      MCP_AUTH_KEYS_DIR: inject("devIssuerDir"),
       MCP_RATE_LIMITS: "0",
+      MCP_LOG_REQUESTS: "1",
+      NODE_OPTIONS: STDOUT_TO_STDERR,
     },
   });
   url = `${server.url}/api/mcp`;
+  // The type declaration leaves `child` out, but startNextServer returns it.
+  const child = (server as RunningNextServer & { child?: { stderr: Readable | null } }).child;
+  child?.stderr?.on("data", (chunk: Buffer) => {
+    serverOutput += chunk.toString("utf8");
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -213,5 +232,109 @@ describe("long-lived streams end inside their lifetime, and clients come back", 
       resultType: "complete",
       _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1", "io.modelcontextprotocol/serverInfo": expect.objectContaining({ name: "worldcrafter" }) },
     });
+  });
+});
+
+/** The raw answer to `head` + `body` sent on a fresh socket, which then stays open (or is destroyed after `destroyAfterMs`). */
+function rawExchange(head: string, body: Buffer, options: { destroyAfterMs?: number; waitMs: number }): Promise<{ text: string; closedByServer: boolean; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = connect(server.port, "127.0.0.1");
+    let text = "";
+    let settled = false;
+    const done = (closedByServer: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(limit);
+      socket.destroy();
+      resolve({ text, closedByServer, ms: Date.now() - started });
+    };
+    const limit = setTimeout(() => done(false), options.waitMs);
+    socket.on("data", (d: Buffer) => (text += d.toString("utf8")));
+    socket.on("end", () => done(true));
+    socket.on("error", (error) => (settled ? undefined : reject(error)));
+    socket.write(head);
+    socket.write(body);
+    if (options.destroyAfterMs !== undefined) setTimeout(() => done(false), options.destroyAfterMs);
+  });
+}
+
+/** The body of a raw HTTP/1.1 answer, its chunked framing (if any) undone. */
+function bodyOf(answer: string): string {
+  const split = answer.indexOf("\r\n\r\n");
+  const head = answer.slice(0, split).toLowerCase();
+  let rest = answer.slice(split + 4);
+  if (!head.includes("transfer-encoding: chunked")) return rest;
+  let body = "";
+  for (;;) {
+    const line = rest.indexOf("\r\n");
+    const size = parseInt(rest.slice(0, line), 16);
+    if (!(size > 0)) return body;
+    body += rest.slice(line + 2, line + 2 + size);
+    rest = rest.slice(line + 2 + size + 2);
+  }
+}
+
+const V2026 = "2026-07-28";
+const META_2026 = { "io.modelcontextprotocol/protocolVersion": V2026, "io.modelcontextprotocol/clientCapabilities": {} };
+/** A POST's request line and headers, framed by `length` (a Content-Length) or chunked. */
+const headOf = (length: number | "chunked") =>
+  `POST /api/mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nAccept: ${JSON_AND_SSE}\r\n` +
+  `MCP-Protocol-Version: 2025-11-25\r\n${length === "chunked" ? "Transfer-Encoding: chunked" : `Content-Length: ${length}`}\r\n\r\n`;
+
+describe("request bodies", () => {
+  const createWorld = async (token: string, body: string | Uint8Array<ArrayBuffer>) =>
+    fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: JSON_AND_SSE, authorization: `Bearer ${token}`, "mcp-protocol-version": V2026, "mcp-method": "tools/call", "mcp-name": "create_world" },
+      body,
+    });
+  const createWorldText = (name: string) => `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_world","arguments":{"name":"${name}","theme":"test"},"_meta":${JSON.stringify(META_2026)}}}`;
+
+  it("a body that is not UTF-8, or a name with a lone surrogate, creates no world (RFC 8259 §8.1, §8.2)", async () => {
+    const token = await tokenFor(server.url, newSubject("utf8"));
+    const [before, after] = createWorldText("Bad#byte").split("#") as [string, string];
+    const raw = await createWorld(token, new Uint8Array(Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(after)])));
+    expect(raw.status).toBe(400);
+    expect(await raw.json()).toMatchObject({ id: null, error: { code: -32700 } });
+
+    const surrogate = await createWorld(token, createWorldText("Sur\\ud800rogate"));
+    expect(surrogate.status).toBe(200);
+    expect(invalidArgumentMessage(await surrogate.json())).toMatch(/\bname: Unpaired surrogates are not allowed/);
+
+    // Nothing was stored: the caller has no world at all (a replaced byte would read "Bad\uFFFDbyte").
+    const listed = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: JSON_AND_SSE, authorization: `Bearer ${token}`, "mcp-protocol-version": V2026, "mcp-method": "tools/call", "mcp-name": "list_worlds" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list_worlds", arguments: {}, _meta: META_2026 } }),
+    });
+    expect(((await listed.json()) as { result: { structuredContent: { worlds: unknown[] } } }).result.structuredContent.worlds).toEqual([]);
+  });
+
+  it("a body that stalls is answered 408 within MCP_BODY_TIMEOUT_MS, and the connection is closed", async () => {
+    // Content-Length 100, 10 bytes sent, then nothing: Node alone would wait 300 s, then answer an empty 408.
+    const declared = await rawExchange(headOf(100), Buffer.from('{"jsonrpc"'), { waitMs: 8_000 });
+    // Chunked, one chunk, then neither the next chunk nor the terminator.
+    const chunked = await rawExchange(headOf("chunked"), Buffer.from('a\r\n{"jsonrpc"\r\n'), { waitMs: 8_000 });
+    for (const answer of [declared, chunked]) {
+      expect(answer.text, answer.text).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer.ms).toBeGreaterThanOrEqual(1_400);
+      expect(answer.ms).toBeLessThan(6_000);
+      expect(answer.text.toLowerCase()).toContain("connection: close");
+      expect(JSON.parse(bodyOf(answer.text))).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^Request Timeout: /), data: { timeoutMs: 1500 } } });
+      expect(answer.closedByServer, "the server closes the connection after the 408").toBe(true);
+    }
+  });
+
+  it("a body the client abandons mid-upload is its own cancellation, not a server error in the log", async () => {
+    const logged = serverOutput.length;
+    // Content-Length 500, 17 bytes, then the client closes the connection.
+    await rawExchange(headOf(500), Buffer.from('{"jsonrpc":"2.0",'), { destroyAfterMs: 200, waitMs: 2_000 });
+    // Time for the server to see the close and log what it made of it.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const lines = serverOutput.slice(logged).split("\n").filter((line) => line.startsWith("{"));
+    expect(lines.filter((line) => line.includes('"level":"error"')), lines.join("\n")).toEqual([]);
+    expect(lines.filter((line) => line.includes('"code":-32603') || line.includes('"status":500')), lines.join("\n")).toEqual([]);
+    expect(lines.some((line) => line.includes('"method":"HTTP POST"') && line.includes('"outcome":"cancelled"')), lines.join("\n")).toBe(true);
   });
 });

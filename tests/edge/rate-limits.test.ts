@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { currentKeyRow, signAccessToken } from "../../lib/authorization-server/key-file";
+import { addressIdentity } from "../../lib/http/address-identity";
 import { Scope } from "../../lib/worlds/scopes";
 import { JSON_AND_SSE, sseMessages } from "../support/mcp-http";
 import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
@@ -22,8 +23,9 @@ import { startUpstashRestFront, type UpstashRestFront } from "../support/upstash
  *    at once), the rest are 429 with Retry-After, RateLimit-* and a -32000 body with
  *    data.retryAfter; successful answers count RateLimit-Remaining down. tools/list has a budget of
  *    its own, a per-tool budget (MCP_RATE_LIMIT_TOOLS) stops that tool earlier, anonymous callers
- *    are keyed by the client address a trusted proxy forwards (never by a hint), and in a
- *    2025-03-26 JSON-RPC batch the budget running out refuses single messages inside an HTTP 200.
+ *    are keyed by the client address a trusted proxy forwards (an IPv6 one by its /64; never by a
+ *    hint), and in a 2025-03-26 JSON-RPC batch the budget running out refuses single messages
+ *    inside an HTTP 200.
  * 2. The cap on open streams (MCP_MAX_STREAMS_PER_CALLER=5) holds across both servers for
  *    2026-07-28 subscriptions/listen streams, and closing a stream frees its slot.
  * 3. With a Redis this file starts and stops itself: MCP_RATE_LIMIT_FAILURE=closed answers 503 with
@@ -73,10 +75,13 @@ function hint(name: string): string {
   return h;
 }
 
-/** A documentation-prefix IPv6 address unique to this run (RFC 3849). */
-function address(n: number): string {
-  const ip = `2001:db8:${RUN.slice(0, 4)}:${RUN.slice(4)}::${n}`;
-  callers.add(`ip:${ip}`);
+/**
+ * A documentation-prefix IPv6 address unique to this run (RFC 3849): client `n`'s own /64, host
+ * `host` in it. Anonymous callers are keyed by their /64 (lib/http/address-identity.ts).
+ */
+function address(n: number, host = 1): string {
+  const ip = `2001:db8:${RUN.slice(0, 4)}:${RUN.slice(4, 7)}${n.toString(16)}::${host.toString(16)}`;
+  callers.add(`ip:${addressIdentity(ip)}`);
   return ip;
 }
 
@@ -482,7 +487,7 @@ describe("budgets shared by two instances through REDIS_URL", () => {
     expect(headerInt(other, "ratelimit-remaining")).toBe(TOOLS_CALL_LIMIT - SUGGEST_NAMES_LIMIT - 1);
   });
 
-  it("keys anonymous callers by the address a trusted proxy forwards; client hints never choose a budget", async () => {
+  it("keys anonymous callers by the address a trusted proxy forwards (IPv6: its /64); client hints never choose a budget", async () => {
     // The servers trust the loopback (MCP_TRUSTED_PROXIES): X-Forwarded-For is read from the right,
     // past trusted hops, and the first address that is not a trusted proxy is the client.
     const client = address(2);
@@ -496,7 +501,9 @@ describe("budgets shared by two instances through REDIS_URL", () => {
     expectLimited(await listTools(serverB, { forwardedFor: `${other}, ${client}` }), TOOLS_LIST_LIMIT);
     // A trusted proxy after the client does not change who the client is.
     expectLimited(await listTools(serverA, { forwardedFor: `${client}, 127.0.0.1` }), TOOLS_LIST_LIMIT);
-    // Another client address has a budget of its own.
+    // Nor does another address of the client's /64: an IPv6 client picks any of its 2^64 itself.
+    expectLimited(await listTools(serverB, { forwardedFor: address(2, 0xbeef) }), TOOLS_LIST_LIMIT);
+    // Another client (another /64) has a budget of its own.
     expectServed(await listTools(serverA, { forwardedFor: other }), TOOLS_LIST_LIMIT, TOOLS_LIST_LIMIT - 1);
   });
 

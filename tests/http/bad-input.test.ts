@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest } from "node:http";
+import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { JSON_AND_SSE, openSession, sseMessages } from "../support/mcp-http";
 import { invalidArgumentOf } from "../support/tool-errors";
@@ -131,6 +132,26 @@ const CASES: readonly Case[] = [
   { name: "empty body", session: LATEST, body: "", status: 400, code: -32700, id: null },
   { name: "whitespace-only body", session: LATEST, body: " \n\t ", status: 400, code: -32700, id: null },
   { name: "single-quoted JSON5-style body", session: LATEST, body: "{'jsonrpc':'2.0','id':1,'method':'ping'}", status: 400, code: -32700, id: null },
+  {
+    // RFC 8259 §8.1: JSON text exchanged between systems MUST be UTF-8. Decoded leniently, the byte
+    // would become U+FFFD and be stored as such.
+    name: "a raw 0xFF byte inside a string (not UTF-8)",
+    session: LATEST,
+    headers: { "content-type": "application/json" },
+    body: new Uint8Array(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"suggest_names","arguments":{"seed":"Bad'), Buffer.from([0xff]), Buffer.from('byte"}}}')])),
+    status: 400,
+    code: -32700,
+    id: null,
+  },
+  {
+    name: "a UTF-8 sequence cut short at the end of the body",
+    session: LATEST,
+    headers: { "content-type": "application/json" },
+    body: new Uint8Array(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"} '), Buffer.from([0xe2, 0x82])])),
+    status: 400,
+    code: -32700,
+    id: null,
+  },
   { name: "body is just null", session: LATEST, body: "null", status: 400, code: -32600, id: null },
   { name: "body is a number", session: LATEST, body: "42", status: 400, code: -32600, id: null },
   { name: "body is a string", session: LATEST, body: '"ping"', status: 400, code: -32600, id: null },
@@ -241,6 +262,34 @@ const CASES: readonly Case[] = [
     },
   },
   {
+    // A lone surrogate has no UTF-8 form (RFC 8259 §8.2): stored, it would become U+FFFD.
+    name: "tools/call with a lone surrogate in an argument (2025-11-25: an invalid_argument result naming it)",
+    session: LATEST,
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"suggest_names","arguments":{"style":"elvish","seed":"Sur\\ud800rogate"}}}',
+    status: 200,
+    code: null,
+    id: 1,
+    check: (r) => expect(invalidArgumentMessage(r)).toMatch(/\bseed: Unpaired surrogates are not allowed/),
+  },
+  {
+    name: "tools/call with a lone low surrogate in an argument key (2025-06-18: -32602 naming it)",
+    session: "2025-06-18",
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"suggest_names","arguments":{"nested":{"k\\udc00":"v"}}}}',
+    status: 200,
+    code: -32602,
+    id: 1,
+    check: (r) => expect(issuePaths(r)).toEqual([["nested", "k\udc00"]]),
+  },
+  {
+    name: "tools/call with a surrogate pair (an emoji, accepted)",
+    session: LATEST,
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"suggest_names","arguments":{"style":"elvish","seed":"\\ud83d\\ude00 ok"}}}',
+    status: 200,
+    code: null,
+    id: 1,
+    check: (r) => expect(resultOf(r).isError).toBeUndefined(),
+  },
+  {
     name: "tools/call of an unknown tool",
     session: LATEST,
     body: call({ name: "no_such_tool", arguments: {} }),
@@ -335,7 +384,51 @@ const CASES: readonly Case[] = [
   { name: "Content-Type missing", session: LATEST, headers: { "content-type": null }, body: new TextEncoder().encode(JSON.stringify(ping())), status: 415, code: -32600, id: null },
   { name: "Content-Type application/jsonx", session: LATEST, headers: { "content-type": "application/jsonx" }, body: ping(), status: 415, code: -32600, id: null },
   { name: "Content-Type APPLICATION/JSON; charset=utf-8 (accepted)", session: LATEST, headers: { "content-type": "APPLICATION/JSON; charset=utf-8" }, body: ping(24), status: 200, code: null, id: 24 },
+  {
+    // RFC 9110 §15.5.16: a content coding the server does not accept is 415; nothing is decoded.
+    name: "Content-Encoding gzip with a gzip body",
+    session: LATEST,
+    headers: { "content-type": "application/json", "content-encoding": "gzip" },
+    body: new Uint8Array(gzipSync(JSON.stringify(ping()))),
+    status: 415,
+    code: -32600,
+    id: null,
+    check: (r) => expect(r.headers.get("accept-encoding")).toBe("identity"),
+  },
+  {
+    name: "Content-Encoding br with a plain body",
+    session: LATEST,
+    headers: { "content-encoding": "br" },
+    body: ping(),
+    status: 415,
+    code: -32600,
+    id: null,
+    check: (r) => expect(r.headers.get("accept-encoding")).toBe("identity"),
+  },
+  { name: "Content-Encoding identity (accepted)", session: LATEST, headers: { "content-encoding": "identity" }, body: ping(39), status: 200, code: null, id: 39 },
   { name: "Accept text/html", session: LATEST, headers: { accept: "text/html" }, body: ping(), status: 406, code: -32600, id: null },
+  {
+    // RFC 9110 §12.5.1: the most specific reference wins; JSON's own q=0 is not undone by the wildcard.
+    name: "Accept application/json;q=0 beside */*: the answer comes as SSE",
+    session: LATEST,
+    headers: { accept: "application/json;q=0, */*" },
+    body: ping(40),
+    status: 200,
+    code: null,
+    check: (r) => {
+      expect(r.headers.get("content-type")).toBe("text/event-stream");
+      expect(sseMessages(r.text)).toContainEqual({ jsonrpc: "2.0", id: 40, result: {} });
+    },
+  },
+  {
+    name: "Accept with both types at q=0 beside application/* and */*",
+    session: LATEST,
+    headers: { accept: "text/event-stream;q=0, application/*, application/json;q=0, */*" },
+    body: ping(),
+    status: 406,
+    code: -32600,
+    id: null,
+  },
   { name: "Accept with both types at q=0", session: LATEST, headers: { accept: "application/json;q=0, text/event-stream;q=0" }, body: ping(), status: 406, code: -32600, id: null },
   { name: "Accept missing (anything goes: JSON answer)", via: "node-http", session: LATEST, headers: { accept: null }, body: ping(25), status: 200, code: null, id: 25 },
   {

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadEnv } from "../../lib/config/env";
@@ -14,6 +14,7 @@ import type { HandleInit } from "../../lib/http/handle-init";
  * answer paths (JSON written whole; SSE streamed), limits, and cancellation when the client leaves.
  */
 const MAX_BODY = 2048;
+const BODY_TIMEOUT_MS = 500;
 const V = "2026-07-28";
 
 /** A tool that waits until its call is cancelled, and says so. */
@@ -56,9 +57,10 @@ let server: http.Server;
 let port = 0;
 
 beforeAll(async () => {
-  const env = loadEnv({ MCP_SESSION_MODE: "stateless", MCP_LOG_REQUESTS: "0", MCP_MAX_BODY_BYTES: String(MAX_BODY) });
+  // The adapter reads declared bodies with its deadline, the core chunked ones with its own: the same.
+  const env = loadEnv({ MCP_SESSION_MODE: "stateless", MCP_LOG_REQUESTS: "0", MCP_MAX_BODY_BYTES: String(MAX_BODY), MCP_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) });
   const endpoint = createMcpEndpoint({ info: { name: "t", version: "1" }, contents: { tools: [echo, steps, waits] } }, env);
-  server = http.createServer(nodeListener(endpoint, { baseUrl: "http://127.0.0.1", maxBodyBytes: MAX_BODY }));
+  server = http.createServer(nodeListener(endpoint, { baseUrl: "http://127.0.0.1", maxBodyBytes: MAX_BODY, bodyTimeoutMs: BODY_TIMEOUT_MS }));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -122,6 +124,36 @@ describe("the core on node:http through nodeListener", () => {
     const res = await post(withBom, "echo");
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ id: 3, result: { content: [{ text: "bom" }] } });
+  });
+
+  it("refuses a body that is not UTF-8 with -32700 (RFC 8259 §8.1), declared or chunked", async () => {
+    const [before, after] = call(31, "echo", { message: "Bad#byte" }).split("#") as [string, string];
+    const bytes = Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(after)]);
+    for (const chunked of [false, true]) {
+      const res = await post(bytes, "echo", chunked);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({ id: null, error: { code: -32700 } });
+    }
+  });
+
+  it("answers a body that stalls 408 after bodyTimeoutMs and closes the connection, declared or chunked", async () => {
+    const head = (framing: string) =>
+      `POST /api/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nMCP-Protocol-Version: ${V}\r\n${framing}\r\n\r\n`;
+    for (const sent of [`${head("Content-Length: 100")}{"jsonrpc"`, `${head("Transfer-Encoding: chunked")}a\r\n{"jsonrpc"\r\n`]) {
+      const started = Date.now();
+      const answer = await new Promise<{ text: string; ended: boolean }>((resolve) => {
+        const socket = connect(port, "127.0.0.1");
+        let text = "";
+        const limit = setTimeout(() => (socket.destroy(), resolve({ text, ended: false })), 5_000);
+        socket.on("data", (d: Buffer) => (text += d.toString("utf8")));
+        socket.on("end", () => (clearTimeout(limit), socket.destroy(), resolve({ text, ended: true })));
+        socket.write(sent);
+      });
+      expect(answer.text).toMatch(/^HTTP\/1\.1 408 /);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(BODY_TIMEOUT_MS - 50);
+      expect(answer.text).toContain('"data":{"timeoutMs":500}');
+      expect(answer.ended, "the server closed the connection").toBe(true);
+    }
   });
 
   it("refuses a body over the limit with 413, declared or chunked", async () => {

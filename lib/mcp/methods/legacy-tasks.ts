@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ErrorCode, McpError } from "../../jsonrpc";
 import { ProtocolError } from "../protocol/protocol-error";
-import { controlCharacterPath, parseOrInvalidParams } from "../runtime/validate";
+import { forbiddenTextIssue, parseOrInvalidParams } from "../runtime/validate";
 import { authorizeTaskAccess } from "../policy/task-access";
 import { TIME_LIMIT_GRACE_MS, type TaskRuntime } from "../tasks/runtime";
 import { taskOwnerOf } from "../tasks/owner";
@@ -33,7 +33,7 @@ const ownerOf = (call: MethodCall) => taskOwnerOf(call.scope.auth, call.scope.cl
  */
 async function ownTask(env: MethodEnv, tasks: TaskRuntime, call: MethodCall): Promise<TaskRecord> {
   const { taskId } = parseOrInvalidParams(TaskParams, call.params);
-  const task = controlCharacterPath(taskId) ? undefined : await tasks.get(taskId, ownerOf(call));
+  const task = forbiddenTextIssue(taskId) ? undefined : await tasks.get(taskId, ownerOf(call));
   if (!task) throw McpError.invalidParams(`Unknown task: ${taskId}`, { taskId });
   authorizeTaskAccess(env, task.tool, call.scope.auth);
   return task;

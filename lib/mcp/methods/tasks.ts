@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ErrorCode, McpError } from "../../jsonrpc";
 import { ProtocolError } from "../protocol/protocol-error";
-import { CONTROL_CHARACTERS_MESSAGE, controlCharacterPath, parseOrInvalidParams } from "../runtime/validate";
+import { forbiddenTextIssue, parseOrInvalidParams } from "../runtime/validate";
 import { authorizeTaskAccess } from "../policy/task-access";
 import type { TaskRecord } from "../tasks/store";
 import type { TaskRuntime } from "../tasks/runtime";
@@ -41,7 +41,7 @@ const ownerOf = (call: MethodCall) => taskOwnerOf(call.scope.auth, call.scope.cl
  * could never have issued (a NUL or other control character) is as unknown as any other.
  */
 async function ownTask(env: MethodEnv, tasks: TaskRuntime, call: MethodCall, taskId: string): Promise<TaskRecord> {
-  const task = controlCharacterPath(taskId) ? undefined : await tasks.get(taskId, ownerOf(call));
+  const task = forbiddenTextIssue(taskId) ? undefined : await tasks.get(taskId, ownerOf(call));
   if (!task) throw unknownTask(taskId);
   authorizeTaskAccess(env, task.tool, call.scope.auth);
   return task;
@@ -59,9 +59,10 @@ export const updateTask: MethodHandler = async (env, call) => {
   const tasks = runtimeFor(env, call);
   const { taskId, inputResponses } = parseOrInvalidParams(UpdateParams, call.params);
   await ownTask(env, tasks, call, taskId);
-  // Answers are stored as they come (jsonb, which refuses a NUL): text never needs control characters.
-  const path = controlCharacterPath(inputResponses, ["inputResponses"]);
-  if (path) throw McpError.invalidParams("Invalid params", [{ path, message: CONTROL_CHARACTERS_MESSAGE }]);
+  // Answers are stored as they come (jsonb, which refuses a NUL): text never needs control
+  // characters or unpaired surrogates.
+  const issue = forbiddenTextIssue(inputResponses, ["inputResponses"]);
+  if (issue) throw McpError.invalidParams("Invalid params", [issue]);
   if (!(await tasks.answer(taskId, ownerOf(call), inputResponses))) throw unknownTask(taskId);
   return {};
 };

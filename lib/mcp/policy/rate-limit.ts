@@ -1,5 +1,6 @@
 import type { AuthInfo } from "../../auth/auth-info";
 import { ErrorCode, McpError } from "../../jsonrpc";
+import { addressIdentity } from "../../http/address-identity";
 
 /**
  * Rate limits as the core sees them (seed 001 §rate limiting): a decision per JSON-RPC request,
@@ -42,11 +43,13 @@ export interface RequestLimiter {
 
 /**
  * The key requests are counted under: the token's subject; anonymous callers by the client's
- * address as a trusted source reports it (lib/http/client-address.ts). Client hints such as
+ * address as a trusted source reports it (lib/http/client-address.ts), an IPv6 one by its /64
+ * (lib/http/address-identity.ts: one client holds a whole /64). Client hints such as
  * `_meta["openai/subject"]` never choose a budget: a fresh value per request would be a fresh one.
+ * Budgets, open streams and sessions per caller all count under this key.
  */
 export function callerKey(clientAddress: string, auth: AuthInfo | undefined): string {
-  return auth ? `sub:${auth.subject}` : `ip:${clientAddress}`;
+  return auth ? `sub:${auth.subject}` : `ip:${addressIdentity(clientAddress)}`;
 }
 
 /**

@@ -5,6 +5,7 @@ export const Header = {
   LastEventId: "last-event-id",
   Accept: "accept",
   ContentType: "content-type",
+  ContentEncoding: "content-encoding",
   Origin: "origin",
   Host: "host",
   Allow: "allow",

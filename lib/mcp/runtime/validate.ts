@@ -29,29 +29,50 @@ const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 /** The message every refused control character gets, wherever it is found. */
 export const CONTROL_CHARACTERS_MESSAGE = "Control characters are not allowed";
 
-/** Whether `text` is free of control characters that no text field allows. */
-export function isPlainText(text: string): boolean {
-  return !FORBIDDEN_CONTROL.test(text);
+/**
+ * A lone surrogate: JSON can escape one (`"\ud800"`), though receivers' handling of it is
+ * "unpredictable" (RFC 8259 §8.2). It is no Unicode scalar value (Unicode §3.9, D76), so UTF-8 has
+ * no form for it and storing it would silently turn it into U+FFFD. Refused like a control character.
+ */
+export const LONE_SURROGATES_MESSAGE = "Unpaired surrogates are not allowed (a string must be Unicode text)";
+
+/**
+ * Why `text` may not be stored as text — a forbidden control character, a lone surrogate — or
+ * undefined when it may. isWellFormed is native, and immediate for strings V8 keeps one byte per
+ * character (most).
+ */
+function textProblem(text: string): string | undefined {
+  if (FORBIDDEN_CONTROL.test(text)) return CONTROL_CHARACTERS_MESSAGE;
+  return text.isWellFormed() ? undefined : LONE_SURROGATES_MESSAGE;
 }
 
-/** The path of the first string (or object key) inside `value` that carries a forbidden control character. */
-export function controlCharacterPath(value: unknown, path: (string | number)[] = [], depth = 0): (string | number)[] | undefined {
-  const found = controlCharacterAt(value, depth);
-  return found ? [...path, ...found.reverse()] : undefined;
+/** The first string (or object key) inside `value` that is not plain text: where, and why. */
+export function forbiddenTextIssue(value: unknown, path: (string | number)[] = []): IssueReport | undefined {
+  const found = forbiddenTextAt(value, 0);
+  return found ? { path: [...path, ...found.reversePath.reverse()], message: found.message } : undefined;
+}
+
+/** Where forbidden text was found, innermost key first; the message says what it was. */
+interface Found {
+  message: string;
+  reversePath: (string | number)[];
 }
 
 /**
- * The same search, innermost key first, with nothing allocated unless something is found: it
- * runs on every tool call's arguments, which are almost always clean.
+ * The same search, with nothing allocated unless something is found: it runs on every tool
+ * call's arguments, which are almost always clean.
  */
-function controlCharacterAt(value: unknown, depth: number): (string | number)[] | undefined {
-  if (typeof value === "string") return isPlainText(value) ? undefined : [];
+function forbiddenTextAt(value: unknown, depth: number): Found | undefined {
+  if (typeof value === "string") {
+    const message = textProblem(value);
+    return message ? { message, reversePath: [] } : undefined;
+  }
   if (depth > 64 || typeof value !== "object" || value === null) return undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = controlCharacterAt(value[i], depth + 1);
+      const found = forbiddenTextAt(value[i], depth + 1);
       if (found) {
-        found.push(i);
+        found.reversePath.push(i);
         return found;
       }
     }
@@ -60,10 +81,11 @@ function controlCharacterAt(value: unknown, depth: number): (string | number)[] 
   const record = value as Record<string, unknown>;
   // Object.keys: the own enumerable string keys, in Object.entries' order.
   for (const key of Object.keys(record)) {
-    if (!isPlainText(key)) return [key];
-    const found = controlCharacterAt(record[key], depth + 1);
+    const message = textProblem(key);
+    if (message) return { message, reversePath: [key] };
+    const found = forbiddenTextAt(record[key], depth + 1);
     if (found) {
-      found.push(key);
+      found.reversePath.push(key);
       return found;
     }
   }
@@ -75,13 +97,13 @@ export type ArgumentsCheck<T> = { success: true; data: T } | { success: false; i
 
 /**
  * Check client-chosen arguments (tools, prompts): every string in them — whatever its schema —
- * free of forbidden control characters, then the schema itself. Schemas of single-line fields
- * refuse tab and newlines too (lib/worlds/tools/data/shared.ts). Nothing is thrown: a tool call
+ * free of forbidden control characters and lone surrogates, then the schema itself. Schemas of
+ * single-line fields refuse tab and newlines too (lib/worlds/tools/data/shared.ts). Nothing is thrown: a tool call
  * reports the issues as a protocol error or as a tool result, depending on the revision.
  */
 export function checkArguments<T>(schema: ZodType<T>, value: unknown): ArgumentsCheck<T> {
-  const path = controlCharacterPath(value);
-  if (path) return { success: false, issues: [{ path, message: CONTROL_CHARACTERS_MESSAGE }] };
+  const forbidden = forbiddenTextIssue(value);
+  if (forbidden) return { success: false, issues: [forbidden] };
   const result = schema.safeParse(value);
   // zod's success result is returned as is: no wrapper per call on the hot path.
   if (result.success) return result;

@@ -1,14 +1,16 @@
 import type { AuthInfo } from "../../auth/auth-info";
+import { addressIdentity } from "../../http/address-identity";
 
 /**
  * Whose task it is: the token's subject, or for an anonymous caller the same identity the rate
- * limiter counts it under (its trusted client address, policy/rate-limit.ts callerKey). One
- * anonymous client's tasks neither count against another's limits nor are readable by it.
+ * limiter counts it under (its trusted client address, an IPv6 one by its /64: policy/rate-limit.ts
+ * callerKey, http/address-identity.ts). One anonymous client's tasks neither count against
+ * another's limits nor are readable by it, and rotating addresses inside its /64 gains nothing.
  *
  * The two kinds live in separate namespaces (`subject:` / `anonymous:`): a subject is whatever
  * string the issuer chose, and one that read `anonymous:10.0.0.1` must not see that address's
  * tasks in mixed mode.
  */
 export function taskOwnerOf(auth: AuthInfo | undefined, clientAddress: string): string {
-  return auth ? `subject:${auth.subject}` : `anonymous:${clientAddress}`;
+  return auth ? `subject:${auth.subject}` : `anonymous:${addressIdentity(clientAddress)}`;
 }

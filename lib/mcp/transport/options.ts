@@ -22,6 +22,8 @@ export interface StreamableHttpOptions {
   sessionTtlMs: number;
   origin: OriginPolicy;
   maxBodyBytes: number;
+  /** A request body must have arrived whole within this long; else 408 and the connection closes. */
+  bodyTimeoutMs: number;
   maxBatch: number;
   maxJsonDepth: number;
   keepAliveMs: number;

@@ -1,6 +1,7 @@
 import { McpError, parseJsonBody, toMcpError } from "../../jsonrpc";
 import { parseAccept, isJsonContentType } from "../../http/accept";
-import { readBodyLimited } from "../../http/read-body";
+import { isIdentityEncoding, unsupportedEncoding } from "../../http/content-encoding";
+import { BodyAborted, readBodyLimited, type BodyLimits } from "../../http/read-body";
 import { requestHostOf, type HandleInit, type RequestHost } from "../../http/handle-init";
 import { assertOriginAllowed } from "../../http/origin-guard";
 import { applyCors, preflightResponse } from "../../http/cors";
@@ -74,16 +75,19 @@ function buildEras(options: StreamableHttpOptions): { session: SessionEra; state
 export function createStreamableHttpHandler(options: StreamableHttpOptions): StreamableHttpHandler {
   const { session, stateless } = buildEras(options);
   const allow = { [Header.Allow]: options.sessionMode === "stateful" ? ALLOW : ALLOW_STATELESS };
+  const bodyLimits: BodyLimits = { maxBytes: options.maxBodyBytes, timeoutMs: options.bodyTimeoutMs };
 
   async function handlePost(request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
     if (!isJsonContentType(request.headers.get(Header.ContentType))) {
       throw McpError.invalidRequest("Unsupported Media Type: Content-Type must be application/json", undefined, 415);
     }
+    const encoding = request.headers.get(Header.ContentEncoding);
+    if (!isIdentityEncoding(encoding)) throw unsupportedEncoding(encoding ?? "");
     const accept = parseAccept(request.headers.get(Header.Accept));
     if (!accept.json && !accept.eventStream) {
       throw McpError.invalidRequest("Not Acceptable: Accept must allow application/json or text/event-stream", undefined, 406);
     }
-    const body = parseJsonBody(await readBodyLimited(request, options.maxBodyBytes, host.body), options.maxJsonDepth);
+    const body = parseJsonBody(await readBodyLimited(request, bodyLimits, host.body), options.maxJsonDepth);
     if (isStatelessEra(request, body)) return stateless.post(request, body, accept, auth, host);
     return session.post(request, body, accept, auth, host);
   }
@@ -147,7 +151,10 @@ function refusal(options: StreamableHttpOptions, allow: Record<string, string>, 
   const error = toMcpError(cause);
   const response = errorResponse(error, id, error.httpStatus === 405 ? allow : undefined);
   if (options.log !== silentRequestLogger) {
-    options.log({ method: `HTTP ${method.slice(0, 16)}`, ms: Math.round((performance.now() - started) * 100) / 100, outcome: "error", code: error.code, status: response.status });
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    // A client that left mid-body cancelled its own request: nobody reads this answer.
+    if (cause instanceof BodyAborted) options.log({ method: `HTTP ${method.slice(0, 16)}`, ms, outcome: "cancelled" });
+    else options.log({ method: `HTTP ${method.slice(0, 16)}`, ms, outcome: "error", code: error.code, status: response.status });
   }
   return response;
 }

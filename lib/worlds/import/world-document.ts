@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTROL_CHARACTERS_MESSAGE, controlCharacterPath } from "../../mcp";
+import { forbiddenTextIssue } from "../../mcp";
 import { LongText, Name, ShortText, Theme, Traits } from "../tools/data/shared";
 
 /**
@@ -84,9 +84,9 @@ export function describeProblems(problems: string[]): string {
  */
 export function validateDocument(raw: WorldDocumentInput, where: (path: PropertyKey[]) => string): WorldDocument {
   // The rule create_* arguments follow (lib/mcp/runtime/validate.ts): no C0 control character
-  // but tab and newlines in any string. PostgreSQL refuses a NUL outright (22021).
-  const control = controlCharacterPath(raw);
-  if (control) throw new WorldFileProblems([`${where(control)}: ${CONTROL_CHARACTERS_MESSAGE}`]);
+  // but tab and newlines, and no lone surrogate, in any string. PostgreSQL refuses a NUL outright (22021).
+  const forbidden = forbiddenTextIssue(raw);
+  if (forbidden) throw new WorldFileProblems([`${where(forbidden.path)}: ${forbidden.message}`]);
   const parsed = WorldDocument.safeParse(raw);
   if (parsed.success) return parsed.data;
   throw new WorldFileProblems(parsed.error.issues.map((issue) => `${where(issue.path)}: ${issue.message}`));
