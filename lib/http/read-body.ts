@@ -21,21 +21,45 @@ export function readBodyLimited(request: Request, maxBytes: number, given?: stri
 }
 
 async function readCounted(request: Request, maxBytes: number): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
+  const chunks = await chunksWithin(request.body, maxBytes);
+  if (!chunks) throw tooLarge(maxBytes);
+  return utf8Text(chunks);
+}
+
+/**
+ * A body's chunks as they arrive, counted: undefined (and the rest left unread, the stream
+ * cancelled) the moment they pass `maxBytes`.
+ */
+async function chunksWithin(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array[] | undefined> {
+  if (!body) return [];
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return chunks;
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
+      return undefined;
     }
     chunks.push(value);
   }
-  return utf8Text(chunks);
+}
+
+/**
+ * `request` with its body read into memory, for a handler that reads it whole anyway (better-auth,
+ * the sign-in forms); undefined when the body is larger than `maxBytes`. A declared Content-Length
+ * over the limit is refused before a byte is read; otherwise the body is counted as it arrives and
+ * refused the moment it passes the limit (a chunked body declares nothing).
+ */
+export async function requestWithin(request: Request, maxBytes: number): Promise<Request | undefined> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && !(Number(declared) <= maxBytes)) return undefined;
+  if (!request.body) return request;
+  const chunks = await chunksWithin(request.body, maxBytes);
+  if (!chunks) return undefined;
+  return new Request(request, { body: Buffer.concat(chunks) });
 }
 
 const utf8 = new TextDecoder();

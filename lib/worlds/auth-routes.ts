@@ -3,7 +3,10 @@ import { loadEnv } from "../config/env";
 import { applyCors, preflightResponse } from "../http/cors";
 import { originPolicyOf } from "../http/origin-guard";
 import { clientAddressOf, peerAddressOf, trustedProxiesOf, type ClientAddressPolicy } from "../http/client-address";
+import { requestWithin } from "../http/read-body";
+import { AUTH_MAX_BODY_BYTES } from "../authorization-server/input-limits";
 import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER } from "../authorization-server/paths";
+import type { BuiltinAuthorizationServer } from "../authorization-server/auth-server";
 import { isFormAction, submitForm } from "../authorization-server/form-flow";
 import { builtinAuthServer } from "./authorization";
 
@@ -61,8 +64,16 @@ async function conformTokenError(path: string, answer: Response): Promise<Respon
   return new Response(JSON.stringify({ error: "invalid_grant", error_description: "code verification failed: the code_verifier does not match the code_challenge" }), { status: 400, headers });
 }
 
-function json(status: number, body: Record<string, unknown>): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+function json(status: number, body: Record<string, unknown>, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
+}
+
+/**
+ * RFC 9110 §15.5.14. The unread rest of the body would be taken for the next request on a
+ * kept-alive connection (RFC 9112 §9.3): close it.
+ */
+function bodyTooLarge(): Response {
+  return json(413, { error: "invalid_request", error_description: `the request body is larger than ${AUTH_MAX_BODY_BYTES} bytes` }, { connection: "close" });
 }
 
 function unavailable(): Response | undefined {
@@ -86,11 +97,18 @@ function crossSiteRefusal(request: Request, path: string, issuer: string): Respo
   return undefined;
 }
 
+/** better-auth's answer, the body read first within AUTH_MAX_BODY_BYTES (better-auth reads any size). */
+async function betterAuthAnswer(server: BuiltinAuthorizationServer, request: Request, path: string): Promise<Response> {
+  const bounded = await requestWithin(request, AUTH_MAX_BODY_BYTES);
+  if (!bounded) return bodyTooLarge();
+  return conformTokenError(path, await (await server.auth()).handler(forBetterAuth(bounded)));
+}
+
 async function handleApi(request: Request): Promise<Response> {
   const state = builtinAuthServer();
-  const refused = unavailable() ?? (state.kind === "ready" ? crossSiteRefusal(request, new URL(request.url).pathname, state.server.settings.issuer) : undefined);
   const path = new URL(request.url).pathname;
-  const answer = refused ?? (state.kind === "ready" ? await conformTokenError(path, await (await state.server.auth()).handler(forBetterAuth(request))) : json(404, { error: "not_found" }));
+  const refused = unavailable() ?? (state.kind === "ready" ? crossSiteRefusal(request, path, state.server.settings.issuer) : undefined);
+  const answer = refused ?? (state.kind === "ready" ? await betterAuthAnswer(state.server, request, path) : json(404, { error: "not_found" }));
   return PUBLIC_ENDPOINTS.has(path) ? applyCors(answer, request, originPolicyOf(loadEnv())) : answer;
 }
 
@@ -108,5 +126,7 @@ export async function authFormRoute(request: Request, action: string): Promise<R
   const state = builtinAuthServer();
   if (state.kind !== "ready") return unavailable() ?? json(404, { error: "not_found" });
   if (!isFormAction(action)) return json(404, { error: "not_found" });
-  return submitForm(await state.server.auth(), { action, request, origin: state.server.settings.issuer, clientAddress: clientAddress(request) });
+  const bounded = await requestWithin(request, AUTH_MAX_BODY_BYTES);
+  if (!bounded) return bodyTooLarge();
+  return submitForm(await state.server.auth(), { action, request: bounded, origin: state.server.settings.issuer, clientAddress: clientAddress(bounded) });
 }
