@@ -58,6 +58,7 @@ export function discoveryResponse(request: Request, document: DiscoveryDocument,
   return new Response(document.body, { headers: { ...headers, "content-type": mediaType } });
 }
 
+/** CORS preflight for the discovery documents. (`Allow` is the route's: lib/http/route-methods.ts.) */
 export function discoveryPreflight(): Response {
-  return new Response(null, { status: 204, headers: { ...CORS, allow: "GET, OPTIONS", "access-control-max-age": "86400" } });
+  return new Response(null, { status: 204, headers: { ...CORS, "access-control-max-age": "86400" } });
 }

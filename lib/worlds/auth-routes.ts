@@ -115,10 +115,11 @@ async function handleApi(request: Request): Promise<Response> {
 export const authApiRoute = {
   GET: handleApi,
   POST: handleApi,
+  // `Allow` is the route's (lib/http/route-methods.ts); a CORS preflight only for the public endpoints.
   OPTIONS(request: Request): Response {
     const path = new URL(request.url).pathname;
-    if (!PUBLIC_ENDPOINTS.has(path)) return new Response(null, { status: 204, headers: { allow: "GET, POST, OPTIONS" } });
-    return preflightResponse(request, { ...originPolicyOf(loadEnv()), methods: "GET, POST, OPTIONS" }, { allow: "GET, POST, OPTIONS" });
+    if (!PUBLIC_ENDPOINTS.has(path)) return new Response(null, { status: 204 });
+    return preflightResponse(request, { ...originPolicyOf(loadEnv()), methods: "GET, POST, OPTIONS" });
   },
 };
 

@@ -6,7 +6,8 @@ import { describe, expect, inject, it } from "vitest";
  * /.well-known/ai-catalog.json names WorldCrafter's MCP Server Card by URL; the card, at its
  * reserved location <streamable-http-url>/server-card (and at /.well-known/mcp/server-card), says
  * who the server is and how to connect — consistent with server/discover — and lists no
- * primitives. Both are readable from any origin, cacheable, and answer 304 to a matching ETag.
+ * primitives. Both are readable from any origin, cacheable, and answer 304 to a matching ETag,
+ * HEAD as GET, and other methods 405 with Allow.
  */
 
 type Json = Record<string, unknown>;
@@ -81,6 +82,26 @@ describe("discovery: AI Catalog and MCP Server Card", () => {
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get("access-control-allow-methods")).toBe("GET");
       expect(preflight.headers.get("access-control-allow-headers")).toBe("Content-Type, If-None-Match");
+    }
+  });
+});
+
+describe("discovery routes and HTTP methods", () => {
+  const PATHS = ["/.well-known/ai-catalog.json", "/api/mcp/server-card", "/.well-known/mcp/server-card"];
+
+  it.each(PATHS)("HEAD %s answers as GET, without the body (RFC 9110 §9.3.2)", async (path) => {
+    const [get, head] = await Promise.all([fetch(`${base()}${path}`), fetch(`${base()}${path}`, { method: "HEAD" })]);
+    expect(head.status).toBe(200);
+    expect(head.headers.get("etag")).toBe(get.headers.get("etag"));
+    expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+    expect(await head.text()).toBe("");
+  });
+
+  it.each(PATHS)("other methods on %s answer 405 with Allow (RFC 9110 §15.5.6)", async (path) => {
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      const res = await fetch(`${base()}${path}`, { method });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow"), method).toBe("GET, HEAD, OPTIONS");
     }
   });
 });
