@@ -2,7 +2,7 @@ import { signInUnavailable } from "../auth/auth-settings";
 import { loadEnv } from "../config/env";
 import { applyCors, preflightResponse } from "../http/cors";
 import { originPolicyOf } from "../http/origin-guard";
-import { clientAddressOf, peerAddressOf, trustedProxiesOf, type ClientAddressPolicy } from "../http/client-address";
+import { clientAddressOf, clientAddressPolicyOf, peerAddressOf } from "../http/client-address";
 import { requestWithin } from "../http/read-body";
 import { AUTH_MAX_BODY_BYTES } from "../authorization-server/input-limits";
 import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER } from "../authorization-server/paths";
@@ -20,13 +20,9 @@ import { builtinAuthServer } from "./authorization";
 const PUBLIC_ENDPOINTS = new Set(["/oauth2/token", "/oauth2/register", "/oauth2/revoke", "/jwks"].map((p) => `${AUTH_BASE_PATH}${p}`));
 const TOKEN_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/token`;
 
-let addressPolicy: ClientAddressPolicy | undefined;
-
 /** The caller's address as the MCP endpoint's limits see it: the socket, or a trusted proxy's word. */
 function clientAddress(request: Request): string {
-  const env = loadEnv();
-  addressPolicy ??= { trustedProxies: trustedProxiesOf(env.MCP_TRUSTED_PROXIES), vercel: env.VERCEL === "1" };
-  return clientAddressOf(request, peerAddressOf(request, undefined), addressPolicy);
+  return clientAddressOf(request, peerAddressOf(request.headers, undefined), clientAddressPolicyOf(loadEnv()));
 }
 
 /**
