@@ -152,7 +152,7 @@ function curlToolsList(url: string): string {
 
 export default async function Home() {
   const env = loadEnv();
-  const endpoint = resourceUrlForRequest(env, await headers());
+  const endpoint = resourceUrlForRequest(env, await headers()).url;
   const { title, name, version, description, tools, resources, resourceTemplates, prompts } = liveCatalog(env.MCP_DISABLED_TOOLS);
 
   return (

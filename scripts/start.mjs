@@ -13,9 +13,12 @@
  * so it has to be set here (bench/PROFILING.md, round 5). On Node 22 and later this changes
  * nothing, and Vercel runs its own server.
  *
- * It also hands the app what only the node request knows (lib/http/trusted-host.mjs): the
- * client's socket address, for anonymous rate limits, and duplicate Authorization headers, which
- * must be refused rather than silently narrowed to the first.
+ * It also puts lib/http/node-front.mjs in front of Next. What Next would answer 500 while building
+ * the Request (a TRACE, a path whose percent-escapes do not decode) is answered first, 501 or 400
+ * (lib/http/request-gate.mjs). And the app learns what only the node request knows
+ * (lib/http/trusted-host.mjs): the client's socket address, for anonymous rate limits and for
+ * whether forwarding headers are believed, and duplicate Authorization headers, which must be
+ * refused rather than silently narrowed to the first.
  *
  * `next` is resolved from the working directory, so the benchmark starts its mcp-handler app
  * with the same setting.
@@ -24,14 +27,14 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { getDefaultHighWaterMark, setDefaultHighWaterMark } from "node:stream";
-import { installTrustedHost } from "../lib/http/trusted-host.mjs";
+import { installNodeFront } from "../lib/http/node-front.mjs";
 
 const STREAM_BUFFER_BYTES = 64 * 1024;
 
 if (getDefaultHighWaterMark(false) < STREAM_BUFFER_BYTES) setDefaultHighWaterMark(false, STREAM_BUFFER_BYTES);
 
-// The socket's address and duplicate Authorization headers, which Next's Request loses (see there).
-installTrustedHost(http);
+// Unsupported methods, the socket's address and duplicate Authorization headers (see there).
+installNodeFront(http);
 
 const require = createRequire(path.join(process.cwd(), "package.json"));
 const nextBin = require.resolve("next/dist/bin/next");

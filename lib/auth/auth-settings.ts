@@ -1,4 +1,6 @@
+import { clientAddressPolicyOf } from "../http/client-address";
 import { isLoopbackHost } from "../http/loopback-host";
+import { requestOriginOf } from "../http/request-origin";
 import type { Env } from "../config/env";
 import { canonicalResourceUrl, protectedResourceMetadataUrl } from "./resource-url";
 import type { ScopeCatalog } from "./scope-catalog";
@@ -58,33 +60,24 @@ function localResourceUrl(env: Pick<Env, "PORT">): string {
   return `http://localhost:${env.PORT ?? 3000}${MCP_ENDPOINT_PATH}`;
 }
 
-const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
-/** The first value of a possibly comma-separated proxy header (`x-forwarded-proto: https, http`). */
-function firstValue(value: string | null): string | undefined {
-  const first = value?.split(",")[0]?.trim();
-  return first ? first : undefined;
+/** The endpoint's URL for one request, and the request header fields it was taken from besides Host. */
+export interface RequestResourceUrl {
+  url: string;
+  /** For Vary (RFC 9111 §4.1): empty when the URL is configured, or taken from Host alone. */
+  varyOn: readonly string[];
 }
 
 /**
- * The endpoint's URL as a page should show it: the configured canonical URL when there is one
- * (the tokens' audience), else the URL the request reached this app at (the proxy's
- * X-Forwarded-Host/-Proto, else Host), else the development default.
+ * The endpoint's URL as a page or discovery document should show it: the configured canonical URL
+ * when there is one (the tokens' audience), else the origin the request reached this app at as
+ * trusted sources tell it (lib/http/request-origin.ts), else the development default.
  */
-export function resourceUrlForRequest(env: ResourceUrlEnv & Pick<Env, "PORT">, headers: Pick<Headers, "get">): string {
+export function resourceUrlForRequest(env: ResourceUrlEnv & Pick<Env, "PORT" | "MCP_TRUSTED_PROXIES" | "VERCEL">, headers: Pick<Headers, "get">): RequestResourceUrl {
   const configured = configuredResourceUrl(env);
-  if (configured) return configured;
-  const host = firstValue(headers.get("x-forwarded-host")) ?? firstValue(headers.get("host"));
-  const proto = firstValue(headers.get("x-forwarded-proto")) ?? "http";
-  // Only a plain host[:port] (or [IPv6]:port): anything else in a Host header is not trusted.
-  if (host && HOST.test(host) && (proto === "http" || proto === "https")) {
-    try {
-      return canonicalResourceUrl(`${proto}://${host}${MCP_ENDPOINT_PATH}`);
-    } catch {
-      // Shaped like a host but still no URL (a port past 65535): the default below.
-    }
-  }
-  return localResourceUrl(env);
+  if (configured) return { url: configured, varyOn: [] };
+  const reached = requestOriginOf(headers, clientAddressPolicyOf(env));
+  if (reached) return { url: canonicalResourceUrl(`${reached.origin}${MCP_ENDPOINT_PATH}`), varyOn: reached.varyOn };
+  return { url: localResourceUrl(env), varyOn: [] };
 }
 
 function resourceUrlOf(env: Env, production: boolean, builtin: boolean, problems: string[]): string {

@@ -1,13 +1,15 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { sql } from "../db/prisma";
 import { isLoopbackHost } from "../http/loopback-host";
+import { registrationProblem } from "./input-limits";
 import { OFFLINE_ACCESS } from "./paths";
 import { signUpRefusal, type AuthServerSettings } from "./settings";
 
 /**
  * What the built-in server adds in front of better-auth's endpoints, each for a client that
  * exists today:
- * - registration: clients whose redirect URIs are all loopback or private-use schemes are native
+ * - registration: every text field within its bound (./input-limits.ts; better-auth stores any
+ *   length); clients whose redirect URIs are all loopback or private-use schemes are native
  *   apps (RFC 8252 §7); MCP Inspector and the SDKs register `http://localhost:…` without saying
  *   so, and better-auth would treat them as web clients that need https;
  * - authorization: the token's audience is this server's one resource (RFC 8707) even when a
@@ -95,6 +97,8 @@ export function requestHooks(settings: AuthServerSettings) {
     }
     switch (ctx.path) {
       case "/oauth2/register": {
+        const problem = registrationProblem(body);
+        if (problem) throw new APIError("BAD_REQUEST", { ...problem });
         // Bearer tokens only (no DPoP, see dpop_jkt below): a client cannot ask for bound ones.
         // Deleted in place: a hook's returned context is merged over the request's, never removing a key.
         delete body.dpop_bound_access_tokens;

@@ -1,5 +1,6 @@
 import { BlockList } from "node:net";
 import { family, normalized, parseRange } from "../config/address-range";
+import type { Env } from "../config/env";
 import { trustedPeerHeader } from "./trusted-host.mjs";
 
 /**
@@ -33,9 +34,30 @@ export function trustedProxiesOf(entries: readonly string[]): BlockList {
   return list;
 }
 
+const policies = new WeakMap<object, ClientAddressPolicy>();
+
+/** The deployment's policy (MCP_TRUSTED_PROXIES, VERCEL), built once per loaded configuration. */
+export function clientAddressPolicyOf(env: Pick<Env, "MCP_TRUSTED_PROXIES" | "VERCEL">): ClientAddressPolicy {
+  let policy = policies.get(env);
+  if (!policy) {
+    policy = { trustedProxies: trustedProxiesOf(env.MCP_TRUSTED_PROXIES), vercel: env.VERCEL === "1" };
+    policies.set(env, policy);
+  }
+  return policy;
+}
+
 function isTrusted(address: string, policy: ClientAddressPolicy): boolean {
   const kind = family(address);
   return kind !== undefined && policy.trustedProxies.check(address, kind);
+}
+
+/**
+ * Whether the request's forwarding headers (X-Forwarded-For, -Host, -Proto) were written by
+ * someone the deployment trusts: Vercel's edge, or a listed proxy that is the socket's peer.
+ * Anyone else may have written them.
+ */
+export function forwardingTrusted(peer: string | undefined, policy: ClientAddressPolicy): boolean {
+  return policy.vercel || (peer !== undefined && isTrusted(peer, policy));
 }
 
 /**
@@ -54,10 +76,10 @@ function forwardedClient(forwarded: string, policy: ClientAddressPolicy): string
 }
 
 /** The socket's address as the host reported it: handed over (node adapter) or in the trusted header. */
-export function peerAddressOf(request: Request, given: string | undefined): string | undefined {
+export function peerAddressOf(headers: Pick<Headers, "get">, given: string | undefined): string | undefined {
   if (given) return normalized(given);
   const header = trustedPeerHeader();
-  const value = header ? request.headers.get(header) : null;
+  const value = header ? headers.get(header) : null;
   return value ? normalized(value) : undefined;
 }
 

@@ -52,12 +52,18 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
-export function discoveryResponse(request: Request, document: DiscoveryDocument, mediaType: string): Response {
-  const headers = { ...CORS, "cache-control": "public, max-age=3600", etag: document.etag, vary: "Accept" };
+/**
+ * `varyOn`: the request header fields the document's URLs were taken from (besides Host, which
+ * every cache keys on): a shared cache must not hand a document built from one request's
+ * forwarding headers to another request (RFC 9111 §4.1).
+ */
+export function discoveryResponse(request: Request, document: DiscoveryDocument, mediaType: string, varyOn: readonly string[] = []): Response {
+  const headers = { ...CORS, "cache-control": "public, max-age=3600", etag: document.etag, vary: ["Accept", ...varyOn].join(", ") };
   if (matches(request.headers.get("if-none-match"), document.etag)) return new Response(null, { status: 304, headers });
   return new Response(document.body, { headers: { ...headers, "content-type": mediaType } });
 }
 
+/** CORS preflight for the discovery documents. (`Allow` is the route's: lib/http/route-methods.ts.) */
 export function discoveryPreflight(): Response {
-  return new Response(null, { status: 204, headers: { ...CORS, allow: "GET, OPTIONS", "access-control-max-age": "86400" } });
+  return new Response(null, { status: 204, headers: { ...CORS, "access-control-max-age": "86400" } });
 }

@@ -76,7 +76,7 @@ class HostFacts implements RequestHost {
 
   // Only rate limits need it: most requests of a deployment without limits never pay for it.
   get clientAddress(): string {
-    this.address ??= clientAddressOf(this.request, peerAddressOf(this.request, typeof this.given.clientAddress === "string" ? this.given.clientAddress : undefined), this.addresses);
+    this.address ??= clientAddressOf(this.request, peerAddressOf(this.request.headers, typeof this.given.clientAddress === "string" ? this.given.clientAddress : undefined), this.addresses);
     return this.address;
   }
 }

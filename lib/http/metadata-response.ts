@@ -27,7 +27,7 @@ export function metadataNotFound(request: Request, policy: OriginPolicy, what: s
   return applyCors(new Response(JSON.stringify({ error: "not_found", error_description: what }), { status: 404, headers: PUBLIC_HEADERS }), request, policy);
 }
 
-/** CORS preflight for the metadata routes: GET only. */
+/** CORS preflight for the metadata routes: GET only. (`Allow` is the route's: lib/http/route-methods.ts.) */
 export function metadataPreflight(request: Request, policy: OriginPolicy): Response {
-  return preflightResponse(request, { ...policy, methods: "GET, OPTIONS" }, { allow: "GET, OPTIONS" });
+  return preflightResponse(request, { ...policy, methods: "GET, OPTIONS" });
 }

@@ -54,7 +54,18 @@ export function readBodyLimited(request: Request, limits: BodyLimits, given?: st
  * Read by hand rather than with Request.text(): only the reader's owner can stop a read that
  * stalls, and text() decodes leniently (an invalid byte becomes U+FFFD and would be stored).
  */
-async function readStream(body: ReadableStream<Uint8Array>, { maxBytes, timeoutMs }: BodyLimits): Promise<string> {
+async function readStream(body: ReadableStream<Uint8Array>, limits: BodyLimits): Promise<string> {
+  const text = utf8Text(await readChunks(body, limits));
+  if (text === undefined) throw notUtf8();
+  return text;
+}
+
+/**
+ * A body's chunks within `limits`: 413 the moment they pass `maxBytes` (the rest left unread, the
+ * stream cancelled), 408 when they are still incomplete after `timeoutMs`, BodyAborted when the
+ * client stops sending.
+ */
+async function readChunks(body: ReadableStream<Uint8Array>, { maxBytes, timeoutMs }: BodyLimits): Promise<Uint8Array[]> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -75,7 +86,7 @@ async function readStream(body: ReadableStream<Uint8Array>, { maxBytes, timeoutM
         throw expired ? bodyTimedOut(timeoutMs) : cause instanceof McpError ? cause : new BodyAborted();
       }
       if (expired) throw bodyTimedOut(timeoutMs);
-      if (step.done) break;
+      if (step.done) return chunks;
       total += step.value.byteLength;
       if (total > maxBytes) {
         await reader.cancel().catch(() => undefined);
@@ -86,9 +97,20 @@ async function readStream(body: ReadableStream<Uint8Array>, { maxBytes, timeoutM
   } finally {
     clearTimeout(deadline);
   }
-  const text = utf8Text(chunks);
-  if (text === undefined) throw notUtf8();
-  return text;
+}
+
+/**
+ * `request` with its body read into memory within `limits`, for a handler that reads it whole
+ * anyway and would read any size (better-auth, the sign-in forms). Refused as readBodyLimited
+ * refuses (413 before a byte is read when the declared length is over, 408, BodyAborted); the
+ * bytes are passed on as they came (a form body is not necessarily text this handler decodes).
+ */
+export async function requestWithin(request: Request, limits: BodyLimits): Promise<Request> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && !(Number(declared) <= limits.maxBytes)) throw tooLarge(limits.maxBytes);
+  if (!request.body) return request;
+  const chunks = await readChunks(request.body, limits);
+  return new Request(request, { body: Buffer.concat(chunks) });
 }
 
 // fatal (WHATWG Encoding, TextDecoder): a byte sequence that is not UTF-8 fails the decode instead

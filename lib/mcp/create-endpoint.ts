@@ -12,7 +12,7 @@ import { Registry, type RegistryContents } from "./registry";
 import type { ServerExtensions, ServerIdentity } from "./protocol/server-info";
 import { silentRequestLogger, stdoutRequestLogger } from "./runtime/request-log";
 import { MemorySessionStore } from "./transport/session-store";
-import { trustedProxiesOf } from "../http/client-address";
+import { clientAddressPolicyOf } from "../http/client-address";
 import { createStreamableHttpHandler, type StreamableHttpHandler } from "./transport/streamable-http";
 import { TaskRuntime, type TaskAdapters } from "./tasks/runtime";
 
@@ -97,7 +97,7 @@ export function createMcpEndpoint(
     origin: { allowedOrigins: env.MCP_ALLOWED_ORIGINS, allowLoopback: env.MCP_ALLOW_LOOPBACK_ORIGINS },
     maxBodyBytes: env.MCP_MAX_BODY_BYTES,
     bodyTimeoutMs: env.MCP_BODY_TIMEOUT_MS,
-    clientAddresses: { trustedProxies: trustedProxiesOf(env.MCP_TRUSTED_PROXIES), vercel: env.VERCEL === "1" },
+    clientAddresses: clientAddressPolicyOf(env),
     maxBatch: env.MCP_MAX_BATCH,
     maxJsonDepth: env.MCP_MAX_JSON_DEPTH,
     keepAliveMs: env.MCP_SSE_KEEPALIVE_MS,

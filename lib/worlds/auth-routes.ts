@@ -2,8 +2,12 @@ import { signInUnavailable } from "../auth/auth-settings";
 import { loadEnv } from "../config/env";
 import { applyCors, preflightResponse } from "../http/cors";
 import { originPolicyOf } from "../http/origin-guard";
-import { clientAddressOf, peerAddressOf, trustedProxiesOf, type ClientAddressPolicy } from "../http/client-address";
+import { clientAddressOf, clientAddressPolicyOf, peerAddressOf } from "../http/client-address";
+import { requestWithin } from "../http/read-body";
+import { McpError } from "../jsonrpc";
+import { AUTH_MAX_BODY_BYTES } from "../authorization-server/input-limits";
 import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER } from "../authorization-server/paths";
+import type { BuiltinAuthorizationServer } from "../authorization-server/auth-server";
 import { isFormAction, submitForm } from "../authorization-server/form-flow";
 import { builtinAuthServer } from "./authorization";
 
@@ -17,13 +21,9 @@ import { builtinAuthServer } from "./authorization";
 const PUBLIC_ENDPOINTS = new Set(["/oauth2/token", "/oauth2/register", "/oauth2/revoke", "/jwks"].map((p) => `${AUTH_BASE_PATH}${p}`));
 const TOKEN_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/token`;
 
-let addressPolicy: ClientAddressPolicy | undefined;
-
 /** The caller's address as the MCP endpoint's limits see it: the socket, or a trusted proxy's word. */
 function clientAddress(request: Request): string {
-  const env = loadEnv();
-  addressPolicy ??= { trustedProxies: trustedProxiesOf(env.MCP_TRUSTED_PROXIES), vercel: env.VERCEL === "1" };
-  return clientAddressOf(request, peerAddressOf(request, undefined), addressPolicy);
+  return clientAddressOf(request, peerAddressOf(request.headers, undefined), clientAddressPolicyOf(loadEnv()));
 }
 
 /**
@@ -61,8 +61,22 @@ async function conformTokenError(path: string, answer: Response): Promise<Respon
   return new Response(JSON.stringify({ error: "invalid_grant", error_description: "code verification failed: the code_verifier does not match the code_challenge" }), { status: 400, headers });
 }
 
-function json(status: number, body: Record<string, unknown>): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+function json(status: number, body: Record<string, unknown>, headers?: Readonly<Record<string, string>>): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
+}
+
+/**
+ * The request with its body read within AUTH_MAX_BODY_BYTES and MCP_BODY_TIMEOUT_MS (better-auth
+ * and the forms read any size, for as long as it takes), or the refusal as an OAuth error body:
+ * 413, 408, or 400 for a body the client broke off.
+ */
+async function boundedRequest(request: Request): Promise<Request | Response> {
+  try {
+    return await requestWithin(request, { maxBytes: AUTH_MAX_BODY_BYTES, timeoutMs: loadEnv().MCP_BODY_TIMEOUT_MS });
+  } catch (thrown) {
+    if (!(thrown instanceof McpError) || thrown.httpStatus === undefined) throw thrown;
+    return json(thrown.httpStatus, { error: "invalid_request", error_description: thrown.message }, thrown.headers);
+  }
 }
 
 function unavailable(): Response | undefined {
@@ -86,21 +100,29 @@ function crossSiteRefusal(request: Request, path: string, issuer: string): Respo
   return undefined;
 }
 
+/** better-auth's answer, the body read first within AUTH_MAX_BODY_BYTES (better-auth reads any size). */
+async function betterAuthAnswer(server: BuiltinAuthorizationServer, request: Request, path: string): Promise<Response> {
+  const bounded = await boundedRequest(request);
+  if (bounded instanceof Response) return bounded;
+  return conformTokenError(path, await (await server.auth()).handler(forBetterAuth(bounded)));
+}
+
 async function handleApi(request: Request): Promise<Response> {
   const state = builtinAuthServer();
-  const refused = unavailable() ?? (state.kind === "ready" ? crossSiteRefusal(request, new URL(request.url).pathname, state.server.settings.issuer) : undefined);
   const path = new URL(request.url).pathname;
-  const answer = refused ?? (state.kind === "ready" ? await conformTokenError(path, await (await state.server.auth()).handler(forBetterAuth(request))) : json(404, { error: "not_found" }));
+  const refused = unavailable() ?? (state.kind === "ready" ? crossSiteRefusal(request, path, state.server.settings.issuer) : undefined);
+  const answer = refused ?? (state.kind === "ready" ? await betterAuthAnswer(state.server, request, path) : json(404, { error: "not_found" }));
   return PUBLIC_ENDPOINTS.has(path) ? applyCors(answer, request, originPolicyOf(loadEnv())) : answer;
 }
 
 export const authApiRoute = {
   GET: handleApi,
   POST: handleApi,
+  // `Allow` is the route's (lib/http/route-methods.ts); a CORS preflight only for the public endpoints.
   OPTIONS(request: Request): Response {
     const path = new URL(request.url).pathname;
-    if (!PUBLIC_ENDPOINTS.has(path)) return new Response(null, { status: 204, headers: { allow: "GET, POST, OPTIONS" } });
-    return preflightResponse(request, { ...originPolicyOf(loadEnv()), methods: "GET, POST, OPTIONS" }, { allow: "GET, POST, OPTIONS" });
+    if (!PUBLIC_ENDPOINTS.has(path)) return new Response(null, { status: 204 });
+    return preflightResponse(request, { ...originPolicyOf(loadEnv()), methods: "GET, POST, OPTIONS" });
   },
 };
 
@@ -108,5 +130,7 @@ export async function authFormRoute(request: Request, action: string): Promise<R
   const state = builtinAuthServer();
   if (state.kind !== "ready") return unavailable() ?? json(404, { error: "not_found" });
   if (!isFormAction(action)) return json(404, { error: "not_found" });
-  return submitForm(await state.server.auth(), { action, request, origin: state.server.settings.issuer, clientAddress: clientAddress(request) });
+  const bounded = await boundedRequest(request);
+  if (bounded instanceof Response) return bounded;
+  return submitForm(await state.server.auth(), { action, request: bounded, origin: state.server.settings.issuer, clientAddress: clientAddress(bounded) });
 }

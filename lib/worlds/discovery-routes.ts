@@ -12,7 +12,10 @@ export interface DiscoveryRoute {
 
 function discoveryRoute(document: (resourceUrl: string) => DiscoveryDocument, mediaType: string): DiscoveryRoute {
   return {
-    GET: (request) => discoveryResponse(request, document(resourceUrlForRequest(loadEnv(), request.headers)), mediaType),
+    GET(request) {
+      const { url, varyOn } = resourceUrlForRequest(loadEnv(), request.headers);
+      return discoveryResponse(request, document(url), mediaType, varyOn);
+    },
     OPTIONS: () => discoveryPreflight(),
   };
 }

@@ -24,6 +24,6 @@ export function recordPath(kind: HitKind, id: string): string {
 
 /** The absolute URL of a record's page on the deployment's public origin. */
 export function recordUrl(kind: HitKind, id: string): string {
-  const origin = new URL(resourceUrlForRequest(loadEnv(), new Headers())).origin;
+  const origin = new URL(resourceUrlForRequest(loadEnv(), new Headers()).url).origin;
   return `${origin}${recordPath(kind, id)}`;
 }

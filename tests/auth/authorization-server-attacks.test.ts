@@ -9,9 +9,9 @@ import { queryServersDatabase } from "../support/servers";
  * below, every row a real HTTP request to the production server: redirect URI games, PKCE
  * missing/plain/wrong, code replay (which also kills what the first use issued) and codes of
  * other clients, resources of other servers, scopes beyond the grant, open redirects, CSRF on
- * consent and sign-in, forged/expired/revoked/reused refresh tokens, hostile registrations, URL
- * client ids (no metadata document is ever fetched), brute-force sign-in, and its tokens
- * presented to a server of another audience.
+ * consent and sign-in, forged/expired/revoked/reused refresh tokens, hostile and oversized
+ * registrations, URL client ids (no metadata document is ever fetched), brute-force sign-in, and
+ * its tokens presented to a server of another audience.
  */
 
 let as: AuthServerUnderTest;
@@ -396,10 +396,38 @@ describe("authorization server attack matrix", () => {
       const skip = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", skip_consent: true });
       expect(skip.body.skip_consent).toBeFalsy();
     });
+    it("34. registration metadata is bounded: an over-long text field or too many URIs is refused (RFC 7591 §3.2.2), and nothing is stored", async () => {
+      const base = { redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" };
+      const cases: [Record<string, unknown>, string, RegExp][] = [
+        [{ ...base, client_name: "n".repeat(201) }, "invalid_client_metadata", /client_name/],
+        [{ ...base, software_id: "s".repeat(201) }, "invalid_client_metadata", /software_id/],
+        [{ ...base, software_version: "v".repeat(101) }, "invalid_client_metadata", /software_version/],
+        [{ ...base, client_uri: `https://client.example/${"p".repeat(2048)}` }, "invalid_client_metadata", /client_uri/],
+        [{ ...base, contacts: Array.from({ length: 11 }, (_, i) => `a${i}@client.example`) }, "invalid_client_metadata", /contacts/],
+        [{ ...base, redirect_uris: Array.from({ length: 11 }, (_, i) => `http://127.0.0.1:${1000 + i}/cb`) }, "invalid_redirect_uri", /redirect_uris/],
+        [{ ...base, redirect_uris: [`https://client.example/${"p".repeat(2048)}`] }, "invalid_redirect_uri", /redirect_uris/],
+      ];
+      const marker = `bounded-${randomUUID().slice(0, 8)}`;
+      for (const [metadata, error, field] of cases) {
+        const { status, body } = await register({ ...metadata, client_name: metadata.client_name ?? marker });
+        expect(status, JSON.stringify(body)).toBe(400);
+        expect(body.error).toBe(error);
+        expect(String(body.error_description)).toMatch(field);
+      }
+      const stored = await queryServersDatabaseRows(as.database.schema, `SELECT count(*)::int AS n FROM oauth_client WHERE name = $1 OR length(name) > 200`, [marker]);
+      expect(stored).toEqual([{ n: 0 }]);
+      // The bounds leave room for every honest client.
+      expect((await register({ ...base, client_name: "n".repeat(200), software_id: randomUUID(), software_version: "1.2.3" })).status).toBe(201);
+    });
   });
 });
 
 /** SQL on the auth server's own schema (its PostgreSQL schema is not the shared servers'). */
 async function queryServersDatabaseAt(schema: string, sql: string, params: unknown[]): Promise<void> {
   await queryServersDatabase(sql.replaceAll("oauth_refresh_token", `"${schema}".oauth_refresh_token`), params);
+}
+
+/** Rows of a query on the auth server's own schema (tables named bare in `sql`). */
+async function queryServersDatabaseRows(schema: string, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+  return queryServersDatabase(sql.replaceAll("oauth_client", `"${schema}".oauth_client`), params);
 }

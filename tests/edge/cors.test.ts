@@ -114,6 +114,38 @@ describe("CORS on answers", () => {
   });
 });
 
+// RFC 9110 §9.3.2 (HEAD as GET, no content) and §15.5.6 (a 405 MUST carry Allow).
+describe("methods on the metadata routes", () => {
+  const GET_ONLY = [...ROUTES.filter((r) => r.path.startsWith("/.well-known/")).map((r) => r.path), "/api/auth/jwks"];
+
+  it.each(GET_ONLY)("HEAD %s answers as GET does, without the body", async (path) => {
+    const [get, head] = await Promise.all([fetch(`${base()}${path}`), fetch(`${base()}${path}`, { method: "HEAD" })]);
+    expect(get.status).toBe(200);
+    expect(head.status).toBe(get.status);
+    expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+    expect(head.headers.get("cache-control")).toBe(get.headers.get("cache-control"));
+    expect(await head.text()).toBe("");
+  });
+
+  it.each(ROUTES.filter((r) => r.path.startsWith("/.well-known/")).map((r) => r.path))("PUT, POST, PATCH and DELETE on %s answer 405 with Allow", async (path) => {
+    for (const method of ["PUT", "POST", "PATCH", "DELETE"]) {
+      const res = await fetch(`${base()}${path}`, { method });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow"), method).toBe("GET, HEAD, OPTIONS");
+    }
+    expect((await preflight(path, CHATGPT, "GET")).headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+  });
+
+  it("the authorization server's endpoints answer 405 with Allow too", async () => {
+    const res = await fetch(`${base()}/api/auth/jwks`, { method: "PUT" });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS, POST");
+    const form = await fetch(`${base()}/auth/submit/sign-in`, { method: "GET", redirect: "manual" });
+    expect(form.status).toBe(405);
+    expect(form.headers.get("allow")).toBe("OPTIONS, POST");
+  });
+});
+
 describe("the CORS policy itself (lib/http/cors.ts)", () => {
   const policy = { allowedOrigins: ["https://app.example.com"], allowLoopback: false, methods: "POST, OPTIONS" };
 

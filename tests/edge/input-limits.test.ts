@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -16,7 +17,8 @@ import { invalidArgumentOf } from "../support/tool-errors";
  * streams that end inside their lifetime and let the client come back (GET resumes with
  * Last-Event-ID; listen ends with its result). Bodies: one that is not UTF-8, or carries a lone
  * surrogate, stores nothing; one that stalls is answered 408 within MCP_BODY_TIMEOUT_MS; one the
- * client abandons is not logged as a server failure.
+ * client abandons is not logged as a server failure; the built-in authorization server's
+ * (/api/auth/*, /auth/submit/*) get 413 past 64 KiB, before the rest is read.
  */
 
 let server: RunningNextServer;
@@ -338,3 +340,53 @@ describe("request bodies", () => {
     expect(lines.some((line) => line.includes('"method":"HTTP POST"') && line.includes('"outcome":"cancelled"')), lines.join("\n")).toBe(true);
   });
 });
+
+/**
+ * A POST whose body is sent as given and then held open (never ended): the answer must come from
+ * what was sent, before any more. Resolves with the status and text of the answer.
+ */
+function postHeldOpen(target: string, headers: Record<string, string>, chunks: readonly Buffer[]): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(target, { method: "POST", headers, signal: AbortSignal.timeout(10_000) }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (text += d));
+      res.on("end", () => {
+        resolve({ status: res.statusCode ?? 0, text });
+        req.destroy();
+      });
+    });
+    req.on("error", (error) => reject(new Error(`no answer before the body ended: ${String(error)}`)));
+    req.flushHeaders();
+    for (const chunk of chunks) req.write(chunk);
+  });
+}
+
+describe("the authorization server's request bodies", () => {
+  const KIB = 1024;
+  const ROUTES = [
+    { path: "/api/auth/oauth2/register", contentType: "application/json" },
+    { path: "/api/auth/sign-in/email", contentType: "application/json" },
+    { path: "/auth/submit/sign-in", contentType: "application/x-www-form-urlencoded" },
+  ];
+
+  it.each(ROUTES)("$path: a declared Content-Length over 64 KiB is refused 413 before a byte of the body is read", async ({ path, contentType }) => {
+    const answer = await postHeldOpen(`${server.url}${path}`, { "content-type": contentType, "content-length": String(300 * KIB * KIB), origin: server.url }, []);
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.text)).toEqual({ error: "invalid_request", error_description: "the request body is larger than 65536 bytes" });
+  });
+
+  it.each(ROUTES)("$path: a chunked body is refused 413 once past 64 KiB, without waiting for its end", async ({ path, contentType }) => {
+    const chunks = Array.from({ length: 8 }, () => Buffer.alloc(16 * KIB, "a"));
+    const answer = await postHeldOpen(`${server.url}${path}`, { "content-type": contentType, "transfer-encoding": "chunked", origin: server.url }, chunks);
+    expect(answer.status).toBe(413);
+  });
+
+  it("a body within the limit is read whole: a registration padded to 60 KiB is stored", async () => {
+    const metadata = { client_name: "padded", redirect_uris: ["https://client.example/cb"], token_endpoint_auth_method: "none", padding: "x".repeat(60 * KIB) };
+    const res = await fetch(`${server.url}/api/auth/oauth2/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(metadata) });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(((await res.json()) as { client_name?: string }).client_name).toBe("padded");
+  });
+});
+

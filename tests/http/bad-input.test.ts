@@ -67,7 +67,7 @@ interface ErrorBody {
 
 const LATEST: Version = "2025-11-25";
 const MAX_BODY = 1024 * 1024;
-const ALLOW_ALL = ["DELETE", "GET", "OPTIONS", "POST"];
+const ALLOW_ALL = ["DELETE", "GET", "HEAD", "OPTIONS", "POST"];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -461,7 +461,22 @@ const CASES: readonly Case[] = [
   // ── HTTP methods ────────────────────────────────────────────────────────────────────────
   { name: "PUT", method: "PUT", session: LATEST, body: ping(), status: 405, code: -32600, id: null, check: (r) => expect(allowOf(r)).toEqual(ALLOW_ALL) },
   { name: "PATCH", method: "PATCH", session: LATEST, body: ping(), status: 405, code: -32600, id: null, check: (r) => expect(allowOf(r)).toEqual(ALLOW_ALL) },
-  { name: "HEAD (no body)", method: "HEAD", status: 405, code: null, check: (r) => expect(allowOf(r)).toEqual(ALLOW_ALL) },
+  // RFC 9110 §9.3.2: HEAD answers as GET would, without the content.
+  { name: "HEAD without a session: GET's 400, no body", method: "HEAD", headers: { accept: "text/event-stream" }, status: 400, code: null },
+  { name: "HEAD of an unknown session: GET's 404, no body", method: "HEAD", headers: { accept: "text/event-stream", "mcp-session-id": UNKNOWN_SESSION }, status: 404, code: null },
+  { name: "HEAD with Accept application/json: GET's 406", method: "HEAD", session: LATEST, headers: { accept: "application/json" }, status: 406, code: null },
+  {
+    name: "HEAD of an open session: GET's 200 and stream headers, no stream",
+    method: "HEAD",
+    session: LATEST,
+    headers: { accept: "text/event-stream" },
+    status: 200,
+    code: null,
+    check: (r) => {
+      expect(r.headers.get("content-type")).toBe("text/event-stream");
+      expect(r.headers.get("mcp-session-id")).toBe(sessions.get(LATEST)?.["mcp-session-id"]);
+    },
+  },
   { name: "OPTIONS", method: "OPTIONS", status: 204, code: null, check: (r) => expect(allowOf(r)).toEqual(ALLOW_ALL) },
 
   // ── Size and depth limits ───────────────────────────────────────────────────────────────
@@ -636,6 +651,15 @@ const CASES: readonly Case[] = [
     id: null,
     // RFC 9110 §15.5.6: Allow lists the methods the resource supports, so not the refused one.
     check: (r) => expect(allowOf(r)).not.toContain("GET"),
+  },
+  {
+    name: "stateless: HEAD (as GET: 405)",
+    server: "stateless",
+    method: "HEAD",
+    headers: { accept: "text/event-stream" },
+    status: 405,
+    code: null,
+    check: (r) => expect(allowOf(r)).toEqual(["OPTIONS", "POST"]),
   },
   {
     name: "stateless: DELETE",

@@ -69,4 +69,22 @@ describe("GET /api/health", () => {
     const second = await fetch(`${unopened.url}/api/health`, { signal: AbortSignal.timeout(15_000) });
     expect(second.status, await second.clone().text()).toBe(200);
   });
+
+  // RFC 9110 §9.3.2 and §15.5.6: HEAD is answered as GET, and a 405 says what is allowed.
+  it("answers HEAD as GET, without the body, and other methods 405 with Allow", async () => {
+    const head = await fetch(`${inject("statefulUrl")}/api/health`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toBe("application/json");
+    expect(head.headers.get("cache-control")).toBe("no-store");
+    expect(await head.text()).toBe("");
+    const failing = await fetch(`${broken.url}/api/health`, { method: "HEAD", signal: AbortSignal.timeout(15_000) });
+    expect(failing.status).toBe(503);
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      const res = await fetch(`${inject("statefulUrl")}/api/health`, { method });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow"), method).toBe("GET, HEAD, OPTIONS");
+    }
+    const options = await fetch(`${inject("statefulUrl")}/api/health`, { method: "OPTIONS" });
+    expect(options.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+  });
 });

@@ -1,15 +1,37 @@
-import { describe, expect, inject, it } from "vitest";
+import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 
 /**
- * Paths whose percent-escapes do not decode, sent to every route with a dynamic segment: Next.js
- * would answer 500 while decoding the segment; proxy.ts answers 400 first. Routes without a
- * dynamic segment answer such a path 404 on their own.
+ * Requests Next.js would answer 500 while building them, before any handler runs, answered first
+ * by the request gate in front of it (lib/http/request-gate.mjs, under `npm start`) and, where
+ * there is none, proxy.ts:
+ * - paths whose percent-escapes do not decode, sent to every route with a dynamic segment: 400,
+ *   with a body or without;
+ * - methods Next cannot build a web Request for (undici refuses TRACE and CONNECT) or dispatches
+ *   to no route (PROPFIND, QUERY…): 501 Not Implemented on every route and page (RFC 9110 §15.6.2).
  */
 const MALFORMED = ["/api/files/%E0%A4%A", "/api/auth/%E0%A4%A", "/auth/submit/%E0%A4%A", "/records/world/%E0%A4%A", "/records/%"];
 
-describe("malformed percent-escapes in a path", () => {
-  const base = () => inject("statefulUrl");
+const base = () => inject("statefulUrl");
 
+/** One request over node:http, which sends any method as given (fetch refuses TRACE). */
+function send(method: string, path: string, body?: string, origin = base()): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${origin}${path}`, { method, headers: body === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" }, signal: AbortSignal.timeout(5_000) }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("malformed percent-escapes in a path", () => {
   it.each(MALFORMED)("GET and POST %s answer 400, never 500", async (path) => {
     for (const method of ["GET", "POST"]) {
       const res = await fetch(`${base()}${path}`, { method, redirect: "manual" });
@@ -18,8 +40,60 @@ describe("malformed percent-escapes in a path", () => {
     }
   });
 
+  it.each(MALFORMED)("a POST with a body to %s answers 400 too", async (path) => {
+    for (const body of ["a=b", "x".repeat(100_000)]) {
+      const res = await send("POST", path, body);
+      expect(res.status, `POST ${path} with ${body.length} bytes`).toBe(400);
+      expect(res.text).toContain("malformed percent-escape");
+    }
+  });
+
   it("leaves well-formed paths to their routes", async () => {
     expect((await fetch(`${base()}/api/files/not-a-token`)).status).toBe(404);
     expect((await fetch(`${base()}/auth/submit/%73ign-in`, { method: "POST", redirect: "manual" })).status).not.toBe(400);
+  });
+});
+
+describe("methods no route serves", () => {
+  const ROUTES = ["/api/mcp", "/api/health", "/.well-known/oauth-protected-resource/api/mcp", "/.well-known/mcp/server-card", "/api/auth/jwks", "/auth/sign-in", "/auth/submit/sign-in", "/"];
+
+  it.each(ROUTES)("TRACE, PROPFIND and QUERY on %s answer 501, never 500", async (path) => {
+    for (const method of ["TRACE", "PROPFIND", "QUERY"]) {
+      const res = await send(method, path);
+      expect(res.status, `${method} ${path}`).toBe(501);
+      expect(res.text).toContain("Not Implemented");
+      expect(res.headers["cache-control"]).toBe("no-store");
+    }
+  });
+
+  it("CONNECT is answered 501, not dropped", async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const url = new URL(base());
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(`CONNECT ${url.host} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`));
+      let text = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (d: string) => (text += d));
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+      socket.setTimeout(5_000, () => reject(new Error("no answer to CONNECT")));
+    });
+    expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 501 Not Implemented");
+  });
+
+  describe("on a server of this file's own, whose log is read", () => {
+    let own: RunningNextServer;
+    beforeAll(async () => {
+      own = await startNextServer({ env: { DATABASE_URL: inject("databaseUrl"), MCP_RATE_LIMITS: "0" } });
+    }, 90_000);
+    afterAll(async () => {
+      await own?.stop();
+    });
+
+    it("nothing reaches Next: no stack, no error in the log", async () => {
+      for (const path of ROUTES) expect((await send("TRACE", path, undefined, own.url)).status).toBe(501);
+      // A 200 after them: the log has caught up with the TRACEs.
+      expect((await fetch(`${own.url}/api/health?probe=live`)).status).toBe(200);
+      expect(own.stderr()).not.toMatch(/TypeError|HTTP method is unsupported|\n +at /);
+    });
   });
 });

@@ -1,7 +1,8 @@
 // RFC 8414 metadata of the configured authorization server, mirrored for clients that look here.
+import { routeMethods } from "@/lib/http/route-methods";
 import { authorizationServerRoute } from "@/lib/worlds/metadata-routes";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const { GET, OPTIONS } = authorizationServerRoute;
+export const { GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH } = routeMethods(authorizationServerRoute);

@@ -1,8 +1,9 @@
 // The framework's ceiling for benchmarks: a bare route returning a fixed JSON body. Only with
 // MCP_BENCH_ROUTES=1 (lib/http/bench-ceiling.ts); otherwise 404.
 import { ceiling } from "@/lib/http/bench-ceiling";
+import { routeMethods } from "@/lib/http/route-methods";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export { ceiling as POST };
+export const { GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH } = routeMethods({ POST: ceiling });

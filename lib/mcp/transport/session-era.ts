@@ -9,7 +9,7 @@ import type { StreamableHttpOptions } from "./options";
 import type { PendingRequests } from "./pending-requests";
 import type { StreamTable } from "./resumable-streams";
 import { handleDelete } from "./session/delete";
-import { handleGet } from "./session/get-stream";
+import { handleGet, handleHead } from "./session/get-stream";
 import { handlePost } from "./session/post";
 import { endSessionHere, type SessionEraState } from "./session/state";
 import { StandaloneStreams } from "./standalone-streams";
@@ -26,6 +26,8 @@ export interface SharedTransport {
 export interface SessionEra {
   post(request: Request, body: unknown, accept: Acceptable, auth: AuthInfo | undefined, host: RequestHost): Response | Promise<Response>;
   get(request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response>;
+  /** GET's status and header fields, no stream opened (RFC 9110 §9.3.2). */
+  head(request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response>;
   delete(request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response>;
 }
 
@@ -61,6 +63,7 @@ export function createSessionEra(options: StreamableHttpOptions, shared: SharedT
   return {
     post: (request, body, accept, auth, host) => handlePost(state, request, body, accept, auth, host),
     get: (request, auth, host) => handleGet(state, request, auth, host),
+    head: (request, auth, host) => handleHead(state, request, auth, host),
     delete: (request, auth, host) => handleDelete(state, request, auth, host),
   };
 }

@@ -33,7 +33,8 @@ export interface StreamableHttpHandler {
   notifyResourceUpdated(uri: string, owner?: string | null): Promise<void>;
 }
 
-const ALLOW = "GET, POST, DELETE, OPTIONS";
+// HEAD is answered as GET is, without the content (RFC 9110 §9.3.2).
+const ALLOW = "GET, HEAD, POST, DELETE, OPTIONS";
 /** Without sessions there is no GET stream and nothing to DELETE. */
 const ALLOW_STATELESS = "POST, OPTIONS";
 
@@ -98,6 +99,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     switch (request.method) {
       case "POST":
       case "GET":
+      case "HEAD":
       case "DELETE": {
         const found = authenticate(options.access, request);
         return found instanceof Promise ? found.then((auth) => routeAuthenticated(request, auth, host)) : routeAuthenticated(request, found, host);
@@ -115,7 +117,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     if (isStatelessEra(request, undefined)) {
       throw McpError.invalidRequest(`Method Not Allowed: ${request.method} is not part of protocol version 2026-07-28`, undefined, 405);
     }
-    return request.method === "GET" ? session.get(request, auth, host) : session.delete(request, auth, host);
+    if (request.method === "GET") return session.get(request, auth, host);
+    return request.method === "HEAD" ? session.head(request, auth, host) : session.delete(request, auth, host);
   }
 
   // Not async on purpose: one promise fewer per request (each costs under Next's async tracking).

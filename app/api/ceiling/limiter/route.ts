@@ -4,6 +4,7 @@
 // (lib/http/bench-ceiling.ts); otherwise 404.
 import { loadEnv } from "@/lib/config/env";
 import { ceilingLimited } from "@/lib/http/bench-ceiling";
+import { routeMethods } from "@/lib/http/route-methods";
 import type { RequestLimiter } from "@/lib/mcp/policy/rate-limit";
 import { createRequestLimiter } from "@/lib/ratelimit/create-limiter";
 import { limiterSettingsOf } from "@/lib/ratelimit/settings";
@@ -25,4 +26,4 @@ function configuredLimiter(): RequestLimiter | undefined {
   return limiter;
 }
 
-export const POST = ceilingLimited(configuredLimiter);
+export const { GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH } = routeMethods({ POST: ceilingLimited(configuredLimiter) });

@@ -2,8 +2,9 @@
 // endpoint must do. The gap between the two ceilings is the framework's body-reading cost.
 // Only with MCP_BENCH_ROUTES=1, and bounded by MCP_MAX_BODY_BYTES (lib/http/bench-ceiling.ts).
 import { ceilingReadBody } from "@/lib/http/bench-ceiling";
+import { routeMethods } from "@/lib/http/route-methods";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export { ceilingReadBody as POST };
+export const { GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH } = routeMethods({ POST: ceilingReadBody });

@@ -4,6 +4,7 @@
 // MCP. Only with MCP_BENCH_ROUTES=1 (lib/http/bench-ceiling.ts); otherwise 404, as is an unknown world.
 import { DEV_SUBJECT } from "@/lib/authorization-server/key-file";
 import { ceilingLoaded } from "@/lib/http/bench-ceiling";
+import { routeMethods } from "@/lib/http/route-methods";
 import { NotFoundError } from "@/lib/worlds/data/errors";
 import { getWorldCard } from "@/lib/worlds/data/worlds";
 
@@ -24,4 +25,4 @@ async function worldCard(request: Request): Promise<Awaited<ReturnType<typeof ge
   }
 }
 
-export const POST = ceilingLoaded(worldCard);
+export const { GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH } = routeMethods({ POST: ceilingLoaded(worldCard) });

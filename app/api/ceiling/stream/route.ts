@@ -1,8 +1,9 @@
 // The benchmark's floor for idle streams: the bare route holding an SSE response open, with
 // keep-alives, and nothing else. Only with MCP_BENCH_ROUTES=1 (lib/http/bench-ceiling.ts); otherwise 404.
 import { ceilingStream } from "@/lib/http/bench-ceiling";
+import { routeMethods } from "@/lib/http/route-methods";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export { ceilingStream as POST };
+export const { GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH } = routeMethods({ POST: ceilingStream });

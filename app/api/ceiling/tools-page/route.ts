@@ -2,6 +2,7 @@
 // the bytes of an anonymous 2026-07-28 tools/list page (recorded once from the MCP endpoint, then
 // replayed). Only with MCP_BENCH_ROUTES=1 (lib/http/bench-ceiling.ts); otherwise 404.
 import { ceilingReplay } from "@/lib/http/bench-ceiling";
+import { routeMethods } from "@/lib/http/route-methods";
 import { Header } from "@/lib/mcp/protocol/http-headers";
 import { MetaKey } from "@/lib/mcp/protocol/meta-keys";
 import { STATELESS_ERA_VERSIONS } from "@/lib/mcp/protocol/protocol-versions";
@@ -18,4 +19,4 @@ function recordToolsList(): Promise<Response> {
   return worldcrafterEndpoint().handle(new Request("http://127.0.0.1/api/mcp", { method: "POST", headers, body }));
 }
 
-export const POST = ceilingReplay(recordToolsList);
+export const { GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH } = routeMethods({ POST: ceilingReplay(recordToolsList) });

@@ -20,17 +20,25 @@ function wantsNamedEvents(request: Request): boolean {
   return request.url.includes("?") && new URL(request.url).searchParams.get(NamedEvents.param) === NamedEvents.value;
 }
 
+/** What GET (and HEAD) admit before a stream opens: the session, its version, the answer's header fields. */
+interface AdmittedGet {
+  session: SessionRecord;
+  protocolVersion: string;
+  headers: Headers;
+  caller: string;
+}
+
 /**
- * GET (basic/transports §listening for messages from the server): the session's standalone
- * stream, or — with Last-Event-ID — the resumption of a stream this session had open.
+ * Everything GET decides before it opens or resumes a stream: the refusals (405 stateless, 406,
+ * the session's 400/404, the version, the budget's 429) and the header fields of a 200.
  */
-export async function handleGet(state: SessionEraState, request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
+async function admitGet(state: SessionEraState, request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<AdmittedGet> {
   if (!state.stateful) {
     throw McpError.invalidRequest("Method Not Allowed: this server runs stateless and offers no GET stream", undefined, 405);
   }
   const accept = parseAccept(request.headers.get(Header.Accept));
   if (!accept.eventStream || request.headers.get(Header.Accept) === null) {
-    throw McpError.invalidRequest("Not Acceptable: GET needs Accept: text/event-stream", undefined, 406);
+    throw McpError.invalidRequest(`Not Acceptable: ${request.method} needs Accept: text/event-stream`, undefined, 406);
   }
   const found = resolveSession(state, request, auth);
   const session = found instanceof Promise ? await found : found;
@@ -39,8 +47,16 @@ export async function handleGet(state: SessionEraState, request: Request, auth: 
   const headers = new Headers(SSE_HEADERS);
   headers.set(ResponseHeader.SessionId, session.id);
   const caller = callerKey(host.clientAddress, auth);
-  if (state.limiter) await spendOne(state.limiter, { method: "GET", caller });
+  if (state.limiter) await spendOne(state.limiter, { method: request.method, caller });
+  return { session, protocolVersion, headers, caller };
+}
 
+/**
+ * GET (basic/transports §listening for messages from the server): the session's standalone
+ * stream, or — with Last-Event-ID — the resumption of a stream this session had open.
+ */
+export async function handleGet(state: SessionEraState, request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
+  const { session, protocolVersion, headers, caller } = await admitGet(state, request, auth, host);
   // Each open GET connection holds one of the caller's stream slots until it ends.
   const slot = await openStreamSlot(state, caller);
   const connection = { keepAliveMs: state.limits.keepAliveMs, maxLifetimeMs: state.limits.streamMaxLifetimeMs, onEnd: () => slot?.release() };
@@ -55,6 +71,16 @@ export async function handleGet(state: SessionEraState, request: Request, auth: 
     slot?.release();
     throw thrown;
   }
+}
+
+/**
+ * HEAD (RFC 9110 §9.3.2): the status and header fields GET would answer, without the content.
+ * No stream is opened or resumed: opening one would replace the session's standalone stream, and
+ * a stream's events are the content a HEAD does not get.
+ */
+export async function handleHead(state: SessionEraState, request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
+  const { headers } = await admitGet(state, request, auth, host);
+  return new Response(null, { status: 200, headers });
 }
 
 /** A stream slot for the caller, or the 429 that says all of them are open. */

@@ -1,0 +1,69 @@
+/**
+ * The built-in authorization server's input limits, each fact once: how large a request body its
+ * routes read, and how long each text field of a registered client may be. better-auth bounds
+ * neither: a registration with a 3 MiB client_name was stored, and its form posts were read to
+ * the end whatever their size.
+ */
+
+/**
+ * The largest body /api/auth/* and /auth/submit/* read (413 beyond, docs/edge.md). The largest
+ * honest one is a registration with a few redirect URIs, or an inline JWKS: a few kilobytes.
+ */
+export const AUTH_MAX_BODY_BYTES = 64 * 1024;
+
+/** RFC 7591 §3.2.2: the error for a bad redirect URI, and for any other bad metadata field. */
+type RegistrationError = "invalid_redirect_uri" | "invalid_client_metadata";
+
+/** Characters per text field of a registration (RFC 7591 §2); the longest honest values are URLs. */
+const TEXT_LIMITS: Readonly<Record<string, number>> = {
+  client_name: 200,
+  software_id: 200,
+  software_version: 100,
+  scope: 1000,
+  client_uri: 2048,
+  logo_uri: 2048,
+  tos_uri: 2048,
+  policy_uri: 2048,
+  jwks_uri: 2048,
+  backchannel_logout_uri: 2048,
+  token_endpoint_auth_method: 100,
+  application_type: 100,
+  subject_type: 100,
+  software_statement: 8192,
+};
+
+/** Entries per list field of a registration, and characters per entry. */
+const LIST_LIMITS: Readonly<Record<string, { entries: number; characters: number; error: RegistrationError }>> = {
+  redirect_uris: { entries: 10, characters: 2048, error: "invalid_redirect_uri" },
+  post_logout_redirect_uris: { entries: 10, characters: 2048, error: "invalid_redirect_uri" },
+  contacts: { entries: 10, characters: 320, error: "invalid_client_metadata" },
+  grant_types: { entries: 10, characters: 100, error: "invalid_client_metadata" },
+  response_types: { entries: 10, characters: 100, error: "invalid_client_metadata" },
+  resources: { entries: 10, characters: 2048, error: "invalid_client_metadata" },
+};
+
+export interface RegistrationProblem {
+  error: RegistrationError;
+  error_description: string;
+}
+
+/**
+ * The first field of a registration request over its limit, as the RFC 7591 §3.2.2 error to
+ * answer; undefined when every field is within bounds. Fields of the wrong type are left to
+ * better-auth's own validation.
+ */
+export function registrationProblem(body: Readonly<Record<string, unknown>>): RegistrationProblem | undefined {
+  for (const [field, limit] of Object.entries(TEXT_LIMITS)) {
+    const value = body[field];
+    if (typeof value === "string" && value.length > limit) return { error: "invalid_client_metadata", error_description: `${field} is longer than ${limit} characters` };
+  }
+  for (const [field, limit] of Object.entries(LIST_LIMITS)) {
+    const value = body[field];
+    if (!Array.isArray(value)) continue;
+    if (value.length > limit.entries) return { error: limit.error, error_description: `${field} has more than ${limit.entries} entries` };
+    if (value.some((entry) => typeof entry === "string" && entry.length > limit.characters)) {
+      return { error: limit.error, error_description: `an entry of ${field} is longer than ${limit.characters} characters` };
+    }
+  }
+  return undefined;
+}
