@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { classifyMessage, envelopeBytes, envelopeStream, jsonDepthExceeds, preserialize, serializedBytesOf } from "../../lib/jsonrpc";
 import { compileUriTemplate } from "../../lib/mcp/registry/uri-template";
 import { decodeCursor, encodeCursor } from "../../lib/mcp/registry/pagination";
+import { decodeCursor as decodeRowCursor, encodeCursor as encodeRowCursor } from "../../lib/worlds/data/cursor";
 
 describe("JSON-RPC envelope classification", () => {
   it("tells requests, notifications and responses apart", () => {
@@ -52,6 +53,19 @@ describe("helpers", () => {
     // asked for without a cursor); and "" decodes to nothing.
     for (const forged of ["bzozx", "bz!oz", "b z o z", "bzoz====", "bzoz=", "bzoxMB", "bzowMw", "bzowMA", "bzow", ""]) {
       expect(() => decodeCursor(forged), forged).toThrow(/Invalid cursor/);
+    }
+  });
+});
+
+describe("the data tools' row cursors (lib/worlds/data/cursor.ts)", () => {
+  it("take back exactly what they issued, and refuse every other spelling of it", () => {
+    const key = { createdAt: new Date("2026-11-26T10:00:00.000Z"), id: "world_abc" };
+    const cursor = encodeRowCursor(key);
+    expect(decodeRowCursor(cursor)).toEqual(key);
+    const sameTimeOtherSpelling = Buffer.from(JSON.stringify(["2026-11-26T10:00:00Z", "world_abc"])).toString("base64url");
+    for (const forged of [`${cursor}=`, `${cursor}==`, `${cursor.slice(0, 4)}!${cursor.slice(4)}`, ` ${cursor}`, Buffer.from(JSON.stringify(["2026-11-26T10:00:00.000Z", "world_abc"])).toString("base64"), sameTimeOtherSpelling]) {
+      if (forged === cursor) continue;
+      expect(() => decodeRowCursor(forged), forged).toThrow(/Invalid cursor/);
     }
   });
 });

@@ -18,8 +18,10 @@ export function decodeCursor(cursor: string | undefined): CursorKey | undefined 
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
     if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" && typeof parsed[1] === "string") {
-      const createdAt = new Date(parsed[0]);
-      if (!Number.isNaN(createdAt.getTime()) && parsed[1].length <= 64) return { createdAt, id: parsed[1] };
+      const key = { createdAt: new Date(parsed[0]), id: parsed[1] };
+      // Node's base64url decoder skips foreign characters, padding and spare bits, and Date reads
+      // many spellings of one time: only the exact text encodeCursor issues is a cursor.
+      if (!Number.isNaN(key.createdAt.getTime()) && key.id.length <= 64 && encodeCursor(key) === cursor) return key;
     }
   } catch {
     /* falls through */
