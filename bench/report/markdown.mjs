@@ -76,7 +76,7 @@ export function renderMarkdown(rows, meta) {
     lines.push("bigger tools/list) and other work on the cores, so it is the steadier number here; the verdict stays the");
     lines.push("measured one.");
     lines.push("");
-    lines.push("The floor is the same ratio for `ceiling+body`, the bare route plus `await request.text()`: the least");
+    lines.push("The floor is the same ratio for `ceiling+body`, the bare route plus reading its body as the endpoint does (`readBodyLimited`): the least");
     lines.push("any JSON-RPC endpoint on these route handlers must do, measured in the same rounds. get_world's floor is");
     lines.push(`\`${statementRowName("pg")}\` (\`POST /api/ceiling/statement\`): ceiling+body that then runs get_world's one statement`);
     lines.push("(`getWorldCard`, the same seeded world and owner) and answers the row as JSON — no token check, no MCP.");
@@ -222,7 +222,7 @@ export function renderMarkdown(rows, meta) {
   lines.push("answering server's process tree (/proc/<pid>/stat) ÷ requests. The ceiling is `POST /api/ceiling`");
   lines.push("(a bare route returning a fixed JSON body) sent the same bytes and headers as tools/list. It never");
   lines.push("reads the request body, which any JSON-RPC route must do; `ceiling+body` (`POST /api/ceiling/read-body`)");
-  lines.push("is the same route plus `await request.text()`, and \"vs ceiling+body\" is the ratio to it. `ceiling+page`");
+  lines.push("is the same route plus reading the body as the endpoint does (`readBodyLimited`: size cap, deadline, strict UTF-8), and \"vs ceiling+body\" is the ratio to it. `ceiling+page`");
   lines.push("(`POST /api/ceiling/tools-page`) reads the body too, then answers the exact bytes and content type of an");
   lines.push("anonymous 2026-07-28 tools/list page (recorded once from the MCP endpoint, replayed): tools/list's like-for-like floor.");
   lines.push("`ceiling+statement/pg` and `ceiling+limiter:…`, the floors of get_world and of the Redis rows, are described under the targets table.");
