@@ -373,7 +373,7 @@ describe("the authorization server's request bodies", () => {
   it.each(ROUTES)("$path: a declared Content-Length over 64 KiB is refused 413 before a byte of the body is read", async ({ path, contentType }) => {
     const answer = await postHeldOpen(`${server.url}${path}`, { "content-type": contentType, "content-length": String(300 * KIB * KIB), origin: server.url }, []);
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.text)).toEqual({ error: "invalid_request", error_description: "the request body is larger than 65536 bytes" });
+    expect(JSON.parse(answer.text)).toEqual({ error: "invalid_request", error_description: "Request body larger than 65536 bytes" });
   });
 
   it.each(ROUTES)("$path: a chunked body is refused 413 once past 64 KiB, without waiting for its end", async ({ path, contentType }) => {
