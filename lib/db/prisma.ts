@@ -14,6 +14,7 @@ import { resolve } from "node:path";
 import { loadEnv, type Env } from "../config/env";
 import { preparedStatementsAllowed, statementName } from "./named-statements";
 import type { PrismaClient } from "./generated/client";
+import { pgTransaction, type StatementRunner } from "./transaction";
 
 export type { PrismaClient } from "./generated/client";
 
@@ -37,8 +38,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** One parameterized statement; rows as the driver parses them. */
-export type StatementRunner = <T>(text: string, params: readonly unknown[]) => Promise<T[]>;
+export type { StatementRunner } from "./transaction";
 
 /** What a driver gives the handle: its statement runner, Prisma's adapter for it, and its end. */
 interface Connection {
@@ -64,20 +64,7 @@ async function postgresConnection(url: string): Promise<Connection> {
       const name = named ? statementName(text) : undefined;
       return (await pool.query({ name, text, values: [...params] })).rows as T[];
     },
-    async transaction<T>(work: (sql: StatementRunner) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        const result = await work(async <R>(text: string, params: readonly unknown[]) => (await client.query(text, [...params])).rows as R[]);
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    transaction: <T>(work: (sql: StatementRunner) => Promise<T>) => pgTransaction(pool, work),
     adapter: async () => new (await import("@prisma/adapter-pg")).PrismaPg(pool, { schema }),
     close: () => pool.end().catch(() => undefined),
   };

@@ -3,6 +3,9 @@ import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
 import pg from "pg";
 import { ROOT } from "./next-server.mjs";
+import { pgTransaction } from "../../lib/db/transaction";
+import type { TaskRecord, TaskStore } from "../../lib/mcp/tasks/store";
+import { sqlTaskStore } from "../../lib/tasks/sql-task-store";
 
 /**
  * A schema of its own in the shared PostgreSQL `test` database, so reruns and parallel runs never
@@ -56,26 +59,36 @@ export async function migratedTestSchema(prefix: string): Promise<TestSchema> {
   return schema;
 }
 
-/** One statement on a pool, and statements in one transaction on one of its connections: lib/db's `sql` and `transaction`, over a test pool. */
-export function poolRunners(pool: pg.Pool): {
-  run: <T>(text: string, params: readonly unknown[]) => Promise<T[]>;
-  transaction: <T>(work: (run: <R>(text: string, params: readonly unknown[]) => Promise<R[]>) => Promise<T>) => Promise<T>;
-} {
+/**
+ * The durable-task store over a migrated schema of its own, on a pool of several connections (as
+ * an instance has): lib/db's `sql` and `transaction`, over a test pool. `close` ends the pool and
+ * drops the schema.
+ */
+export async function taskStoreOnTestSchema(prefix: string): Promise<{
+  store: TaskStore;
+  pool: pg.Pool;
+  /** The task once it is no longer working (polled, at most 5 s). */
+  ended(id: string, owner: string): Promise<TaskRecord>;
+  close(): Promise<void>;
+}> {
+  const schema = await migratedTestSchema(prefix);
+  const pool = new pg.Pool({ connectionString: schema.baseUrl, options: `-c search_path="${schema.schema}"`, max: 8 });
+  const store = sqlTaskStore(async <T>(text: string, params: readonly unknown[]) => (await pool.query(text, [...params])).rows as T[], (work) => pgTransaction(pool, work));
   return {
-    run: async <T>(text: string, params: readonly unknown[]) => (await pool.query(text, [...params])).rows as T[],
-    async transaction(work) {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        const result = await work(async <R>(text: string, params: readonly unknown[]) => (await client.query(text, [...params])).rows as R[]);
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK");
-        throw error;
-      } finally {
-        client.release();
+    store,
+    pool,
+    async ended(id, owner) {
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const task = await store.get(id, owner, new Date());
+        if (task && task.status !== "working") return task;
+        if (Date.now() > deadline) throw new Error(`task ${id} still ${task?.status}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
+    },
+    async close() {
+      await pool.end();
+      await schema.drop();
     },
   };
 }

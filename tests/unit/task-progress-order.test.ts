@@ -1,11 +1,9 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SOLO_BUS } from "../../lib/mcp/cluster/cluster";
 import { LocalNotificationHub } from "../../lib/mcp/cluster/notification-hub";
 import { TaskRuntime, type TaskRun } from "../../lib/mcp/tasks/runtime";
-import type { TaskRecord, TaskStore } from "../../lib/mcp/tasks/store";
-import { sqlTaskStore } from "../../lib/tasks/sql-task-store";
-import { migratedTestSchema, poolRunners, type TestSchema } from "../support/test-database";
+import type { TaskStore } from "../../lib/mcp/tasks/store";
+import { taskStoreOnTestSchema } from "../support/test-database";
 
 /**
  * A durable task's progress on the real SQL store (PostgreSQL): whatever the handler reported last
@@ -14,20 +12,16 @@ import { migratedTestSchema, poolRunners, type TestSchema } from "../support/tes
  * so a write fired and forgotten lands late: the ending overtook the last report and its
  * `status = 'working'` guard dropped it (tests/e2e/tasks failed so in CI: completed, no progress).
  */
-let schema: TestSchema;
-let pool: pg.Pool;
+let onSchema: Awaited<ReturnType<typeof taskStoreOnTestSchema>>;
 let store: TaskStore;
 
 beforeAll(async () => {
-  schema = await migratedTestSchema("wc_task_progress");
-  pool = new pg.Pool({ connectionString: schema.baseUrl, options: `-c search_path="${schema.schema}"`, max: 8 });
-  const { run, transaction } = poolRunners(pool);
-  store = sqlTaskStore(run, transaction);
+  onSchema = await taskStoreOnTestSchema("wc_task_progress");
+  ({ store } = onSchema);
 }, 120_000);
 
 afterAll(async () => {
-  await pool?.end();
-  await schema?.drop();
+  await onSchema?.close();
 });
 
 /** The real store, its progress writes delayed: the first by 120 ms, the next by 60, then none. */
@@ -47,16 +41,6 @@ function slowProgressStore(): TaskStore & { progressWrites: number } {
 
 const settings = { ttlMs: 60_000, pollIntervalMs: 100, leaseMs: 30_000, maxWorkingPerOwner: 10, maxStoredPerOwner: 100, maxResultBytes: 100_000, timeLimitMs: 10_000 };
 
-async function ended(id: string, owner: string): Promise<TaskRecord> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const task = await store.get(id, owner, new Date());
-    if (task && task.status !== "working") return task;
-    if (Date.now() > deadline) throw new Error(`task ${id} still ${task?.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe("a durable task's progress", () => {
   it("its last report is stored before the task ends, in the order reported, the newest message kept", async () => {
     const slow = slowProgressStore();
@@ -70,7 +54,7 @@ describe("a durable task's progress", () => {
       run.progress(5, 5, undefined);
       return { status: "completed", result: { content: [{ type: "text", text: "done" }] } };
     });
-    const task = await ended(record.id, owner);
+    const task = await onSchema.ended(record.id, owner);
     expect(task.status).toBe("completed");
     expect({ progress: task.progress, total: task.progressTotal, message: task.statusMessage }).toEqual({ progress: 5, total: 5, message: "almost there" });
     // Reports made while a write was in flight went out as one write: the newest.

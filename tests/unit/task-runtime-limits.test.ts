@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SOLO_BUS } from "../../lib/mcp/cluster/cluster";
 import { LocalNotificationHub } from "../../lib/mcp/cluster/notification-hub";
 import { TIME_LIMIT_GRACE_MS, TaskRuntime, effectiveTtlMs, type TaskSettings } from "../../lib/mcp/tasks/runtime";
-import type { TaskEnding, TaskRecord, TaskStore } from "../../lib/mcp/tasks/store";
+import type { TaskEnding, TaskStore } from "../../lib/mcp/tasks/store";
 import { ToolTimeout } from "../../lib/mcp/runtime/tool-timeout";
-import { sqlTaskStore } from "../../lib/tasks/sql-task-store";
-import { migratedTestSchema, poolRunners, type TestSchema } from "../support/test-database";
+import { taskStoreOnTestSchema } from "../support/test-database";
 
 /**
  * The task runtime over the real SQL store (PostgreSQL, a pool of several connections, as an
@@ -15,35 +14,22 @@ import { migratedTestSchema, poolRunners, type TestSchema } from "../support/tes
  * stop counting as running once their lease is gone, a cancel never claims a task that ended on
  * its own first, and the tool time limit ends a task even when its handler ignores the signal.
  */
-let schema: TestSchema;
+let onSchema: Awaited<ReturnType<typeof taskStoreOnTestSchema>>;
 let pool: pg.Pool;
 let store: TaskStore;
 
 beforeAll(async () => {
-  schema = await migratedTestSchema("wc_task_limits");
-  pool = new pg.Pool({ connectionString: schema.baseUrl, options: `-c search_path="${schema.schema}"`, max: 8 });
-  const { run, transaction } = poolRunners(pool);
-  store = sqlTaskStore(run, transaction);
+  onSchema = await taskStoreOnTestSchema("wc_task_limits");
+  ({ pool, store } = onSchema);
 }, 120_000);
 
 afterAll(async () => {
-  await pool?.end();
-  await schema?.drop();
+  await onSchema?.close();
 });
 
 const base: TaskSettings = { ttlMs: 60_000, pollIntervalMs: 100, leaseMs: 30_000, maxWorkingPerOwner: 3, maxStoredPerOwner: 100, maxResultBytes: 100_000, timeLimitMs: 10_000 };
 const runtimeWith = (settings: Partial<TaskSettings> = {}) => new TaskRuntime({ store, settings: { ...base, ...settings } }, SOLO_BUS, new LocalNotificationHub());
 const owner = () => `subject:limits-${randomUUID()}`;
-
-async function ended(id: string, who: string): Promise<TaskRecord> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const task = await store.get(id, who, new Date());
-    if (task && task.status !== "working") return task;
-    if (Date.now() > deadline) throw new Error(`task ${id} still ${task?.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("task limits under concurrency", () => {
   it("40 creations at once for one owner keep at most its running limit, the rest refused with the documented error", async () => {
@@ -89,14 +75,14 @@ describe("cancel against the run's own ending", () => {
     let finish!: (ending: TaskEnding) => void;
     runtime.run(record, () => new Promise<TaskEnding>((resolve) => (finish = resolve)));
     finish({ status: "completed", result: { content: [] } });
-    await ended(record.id, who);
+    await onSchema.ended(record.id, who);
     expect(await runtime.cancel(record.id, who)).toBe("completed");
     expect(await runtime.cancel(randomUUID(), who)).toBe("unknown");
 
     const running = await runtime.create(who, "slow", {});
     runtime.run(running, (run) => new Promise<TaskEnding>((_, reject) => run.signal.addEventListener("abort", () => reject(run.signal.reason))));
     expect(await runtime.cancel(running.id, who)).toBe("ended");
-    expect((await ended(running.id, who)).status).toBe("cancelled");
+    expect((await onSchema.ended(running.id, who)).status).toBe("cancelled");
     expect(await runtime.cancel(running.id, who)).toBe("cancelled");
   });
 });
@@ -115,13 +101,13 @@ describe("the tool time limit on a task", () => {
         }),
       ),
     );
-    expect((await ended(heeded.id, who)).status).toBe("completed");
+    expect((await onSchema.ended(heeded.id, who)).status).toBe("completed");
     expect(reason).toBeInstanceOf(ToolTimeout);
 
     const deaf = await runtime.create(who, "ignores", {});
     const started = Date.now();
     runtime.run(deaf, () => new Promise<TaskEnding>(() => undefined));
-    const task = await ended(deaf.id, who);
+    const task = await onSchema.ended(deaf.id, who);
     expect(Date.now() - started).toBeLessThan(200 + TIME_LIMIT_GRACE_MS + 2_000);
     expect(task.status).toBe("failed");
     expect(task.error?.message).toMatch(/did not finish within 200 ms/);
@@ -148,7 +134,7 @@ describe("questions a task asks", () => {
       second = await run.ask("elicitation/create", { message: "Name again?", requestedSchema: { type: "object", properties: {} } }, "name").catch((error: unknown) => error);
       return { status: "completed", result: { content: [] } };
     });
-    await ended(record.id, who);
+    await onSchema.ended(record.id, who);
     expect(second).toMatchObject({ message: expect.stringMatching(/asked twice under the input key "name"/) });
   });
 });

@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { ErrorCode, McpError } from "../../jsonrpc";
 import { ProtocolError } from "../protocol/protocol-error";
-import { forbiddenTextIssue, parseOrInvalidParams } from "../runtime/validate";
-import { authorizeTaskAccess } from "../policy/task-access";
+import { parseOrInvalidParams } from "../runtime/validate";
 import { TIME_LIMIT_GRACE_MS, type TaskRuntime } from "../tasks/runtime";
-import { taskOwnerOf } from "../tasks/owner";
 import type { TaskRecord } from "../tasks/store";
 import { LEGACY_TASKS_VERSION, RELATED_TASK_META_KEY, legacyStatusOf, legacyTask } from "../tasks/wire";
 import type { MethodCall, MethodEnv, MethodHandler } from "./method-env";
+import { callerTaskOwner, reachableTask } from "./task-lookup";
 
 /**
  * The 2025-11-25 revision's experimental tasks methods (basic/utilities/tasks) over the same
@@ -24,18 +23,11 @@ function runtimeFor(env: MethodEnv, call: MethodCall, method: string): TaskRunti
   return env.tasks;
 }
 
-const ownerOf = (call: MethodCall) => taskOwnerOf(call.scope.auth, call.scope.clientAddress);
-
-/**
- * The caller's own task, which it may still reach (policy/task-access.ts). Another subject's task
- * answers exactly like a missing one, and so does an id this server could never have issued (a
- * NUL or other control character).
- */
+/** The caller's own task, which it may still reach (task-lookup.ts); another's answers like a missing one. */
 async function ownTask(env: MethodEnv, tasks: TaskRuntime, call: MethodCall): Promise<TaskRecord> {
   const { taskId } = parseOrInvalidParams(TaskParams, call.params);
-  const task = forbiddenTextIssue(taskId) ? undefined : await tasks.get(taskId, ownerOf(call));
+  const task = await reachableTask(env, tasks, call, taskId);
   if (!task) throw McpError.invalidParams(`Unknown task: ${taskId}`, { taskId });
-  authorizeTaskAccess(env, task.tool, call.scope.auth);
   return task;
 }
 
@@ -71,9 +63,9 @@ export const legacyTaskResult: MethodHandler = async (env, call) => {
 export const cancelLegacyTask: MethodHandler = async (env, call) => {
   const tasks = runtimeFor(env, call, "tasks/cancel");
   const task = await ownTask(env, tasks, call);
-  const outcome = task.status === "working" ? await tasks.cancel(task.id, ownerOf(call)) : "already ended";
+  const outcome = task.status === "working" ? await tasks.cancel(task.id, callerTaskOwner(call)) : "already ended";
   if (outcome === "unknown") throw McpError.invalidParams(`Unknown task: ${task.id}`, { taskId: task.id });
-  const now = (await tasks.get(task.id, ownerOf(call))) ?? task;
+  const now = (await tasks.get(task.id, callerTaskOwner(call))) ?? task;
   if (outcome !== "ended") throw McpError.invalidParams(`Cannot cancel a task that is already ${legacyStatusOf(now)}`, { taskId: task.id });
   return legacyTask(now);
 };

@@ -2,12 +2,11 @@ import { z } from "zod";
 import { ErrorCode, McpError } from "../../jsonrpc";
 import { ProtocolError } from "../protocol/protocol-error";
 import { forbiddenTextIssue, parseOrInvalidParams } from "../runtime/validate";
-import { authorizeTaskAccess } from "../policy/task-access";
 import type { TaskRecord } from "../tasks/store";
 import type { TaskRuntime } from "../tasks/runtime";
-import { taskOwnerOf } from "../tasks/owner";
 import { TASKS_EXTENSION, declaresTasks, detailedTask } from "../tasks/wire";
 import type { MethodCall, MethodEnv, MethodHandler } from "./method-env";
+import { callerTaskOwner, reachableTask } from "./task-lookup";
 
 const TaskParams = z.looseObject({ taskId: z.string().min(1).max(200) });
 const UpdateParams = z.looseObject({
@@ -34,16 +33,10 @@ function unknownTask(taskId: string): McpError {
   return McpError.invalidParams(`Unknown task: ${taskId.slice(0, 200)}`, { taskId: taskId.slice(0, 200) });
 }
 
-const ownerOf = (call: MethodCall) => taskOwnerOf(call.scope.auth, call.scope.clientAddress);
-
-/**
- * The caller's own task, which it may still reach (policy/task-access.ts). An id this server
- * could never have issued (a NUL or other control character) is as unknown as any other.
- */
+/** The caller's own task, which it may still reach (task-lookup.ts), or -32602 as for any unknown id. */
 async function ownTask(env: MethodEnv, tasks: TaskRuntime, call: MethodCall, taskId: string): Promise<TaskRecord> {
-  const task = forbiddenTextIssue(taskId) ? undefined : await tasks.get(taskId, ownerOf(call));
+  const task = await reachableTask(env, tasks, call, taskId);
   if (!task) throw unknownTask(taskId);
-  authorizeTaskAccess(env, task.tool, call.scope.auth);
   return task;
 }
 
@@ -63,7 +56,7 @@ export const updateTask: MethodHandler = async (env, call) => {
   // characters or unpaired surrogates.
   const issue = forbiddenTextIssue(inputResponses, ["inputResponses"]);
   if (issue) throw McpError.invalidParams("Invalid params", [issue]);
-  if (!(await tasks.answer(taskId, ownerOf(call), inputResponses))) throw unknownTask(taskId);
+  if (!(await tasks.answer(taskId, callerTaskOwner(call), inputResponses))) throw unknownTask(taskId);
   return {};
 };
 
@@ -72,6 +65,6 @@ export const cancelTask: MethodHandler = async (env, call) => {
   const tasks = runtimeFor(env, call);
   const { taskId } = parseOrInvalidParams(TaskParams, call.params);
   await ownTask(env, tasks, call, taskId);
-  if ((await tasks.cancel(taskId, ownerOf(call))) === "unknown") throw unknownTask(taskId);
+  if ((await tasks.cancel(taskId, callerTaskOwner(call))) === "unknown") throw unknownTask(taskId);
   return {};
 };

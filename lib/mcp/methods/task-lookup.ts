@@ -1,0 +1,20 @@
+import { authorizeTaskAccess } from "../policy/task-access";
+import { forbiddenTextIssue } from "../runtime/validate";
+import { taskOwnerOf } from "../tasks/owner";
+import type { TaskRuntime } from "../tasks/runtime";
+import type { TaskRecord } from "../tasks/store";
+import type { MethodCall, MethodEnv } from "./method-env";
+
+/** Whose tasks a call reaches (tasks/owner.ts): its token's subject, or its anonymous address. */
+export const callerTaskOwner = (call: MethodCall): string => taskOwnerOf(call.scope.auth, call.scope.clientAddress);
+
+/**
+ * The caller's own task, read for a tasks method of either revision: undefined when there is no
+ * such task for it (another's, or an id this server could never have issued: a NUL or another
+ * control character), a 403 when its token lacks the task's tool's scopes (policy/task-access.ts).
+ */
+export async function reachableTask(env: MethodEnv, tasks: TaskRuntime, call: MethodCall, taskId: string): Promise<TaskRecord | undefined> {
+  const task = forbiddenTextIssue(taskId) ? undefined : await tasks.get(taskId, callerTaskOwner(call));
+  if (task) authorizeTaskAccess(env, task.tool, call.scope.auth);
+  return task;
+}
