@@ -40,8 +40,8 @@ export function isAddressOrRange(entry: string): boolean {
  * Ranges no server-side fetch of a user-supplied URL may reach (SSRF): this host, private
  * networks, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT, benchmarking,
  * multicast and reserved space (RFC 6890 special-purpose registries), and IPv6's loopback,
- * unique-local, link-local, site-local, multicast, NAT64 and 6to4 (whose embedded IPv4 could be
- * any of the former). IPv4-mapped IPv6 (`::ffff:10.0.0.1`, `::ffff:a00:1`) is judged as its IPv4 (BlockList would
+ * unique-local, link-local, site-local, multicast, NAT64, 6to4, IPv4-compatible and IPv4-translated
+ * (whose embedded IPv4 could be any of the former). IPv4-mapped IPv6 (`::ffff:10.0.0.1`, `::ffff:a00:1`) is judged as its IPv4 (BlockList would
  * also match every IPv4 against an IPv6 rule for ::ffff:0:0/96, so that range is not listed).
  */
 const NON_PUBLIC_V4: [string, number][] = [
@@ -61,7 +61,11 @@ const NON_PUBLIC_V4: [string, number][] = [
   ["240.0.0.0", 4],
 ];
 const NON_PUBLIC_V6: [string, number][] = [
-  ["::", 127], // :: and ::1
+  // ::/96 holds :: and ::1, and the deprecated IPv4-compatible form (::10.0.0.1, RFC 4291 §2.5.5.1)
+  // a host may still translate to its IPv4; ::ffff:0:0:0/96 is SIIT's IPv4-translated form
+  // (RFC 2765 §2.1). Neither contains the IPv4-mapped ::ffff:0:0/96, so no IPv4 matches them.
+  ["::", 96],
+  ["::ffff:0:0:0", 96],
   ["64:ff9b::", 96],
   ["64:ff9b:1::", 48],
   ["100::", 64],

@@ -68,6 +68,14 @@ describe("the data tools' row cursors (lib/worlds/data/cursor.ts)", () => {
       expect(() => decodeRowCursor(forged), forged).toThrow(/Invalid cursor/);
     }
   });
+
+  it("refuse a time no row can have: year 0 and years beyond 9999 (PostgreSQL failed the query with 22008)", () => {
+    const rowCursor = (time: string) => Buffer.from(JSON.stringify([time, "a"])).toString("base64url");
+    for (const time of ["0000-01-01T00:00:00.000Z", "-000001-01-01T00:00:00.000Z", "+010000-01-01T00:00:00.000Z"]) {
+      expect(() => decodeRowCursor(rowCursor(time)), time).toThrow(/Invalid cursor/);
+    }
+    for (const time of ["0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"]) expect(decodeRowCursor(rowCursor(time))?.createdAt.toISOString()).toBe(time);
+  });
 });
 
 describe("a preserialized page's envelope (lib/jsonrpc/preserialized.ts)", () => {

@@ -98,6 +98,23 @@ describe.each(ERAS)("in %s", (era) => {
       expect(toolResult(prose)?.isError, JSON.stringify(prose)).toBeFalsy();
     });
 
+    it("every single-line field, not only the data tools' names: outline names, search queries, fetch ids, file names, prompt arguments", async () => {
+      const cases: [string, Json, string][] = [
+        ["draft_world_outline", { name: "two\n\nlines" }, "name"],
+        ["draft_world_outline", { name: "a\tb" }, "name"],
+        ["search", { query: "a\nb" }, "query"],
+        ["fetch", { id: "world:abc\ndef" }, "id"],
+        ["list_worlds", { nameContains: "a\rb" }, "nameContains"],
+        ["import_world", { file: { download_url: "https://files.example/w.md", file_name: "w\n.md" } }, "file.file_name"],
+      ];
+      for (const [tool, args, field] of cases) {
+        const r = await client.request("tools/call", { name: tool, arguments: args });
+        expect(invalidArgumentMessage(r.message), `${tool} ${r.text}`).toBe(`Invalid arguments for tool ${tool}: ${field}: Control characters are not allowed`);
+      }
+      const prompt = await client.request("prompts/get", { name: "develop-character", arguments: { world: "w\nx" } });
+      expect(errorOf(prompt.message)?.code, prompt.text).toBe(-32602);
+    });
+
     it("search, prompt arguments, completions and resource URIs refuse them too", async () => {
       const search = await client.request("tools/call", { name: "search", arguments: { query: "a\u0000" } });
       expect(invalidArgumentMessage(search.message), search.text).toBe("Invalid arguments for tool search: query: Control characters are not allowed");
@@ -108,6 +125,16 @@ describe.each(ERAS)("in %s", (era) => {
       const read = await client.request("resources/read", { uri: "world://%00" });
       expect(errorOf(read.message)?.code, read.text).toBe(-32602);
     });
+  });
+
+  it("a list cursor made by hand with a time no row can have (year 0) is invalid_argument, not a database error", async () => {
+    const cursor = Buffer.from(JSON.stringify(["0000-01-01T00:00:00.000Z", "a"])).toString("base64url");
+    const world = toolResult(await call("list_worlds", { limit: 1 }))?.structuredContent?.worlds as { id: string }[];
+    for (const tool of ["list_worlds", "list_characters", "list_locations"]) {
+      const args = tool === "list_worlds" ? { cursor } : { worldId: world[0]?.id, cursor };
+      const r = await client.request("tools/call", { name: tool, arguments: args });
+      expect(r.text, tool).toContain("Invalid cursor");
+    }
   });
 
   describe("unexpected errors reach the client as a reference only", () => {

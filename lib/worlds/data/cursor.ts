@@ -13,6 +13,14 @@ export function encodeCursor(key: CursorKey): string {
   return Buffer.from(JSON.stringify([key.createdAt.toISOString(), key.id])).toString("base64url");
 }
 
+/**
+ * Years 1 to 9999: what a stored row's time can be, and all PostgreSQL's timestamp reads back from
+ * an ISO string (it has no year 0, so "0000-…" failed the query with 22008 rather than the cursor).
+ */
+const EARLIEST = Date.parse("0001-01-01T00:00:00.000Z");
+const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
+const storable = (time: Date): boolean => time.getTime() >= EARLIEST && time.getTime() <= LATEST;
+
 export function decodeCursor(cursor: string | undefined): CursorKey | undefined {
   if (cursor === undefined) return undefined;
   try {
@@ -21,7 +29,7 @@ export function decodeCursor(cursor: string | undefined): CursorKey | undefined 
       const key = { createdAt: new Date(parsed[0]), id: parsed[1] };
       // Node's base64url decoder skips foreign characters, padding and spare bits, and Date reads
       // many spellings of one time: only the exact text encodeCursor issues is a cursor.
-      if (!Number.isNaN(key.createdAt.getTime()) && key.id.length <= 64 && encodeCursor(key) === cursor) return key;
+      if (storable(key.createdAt) && key.id.length <= 64 && encodeCursor(key) === cursor) return key;
     }
   } catch {
     /* falls through */

@@ -4,6 +4,7 @@ import { Scope } from "../scopes";
 import { WORLD_THEMES } from "../tools/draft-world-outline";
 import { ownerOf } from "../owner";
 import { themesOf } from "../data/worlds";
+import { singleLine } from "../single-line";
 
 /**
  * The built-in themes, then — for a signed-in caller whose token may read worlds — the caller's
@@ -22,7 +23,7 @@ export const startWorldPrompt = definePrompt({
   title: "Start a world",
   description: "Start creating a new world with WorldCrafter",
   arguments: z.object({
-    theme: z.string().max(100).optional().describe("Subgenre or theme, e.g. fantasy or steampunk"),
+    theme: singleLine().max(100).optional().describe("Subgenre or theme, e.g. fantasy or steampunk"),
   }),
   complete: { theme: (value, { ctx }) => suggestThemes(value, ctx) },
   get: ({ theme }) => ({

@@ -6,13 +6,14 @@ import { worldByIdOrName, worldsMatching } from "../data/worlds";
 import { characterNamed, charactersMatching } from "../data/characters";
 import { locationNamed, locationsMatching } from "../data/locations";
 import { Scope } from "../scopes";
+import { singleLine } from "../single-line";
 
 /**
  * Prompts that start work on one of the caller's worlds. The `world` argument takes an id or a
  * name; completion suggests the caller's world names, then names inside the chosen world.
  */
 
-const WorldArg = z.string().trim().min(1).max(120).describe("The world: its name or id");
+const WorldArg = singleLine().trim().min(1).max(120).describe("The world: its name or id");
 
 /** The world a prompt names; an unknown one is the prompt's invalid argument (-32602). */
 async function worldFor(ctx: HandlerContext, world: string) {
@@ -38,7 +39,7 @@ export const developCharacterPrompt = definePrompt({
   description: "Flesh out a character of one of your worlds (a new one, or one that exists)",
   arguments: z.object({
     world: WorldArg,
-    character: z.string().trim().max(120).optional().describe("The character's name; omit to invent a new one"),
+    character: singleLine().trim().max(120).optional().describe("The character's name; omit to invent a new one"),
   }),
   scopes: [Scope.Read],
   complete: {
@@ -68,7 +69,7 @@ export const describeLocationPrompt = definePrompt({
   description: "Write a vivid description of a place in one of your worlds",
   arguments: z.object({
     world: WorldArg,
-    location: z.string().trim().max(120).optional().describe("The location's name; omit to invent a new place"),
+    location: singleLine().trim().max(120).optional().describe("The location's name; omit to invent a new place"),
   }),
   scopes: [Scope.Read],
   complete: {

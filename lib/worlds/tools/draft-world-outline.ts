@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineTool } from "../../mcp";
 import { OPEN } from "../scopes";
+import { singleLine } from "../single-line";
 import { NAME_STYLE_IDS, forgeNames } from "../names/name-forge";
 
 const THEMES = {
@@ -22,7 +23,7 @@ export const draftWorldOutline = defineTool({
   description:
     "Draft a ten-section outline for a new fictional world (premise, geography, history, peoples, factions, power, economy, conflict, story hooks, names), reporting progress per section.",
   input: z.object({
-    name: z.string().min(1).max(100).describe("World name"),
+    name: singleLine().min(1).max(100).describe("World name"),
     theme: z.enum(WORLD_THEMES).default("fantasy").describe("Genre/theme"),
     style: z.enum(NAME_STYLE_IDS).default("elvish").describe("Naming style for places and people"),
   }),

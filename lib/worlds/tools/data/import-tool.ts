@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { singleLine } from "../../single-line";
 import { defineTool, ToolError } from "../../../mcp";
 import { IMPORT_MAX_BYTES_DEFAULT, loadEnv } from "../../../config/env";
 import { ownerOf } from "../../owner";
@@ -27,9 +28,9 @@ export const IMPORT_FILE_PARAMS = ["file"] as const;
 const FileParam = z
   .object({
     download_url: z.url({ protocol: /^https?$/ }).max(4096).describe("Where the host serves the uploaded file"),
-    file_id: z.string().min(1).max(256).optional().describe("The host's id of the uploaded file"),
-    mime_type: z.string().max(200).optional(),
-    file_name: z.string().max(260).optional(),
+    file_id: singleLine().min(1).max(256).optional().describe("The host's id of the uploaded file"),
+    mime_type: singleLine().max(200).optional(),
+    file_name: singleLine().max(260).optional(),
   })
   .describe("The world file, uploaded through the host (ChatGPT fills this in)");
 

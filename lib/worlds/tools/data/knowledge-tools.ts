@@ -6,6 +6,7 @@ import { documentId, fetchDocument, titleOf, urlOf } from "../../knowledge/docum
 import { READ_ONLY, excerpt, fitRecord, jsonBytes, STRUCTURED_BUDGET } from "./shared";
 import { FetchOutput, SearchOutput } from "./outputs";
 import { READS } from "../../scopes";
+import { singleLine } from "../../single-line";
 
 /**
  * `search` and `fetch` with the standard company-knowledge signatures (seed 002 §company knowledge):
@@ -25,7 +26,7 @@ export const search = defineTool({
   title: "Search Worlds",
   description:
     "Search your worlds, characters and locations by words in their names, themes, roles, kinds, descriptions and backstories. Returns ids to pass to fetch.",
-  input: z.object({ query: z.string().trim().min(1).max(200).describe("Words to look for") }),
+  input: z.object({ query: singleLine().trim().min(1).max(200).describe("Words to look for") }),
   output: SearchOutput,
   annotations: READ_ONLY,
   security: READS,
@@ -43,7 +44,7 @@ export const fetchTool = defineTool({
   name: "fetch",
   title: "Fetch World Document",
   description: "Read the full document for an id returned by search (a world, character or location), with its canonical url for citation.",
-  input: z.object({ id: z.string().trim().min(3).max(80).describe('An id from search results, e.g. "world:<id>"') }),
+  input: z.object({ id: singleLine().trim().min(3).max(80).describe('An id from search results, e.g. "world:<id>"') }),
   output: FetchOutput,
   annotations: READ_ONLY,
   security: READS,

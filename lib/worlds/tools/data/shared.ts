@@ -1,13 +1,12 @@
 import { z } from "zod";
-import { CONTROL_CHARACTERS_MESSAGE, ToolError, toolErrorResult, type CallToolResult, type HandlerContext, type Meta, type ToolAnnotations } from "../../../mcp";
+import { ToolError, toolErrorResult, type CallToolResult, type HandlerContext, type Meta, type ToolAnnotations } from "../../../mcp";
 import { narrate } from "../../i18n/narration";
 import { encodeCursor, type CursorKey } from "../../data/cursor";
+import { singleLine } from "../../single-line";
 
 /** Pieces every WorldCrafter data tool shares: field limits, annotations, host metadata, results. */
 
-/** Single-line text: no control character at all (multi-line text keeps tab and newlines, lib/mcp/runtime/validate.ts). */
-const SINGLE_LINE = /^[^\u0000-\u001f\u007f]*$/;
-const line = () => z.string().regex(SINGLE_LINE, CONTROL_CHARACTERS_MESSAGE);
+const line = singleLine;
 
 export const Id = line().trim().min(1).max(64);
 export const Name = line().trim().min(1).max(120);

@@ -8,6 +8,7 @@ import { worldRecord, worldWithCounts } from "../../records";
 import { CLOSE_WIDGET, CREATES, Cursor, DELETES, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Theme, WidgetKey, excerpt, fitPage, fitRecord, iso, nothingToUpdate, result } from "./shared";
 import { DeleteWorldOutput, WorldOutput, WorldPageOutput, WorldWithCountsOutput } from "./outputs";
 import { READS, WRITES } from "../../scopes";
+import { singleLine } from "../../single-line";
 import { worldChanged, worldDeleted } from "../../live-updates";
 
 /** The theme of a world created without one (seed 001's example call names only the world). */
@@ -43,7 +44,7 @@ export const listWorlds = defineTool({
   description: "List your worlds, newest first, a page at a time. Filter by theme (exact, case-insensitive) or a name substring.",
   input: z.object({
     theme: Theme.optional().describe("Only worlds with this theme"),
-    nameContains: z.string().trim().min(1).max(120).optional().describe("Only worlds whose name contains this text"),
+    nameContains: singleLine().trim().min(1).max(120).optional().describe("Only worlds whose name contains this text"),
     cursor: Cursor,
     limit: Limit,
   }),
