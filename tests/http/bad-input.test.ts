@@ -586,6 +586,10 @@ const CASES: readonly Case[] = [
   },
   { name: "DELETE without a session", method: "DELETE", status: 400, code: -32600, id: null },
   { name: "DELETE of an unknown session", method: "DELETE", headers: { "mcp-session-id": UNKNOWN_SESSION }, status: 404, code: -32600, id: null },
+  // basic/transports §protocol version header: DELETE is checked as GET and POST are (the session lives on).
+  { name: "DELETE with MCP-Protocol-Version 1999-01-01", method: "DELETE", session: LATEST, headers: { "mcp-protocol-version": "1999-01-01" }, status: 400, code: -32600, id: null },
+  { name: "DELETE with MCP-Protocol-Version banana", method: "DELETE", session: LATEST, headers: { "mcp-protocol-version": "banana" }, status: 400, code: -32600, id: null },
+  { name: "DELETE with a supported MCP-Protocol-Version not the session's", method: "DELETE", session: LATEST, headers: { "mcp-protocol-version": "2025-06-18" }, status: 400, code: -32600, id: null },
   {
     name: "unsupported MCP-Protocol-Version header",
     session: LATEST,

@@ -2,7 +2,7 @@ import { McpError } from "../../../jsonrpc";
 import type { RequestHost } from "../../../http/handle-init";
 import type { AuthInfo } from "../../../auth/auth-info";
 import { callerKey, spendOne } from "../../policy/rate-limit";
-import { resolveSession } from "./lookup";
+import { resolveSession, resolveVersion } from "./lookup";
 import { endSessionHere, type SessionEraState } from "./state";
 
 /** DELETE (basic/transports §session management): the client ends its session. */
@@ -13,6 +13,9 @@ export async function handleDelete(state: SessionEraState, request: Request, aut
   if (state.limiter) await spendOne(state.limiter, { method: "DELETE", caller: callerKey(host.clientAddress, auth) });
   const found = resolveSession(state, request, auth);
   const session = found instanceof Promise ? await found : found;
+  // basic/transports §protocol version header: required on every later request, DELETE
+  // included; an invalid or unsupported one (or another than the session's) is 400, as on GET/POST.
+  resolveVersion(request, session);
   if (!session) throw McpError.internal();
   await state.sessions.delete(session.id);
   // Ending a session ends its work too, on every instance: running handlers abort, open
