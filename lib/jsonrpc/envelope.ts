@@ -41,6 +41,12 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
 
   if (value.jsonrpc !== "2.0") return invalid(echoId, 'Invalid Request: "jsonrpc" must be "2.0"');
 
+  // An error response that names no request: id null (JSON-RPC 2.0 §5, "if there was an error in
+  // detecting the id") or absent (MCP 2025-11-25 schema, JSONRPCErrorResponse.id is optional).
+  if (!("method" in value) && "error" in value && !("result" in value) && (!hasId || value.id === null)) {
+    return errorResponse(value.error, null, echoId, !hasId);
+  }
+
   if (hasId && id === undefined) {
     return invalid(null, "Invalid Request: id must be a string (at most 256 characters) or a safe integer");
   }
@@ -70,13 +76,18 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
     if (!isPlainObject(value.result)) return invalid(echoId, 'Invalid Request: "result" must be an object');
     return { kind: "response", message: { jsonrpc: "2.0", id, result: value.result } };
   }
-  const error = value.error;
+  return errorResponse(value.error, id, echoId, false);
+}
+
+/** A client's error response (`id` null when it names no request), or why it is not one. */
+function errorResponse(error: unknown, id: JsonRpcId | null, echoId: JsonRpcId | null, idOmitted: boolean): ClassifiedMessage {
   if (!isPlainObject(error) || typeof error.code !== "number" || typeof error.message !== "string") {
     return invalid(echoId, 'Invalid Request: "error" must be an object with a numeric code and a message');
   }
   return {
     kind: "response",
     message: { jsonrpc: "2.0", id, error: { code: error.code, message: error.message, ...("data" in error ? { data: error.data } : {}) } },
+    ...(idOmitted ? { idOmitted: true as const } : {}),
   };
 }
 

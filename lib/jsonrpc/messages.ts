@@ -42,5 +42,9 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcRespo
 export type ClassifiedMessage =
   | { kind: "request"; message: JsonRpcRequest }
   | { kind: "notification"; message: JsonRpcNotification }
-  | { kind: "response"; message: JsonRpcResponse }
+  /**
+   * An error response's id is null when it names no request; `idOmitted` when the member was
+   * absent, which only the 2025-11-25 schema allows (JSONRPCErrorResponse.id is optional there).
+   */
+  | { kind: "response"; message: JsonRpcResponse; idOmitted?: true }
   | { kind: "invalid"; id: JsonRpcId | null; error: JsonRpcErrorObject };

@@ -186,6 +186,20 @@ const CASES: readonly Case[] = [
   { name: "empty object", session: LATEST, body: {}, status: 400, code: -32600, id: null },
   { name: "response with both result and error", session: LATEST, body: { jsonrpc: "2.0", id: "srv-x", result: {}, error: { code: 1, message: "m" } }, status: 400, code: -32600, id: "srv-x" },
   { name: "response whose result is not an object", session: LATEST, body: { jsonrpc: "2.0", id: "srv-y", result: 5 }, status: 400, code: -32600, id: "srv-y" },
+  // JSON-RPC 2.0 §5: an error whose request id could not be read has id null; the 2025-11-25
+  // schema lets it leave the id out. It answers no request we know: accepted, not routed.
+  { name: "error response with id null", session: LATEST, body: { jsonrpc: "2.0", id: null, error: { code: -32700, message: "x" } }, status: 202, code: null },
+  { name: "error response with id null at 2025-06-18", session: "2025-06-18", body: { jsonrpc: "2.0", id: null, error: { code: -32700, message: "x" } }, status: 202, code: null },
+  { name: "error response without an id at 2025-11-25", session: LATEST, body: { jsonrpc: "2.0", error: { code: -32700, message: "x" } }, status: 202, code: null },
+  {
+    name: "error response without an id before 2025-11-25 (the schema requires it)",
+    session: "2025-06-18",
+    body: { jsonrpc: "2.0", error: { code: -32700, message: "x" } },
+    status: 400,
+    code: -32600,
+    id: null,
+    check: (r) => expect(errorOf(r).message).toMatch(/error response needs an "id"/),
+  },
   { name: "response whose error lacks a code", session: LATEST, body: { jsonrpc: "2.0", id: "srv-z", error: { message: "m" } }, status: 400, code: -32600, id: "srv-z" },
 
   // ── Unknown methods (dispatched: the JSON-RPC call fails, the HTTP exchange succeeds) ───

@@ -48,4 +48,40 @@ describe("lifecycle on /api/mcp", () => {
     expect(ended.status).toBe(200);
     expect((await post(url(), { jsonrpc: "2.0", id: 2, method: "ping" }, headers)).status).toBe(404);
   });
+
+  // JSON-RPC 2.0 §5: an error response whose request id could not be read carries "id": null;
+  // the 2025-11-25 schema lets it leave the id out (JSONRPCErrorResponse.id is optional).
+  it("accepts an error response that names no request (202, nothing routed): id null in every revision, no id from 2025-11-25", async () => {
+    const error = { code: -32700, message: "x" };
+    for (const version of ["2025-03-26", "2025-06-18", LATEST]) {
+      const headers = await openSession(url(), version);
+      const withNull = await post(url(), { jsonrpc: "2.0", id: null, error }, headers);
+      expect(withNull.status, `id null at ${version}: ${withNull.text}`).toBe(202);
+      expect(withNull.text).toBe("");
+      const withoutId = await post(url(), { jsonrpc: "2.0", error }, headers);
+      if (version === LATEST) {
+        expect(withoutId.status, withoutId.text).toBe(202);
+      } else {
+        // Before 2025-11-25 the schema requires the id: invalid, but never "missing method".
+        expect(withoutId.status).toBe(400);
+        const body = withoutId.json as { id: unknown; error: { code: number; message: string } };
+        expect(body.error.code).toBe(-32600);
+        expect(body.id).toBeNull();
+        expect(body.error.message).toMatch(/error response needs an "id"/);
+        expect(body.error.message).not.toMatch(/method/);
+      }
+      // The session is unharmed.
+      expect((await post(url(), { jsonrpc: "2.0", id: 3, method: "ping" }, headers)).json).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
+    }
+  });
+
+  it("takes an error response without an id inside a 2025-03-26 batch as invalid, with null id, and the rest answered", async () => {
+    const headers = await openSession(url(), "2025-03-26");
+    const res = await post(url(), [{ jsonrpc: "2.0", error: { code: 1, message: "m" } }, { jsonrpc: "2.0", id: null, error: { code: 1, message: "m" } }, { jsonrpc: "2.0", id: 4, method: "ping" }], headers);
+    expect(res.status).toBe(200);
+    const answers = res.json as { id: unknown; error?: { code: number } }[];
+    expect(answers).toHaveLength(2);
+    expect(answers).toContainEqual(expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }));
+    expect(answers).toContainEqual({ jsonrpc: "2.0", id: 4, result: {} });
+  });
 });

@@ -19,6 +19,19 @@ describe("JSON-RPC envelope classification", () => {
     }
   });
 
+  it("takes an error response that names no request as a response with id null, never as a missing method", () => {
+    const error = { code: -32700, message: "x" };
+    // JSON-RPC 2.0 §5: id null when the request's id could not be read.
+    expect(classifyMessage({ jsonrpc: "2.0", id: null, error })).toEqual({ kind: "response", message: { jsonrpc: "2.0", id: null, error } });
+    // 2025-11-25 schema: JSONRPCErrorResponse.id is optional; the era decides (idOmitted).
+    expect(classifyMessage({ jsonrpc: "2.0", error })).toEqual({ kind: "response", message: { jsonrpc: "2.0", id: null, error }, idOmitted: true });
+    // Still refused: a result without an id, an id-less error that is not one.
+    expect(classifyMessage({ jsonrpc: "2.0", result: {} })).toMatchObject({ kind: "invalid", id: null });
+    expect(classifyMessage({ jsonrpc: "2.0", id: null, result: {} })).toMatchObject({ kind: "invalid", id: null });
+    expect(classifyMessage({ jsonrpc: "2.0", error: { message: "no code" } })).toMatchObject({ kind: "invalid", id: null });
+    expect(classifyMessage({ jsonrpc: "2.0", id: null, error, result: {} })).toMatchObject({ kind: "invalid", id: null });
+  });
+
   it("echoes a readable id on other envelope errors", () => {
     expect(classifyMessage({ jsonrpc: "2.0", id: 9, method: "x", params: [1] })).toMatchObject({ kind: "invalid", id: 9 });
     expect(classifyMessage({ jsonrpc: "1.0", id: 9, method: "x" })).toMatchObject({ kind: "invalid", id: 9 });

@@ -71,6 +71,15 @@ export function reportsInvalidArgumentsAsToolErrors(version: string): boolean {
   return isSince20251125(version);
 }
 
+/**
+ * Whether an error response may leave out its `id`: the 2025-11-25 schema made
+ * JSONRPCErrorResponse.id optional; before it, an error that names no request says so with
+ * `"id": null` (JSON-RPC 2.0 §5).
+ */
+export function allowsErrorResponsesWithoutId(version: string): boolean {
+  return isSince20251125(version);
+}
+
 /** `icons` on serverInfo, tools, resources and prompts arrived in 2025-11-25 (basic §icons). */
 export function hasIcons(version: string): boolean {
   return isSince20251125(version);

@@ -1,11 +1,11 @@
-import { McpError, classifyMessage, failure, type ClassifiedMessage } from "../../../jsonrpc";
+import { ErrorCode, McpError, classifyMessage, failure, type ClassifiedMessage } from "../../../jsonrpc";
 import type { Acceptable } from "../../../http/accept";
 import type { RequestHost } from "../../../http/handle-init";
 import { errorResponse } from "../../../http/json-response";
 import type { AuthInfo } from "../../../auth/auth-info";
 import { callerKey } from "../../policy/rate-limit";
 import { MediaType, ResponseHeader } from "../../protocol/http-headers";
-import { allowsBatching, primesStreams } from "../../protocol/protocol-versions";
+import { allowsBatching, allowsErrorResponsesWithoutId, primesStreams } from "../../protocol/protocol-versions";
 import { CancelledError } from "../in-flight";
 import { LazyAbort } from "../lazy-abort";
 import { PostExchange } from "../post-exchange";
@@ -94,16 +94,18 @@ function answerInSession(state: SessionEraState, post: SessionPost, session: Ses
 /** The rest of a POST that is not initialize: its version, authorization, budgets and answers. */
 function inSession(
   state: SessionEraState,
-  { request, messages, batch, accept, auth, host }: SessionPost,
+  { request, messages: posted, batch, accept, auth, host }: SessionPost,
   session: SessionRecord | undefined,
   ahead: CheckAhead | undefined,
 ): Response | Promise<Response> {
+  let messages = posted;
   const protocolVersion = resolveVersion(request, session);
   if (batch && !allowsBatching(protocolVersion)) {
     throw McpError.invalidRequest(
       `Invalid Request: JSON-RPC batches are not supported in protocol version ${protocolVersion} (only 2025-03-26 allows them)`,
     );
   }
+  if (!allowsErrorResponsesWithoutId(protocolVersion)) messages = withIdsRequired(messages, protocolVersion);
   const first = messages[0];
   if (!batch && first?.kind === "invalid") {
     return errorResponse(new McpError(first.error.code, first.error.message, first.error.data), first.id);
@@ -128,6 +130,19 @@ async function answerLimited(state: SessionEraState, ctx: PostContext, messages:
   return answerSlots(state, ctx, slots, batch);
 }
 
+/**
+ * Before 2025-11-25 the schema requires a response's id (JSONRPCError.id): an error response
+ * without one is an invalid message there. A copy only when there is one (rare).
+ */
+function withIdsRequired(messages: ClassifiedMessage[], protocolVersion: string): ClassifiedMessage[] {
+  if (!messages.some((m) => m.kind === "response" && m.idOmitted)) return messages;
+  return messages.map((m) =>
+    m.kind === "response" && m.idOmitted
+      ? { kind: "invalid", id: null, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: an error response needs an "id" in protocol version ${protocolVersion} (null when it names no request)` } }
+      : m,
+  );
+}
+
 /** Notifications and responses are handled here; requests (and invalid messages) become slots to answer. */
 function slotsOf(state: SessionEraState, ctx: PostContext, messages: ClassifiedMessage[], batch: boolean): Slot[] {
   const { session, auth } = ctx;
@@ -136,6 +151,8 @@ function slotsOf(state: SessionEraState, ctx: PostContext, messages: ClassifiedM
     if (m.kind === "notification") handleNotification(state, ctx, m.message.method, m.message.params);
     // An answer to a question asked elsewhere goes to whichever instance asked it.
     else if (m.kind === "response") {
+      // An error naming no request (id null or absent) answers nothing we can find: accepted, not routed.
+      if (m.message.id === null) continue;
       if (!state.pending.settle(m.message, session?.id) && session) state.bus.publish({ kind: "client_response", sessionId: session.id, response: m.message });
     }
     else if (m.kind === "request") slots.push(authorized(state.env, m.message, auth, batch));
