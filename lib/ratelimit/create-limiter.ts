@@ -93,5 +93,14 @@ export function createRequestLimiter(settings: LimiterSettings): RequestLimiter 
         return { release: () => undefined };
       }
     },
+    async streamSlotFree(caller) {
+      try {
+        return await store.streamSlotFree(caller, settings.maxStreams);
+      } catch (thrown) {
+        // As openStream: "open" lets the stream through, "closed" answers 503.
+        failed(thrown);
+        return true;
+      }
+    },
   };
 }

@@ -53,6 +53,11 @@ export class MemoryWindows {
 export class MemoryStreamSlots {
   private readonly open = new Map<string, number>();
 
+  /** Whether acquire would succeed now. */
+  free(caller: string, max: number): boolean {
+    return (this.open.get(caller) ?? 0) < max;
+  }
+
   acquire(caller: string, max: number): (() => void) | undefined {
     const now = this.open.get(caller) ?? 0;
     if (now >= max) return undefined;

@@ -6,7 +6,7 @@ import type { Budget } from "./budgets";
 import type { LimiterSettings } from "./settings";
 import { PlainRedisScripts } from "./plain-redis";
 import type { Store } from "./store";
-import { acquireSlot, type SlotRedis } from "./stream-slots";
+import { acquireSlot, slotFree, type SlotRedis } from "./stream-slots";
 
 /**
  * Budgets counted in Redis with @upstash/ratelimit's sliding window, so every instance spends
@@ -49,6 +49,7 @@ function redisStore(redis: ConstructorParameters<typeof Ratelimit>[0]["redis"], 
       const release = await acquireSlot(slotRedis, caller, max, settings.streamLeaseMs);
       return release ? { release: () => void release().catch((e: unknown) => logUnexpected("stream slot release", e)) } : undefined;
     },
+    streamSlotFree: (caller, max) => slotFree(slotRedis, caller, max),
   };
 }
 

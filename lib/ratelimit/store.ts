@@ -8,6 +8,8 @@ export interface Store {
   /** Undo one take (another budget refused the request). */
   refund(budget: Budget, caller: string): void | Promise<void>;
   openStream(caller: string, max: number): Promise<StreamSlot | undefined> | StreamSlot | undefined;
+  /** Whether openStream would grant a slot now; takes none. */
+  streamSlotFree(caller: string, max: number): Promise<boolean> | boolean;
 }
 
 /** Counts in this process: synchronous, so a request limited in memory awaits nothing. */
@@ -24,6 +26,7 @@ export function memoryStore(): Store {
       const release = slots.acquire(caller, max);
       return release ? { release } : undefined;
     },
+    streamSlotFree: (caller, max) => slots.free(caller, max),
   };
 }
 
@@ -52,5 +55,6 @@ export function storeOnFirstUse(load: () => Promise<Store>): Store {
     take: (budget, caller) => use((s) => s.take(budget, caller)),
     refund: (budget, caller) => use((s) => s.refund(budget, caller)),
     openStream: (caller, max) => use((s) => s.openStream(caller, max)),
+    streamSlotFree: (caller, max) => use((s) => s.streamSlotFree(caller, max)),
   };
 }

@@ -14,9 +14,18 @@ redis.call("PEXPIRE", KEYS[1], ARGV[5])
 return 1
 `;
 
+/** The slots ACQUIRE_SLOT would count, read only: ids whose lease ends after ARGV[1] (now). */
+export const OPEN_SLOTS = `return redis.call("ZCOUNT", KEYS[1], "(" .. ARGV[1], "+inf")`;
+
 export interface SlotRedis {
   eval(script: string, keys: string[], args: (string | number)[]): Promise<unknown>;
   zrem(key: string, member: string): Promise<unknown>;
+}
+
+/** Whether acquireSlot would grant a slot now; writes nothing (expired ids are left to the next acquire). */
+export async function slotFree(redis: SlotRedis, caller: string, max: number): Promise<boolean> {
+  const open = await redis.eval(OPEN_SLOTS, [`mcp:streams:${caller}`], [Date.now()]);
+  return Number(open) < max;
 }
 
 export async function acquireSlot(redis: SlotRedis, caller: string, max: number, leaseMs: number): Promise<(() => Promise<void>) | undefined> {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { newSubject, tokenFor } from "../support/auth";
 import { eraClient } from "../support/both-eras";
 import { JSON_AND_SSE, post } from "../support/mcp-http";
+import { waitFor } from "../support/sdk-client";
 import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 import { startUpstashRestFront, type UpstashRestFront } from "../support/upstash-rest-front";
 
@@ -208,6 +209,52 @@ describe("an anonymous caller is its socket address", () => {
       expect(listen.status, listen.text).toBe(429);
     } finally {
       for (const abort of opened) abort.abort();
+    }
+  });
+});
+
+// RFC 9110 §9.3.2 and docs/edge.md: HEAD runs GET's checks, the cap on open streams included,
+// and answers GET's status and header fields without opening a stream (so without a slot).
+describe.each([
+  { store: "in process", server: () => memory },
+  { store: "Redis", server: () => redis },
+  { store: "Upstash (REST)", server: () => upstash },
+])("HEAD at the cap on open streams, $store", ({ server }) => {
+  it("answers GET's 429 while every slot is open, and 200 once one is free, taking none", async () => {
+    const url = endpointOf(server());
+    const auth = { authorization: `Bearer ${await tokenFor(server().url, newSubject("head-cap"))}` };
+    const sessionId = (await initialize(url, auth)).headers.get("mcp-session-id")!;
+    const headers = { ...auth, accept: "text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
+    const get = async () => {
+      const abort = new AbortController();
+      const res = await fetch(url, { method: "GET", headers, signal: abort.signal });
+      if (res.status !== 200) await res.text();
+      return { status: res.status, headers: res.headers, close: () => abort.abort() };
+    };
+    const head = () => fetch(url, { method: "HEAD", headers, signal: AbortSignal.timeout(5_000) });
+    // MCP_MAX_STREAMS_PER_CALLER=2; a GET stream replaces the session's standalone stream, not its slot.
+    const open = [await get(), await get()];
+    try {
+      expect(open.map((o) => o.status)).toEqual([200, 200]);
+      const refusedGet = await get();
+      expect(refusedGet.status).toBe(429);
+      const refusedHead = await head();
+      expect(refusedHead.status).toBe(429);
+      expect(refusedHead.headers.get("retry-after")).toBe(refusedGet.headers.get("retry-after"));
+      expect(refusedHead.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(await refusedHead.text()).toBe("");
+
+      open.shift()?.close();
+      const granted = await waitFor(async () => ((await head()).status === 200 ? true : undefined), { timeoutMs: 4_000, intervalMs: 200 });
+      expect(granted, "HEAD answers 200 once a slot is free").toBe(true);
+      // HEADs took no slot: the free one is still there for a GET, and then none is.
+      for (let i = 0; i < 3; i += 1) expect((await head()).status).toBe(200);
+      const reopened = await get();
+      open.push(reopened);
+      expect(reopened.status).toBe(200);
+      expect((await head()).status).toBe(429);
+    } finally {
+      for (const o of open) o.close();
     }
   });
 });

@@ -39,6 +39,11 @@ export interface RequestLimiter {
   giveBack(call: RateLimitCall): Promise<void>;
   /** A slot for a long-lived stream (GET stream, subscriptions/listen); undefined when the caller has all its slots open. */
   openStream(caller: string): Promise<StreamSlot | undefined>;
+  /**
+   * Whether openStream would grant the caller a slot now, taking none: HEAD answers as GET would
+   * (RFC 9110 §9.3.2) without holding a stream.
+   */
+  streamSlotFree(caller: string): Promise<boolean>;
 }
 
 /**

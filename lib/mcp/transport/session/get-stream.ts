@@ -79,7 +79,9 @@ export async function handleGet(state: SessionEraState, request: Request, auth: 
  * a stream's events are the content a HEAD does not get.
  */
 export async function handleHead(state: SessionEraState, request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
-  const { headers } = await admitGet(state, request, auth, host);
+  const { headers, caller } = await admitGet(state, request, auth, host);
+  // GET's 429 when the caller's stream slots are all open, without taking one.
+  if (state.limiter && !(await state.limiter.streamSlotFree(caller))) throw tooManyStreams(state.limiter.maxStreams);
   return new Response(null, { status: 200, headers });
 }
 
