@@ -11,7 +11,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { JSON_AND_SSE, LATEST, openSession } from "../support/mcp-http";
-import { SseReader, connectClient, readCancellations, waitFor, type CancellationRecord } from "../support/sdk-client";
+import { initialize, openStream, postMessage, type Json } from "../support/raw-sessions";
+import { SseReader, connectClient, messageOf, readCancellations, waitFor, type CancellationRecord } from "../support/sdk-client";
 
 const fixtureUrl = () => `${inject("statefulUrl")}/api/conformance/mcp`;
 const GRACE_MS = 1_000;
@@ -113,5 +114,36 @@ describe("cancellation", () => {
     const res = await call;
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id, result: { content: [{ type: "text", text: "Waited 1000 ms" }] } });
+  });
+
+  // basic/transports §sending messages 6: disconnection is not a cancellation, and the server
+  // SHOULD eventually answer. Past the grace period the request is given up, and its error
+  // response is what a resume within the retention time replays; then the stream ends.
+  it.each([
+    { call: "a long call (test_slow)", params: { name: "test_slow", arguments: { ms: 20_000 } }, capabilities: {}, waitingOn: "notifications/progress" },
+    { call: "a call waiting on elicitation", params: { name: "test_elicitation", arguments: { message: "Who are you?" } }, capabilities: { elicitation: {} }, waitingOn: "elicitation/create" },
+  ])("$call, dropped and resumed after the grace period, ends with its request's error response", async ({ params, capabilities, waitingOn }) => {
+    const s = await initialize(fixtureUrl(), { capabilities });
+    expect((await postMessage(fixtureUrl(), s.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    const requestId = `e2e-abandoned-${randomUUID()}`;
+    const call = await openStream(fixtureUrl(), {
+      method: "POST",
+      headers: s.headers,
+      body: { jsonrpc: "2.0", id: requestId, method: "tools/call", params: { ...params, _meta: { progressToken: requestId } } },
+    });
+    const waiting = await call.reader.until((e) => messageOf(e)?.method === waitingOn, 5_000);
+    expect(waiting.id).toBeTruthy();
+    await call.close();
+    await new Promise((r) => setTimeout(r, GRACE_MS + 600));
+
+    const resumed = await openStream(fixtureUrl(), { method: "GET", headers: { ...s.headers, "last-event-id": waiting.id! } });
+    const replay = await resumed.reader.rest(5_000); // ends on its own: the stream is over
+    const answers = replay.map(messageOf).filter((m): m is Json => m?.id === requestId && ("result" in m || "error" in m));
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatchObject({
+      jsonrpc: "2.0",
+      id: requestId,
+      error: { code: -32603, message: expect.stringMatching(new RegExp(`did not reconnect to its stream within ${GRACE_MS} ms`)) },
+    });
   });
 });

@@ -18,6 +18,8 @@
  *    every progress step 1…10 arrives exactly once, and exactly one result; so it does when the
  *    resume on B comes at once with the id just received. An id beyond the last its stream issued
  *    is 400 on A and on B (the session stays valid); the last real one (a named event's) resumes on B.
+ *    A call whose client does not come back within MCP_RESUME_GRACE_MS is given up on A with an
+ *    error response for its id, which a resume on B replays before the stream ends.
  * 5. DELETE on B ends the session on A: A's GET stream and its running call's stream end, the
  *    handler on A sees its signal fire ("session terminated"), and A answers the session 404.
  * 6. The official 1.x client (session, GET stream, progress, elicitation) and v2 client (2026-07-28,
@@ -381,6 +383,28 @@ export function describeScaleOut(title: string, options: ScaleOutOptions): void 
         expect(rest.map(progressOf).filter((p) => p !== undefined), `attempt ${attempt}`).toEqual([4, 5, 6, 7, 8, 9, 10]);
         expect(rest.map(messageOf).filter((m) => m?.id === callId), `attempt ${attempt}`).toHaveLength(1);
       }
+    });
+
+    it("4f. a call on A whose client does not come back within the grace period ends with its error response, replayed by a resume on B", async () => {
+      // basic/transports §sending messages 6: the server SHOULD eventually answer. A gives the
+      // request up after MCP_RESUME_GRACE_MS (5 s) and logs its error response to the shared log,
+      // which keeps it MCP_STREAM_RETENTION_MS (1.5 s) after that last event.
+      const s = await session(FA, FA);
+      const callId = uniqueId("abandoned");
+      const call = await openStream(FA, {
+        method: "POST",
+        headers: s.headers,
+        body: { jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: "test_slow", arguments: { ms: 30_000 }, _meta: { progressToken: uniqueId("progress") } } },
+      });
+      const priming = await call.reader.next(5_000);
+      expect(priming?.id, "the priming event").toBeDefined();
+      await call.close();
+      await new Promise((r) => setTimeout(r, 5_400));
+      const resumed = await openStream(FB, { method: "GET", headers: { ...s.headers, "last-event-id": priming!.id! } });
+      const rest = await resumed.reader.rest(5_000); // ends on its own: the stream is finished
+      const answers = rest.map(messageOf).filter((m) => m?.id === callId);
+      expect(answers).toHaveLength(1);
+      expect(answers[0]).toMatchObject({ id: callId, error: { code: -32603, message: expect.stringMatching(/did not reconnect to its stream within 5000 ms/) } });
     });
 
     it("5. DELETE on B ends the session on A: its GET stream and running call end, the handler is aborted, A answers 404", async () => {

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, envelopeBytes, envelopeStream, serializedBytesOf, type JsonRpcResponse } from "../../jsonrpc";
+import { ErrorCode, McpError, envelopeBytes, envelopeStream, failure, serializedBytesOf, type JsonRpcId, type JsonRpcResponse } from "../../jsonrpc";
 import type { CallChannel } from "../runtime/handler-context";
 import type { ServerRequestMethod } from "../runtime/client-requests";
 import { wholeBodyResponse } from "../../http/whole-body";
@@ -50,6 +50,12 @@ export interface ExchangeOptions {
   pending: PendingRequests;
   /** Abort every handler of this exchange (client gone for good). */
   abortAll: () => void;
+  /**
+   * The id of the request in slot `index` (undefined: the slot was answered at once). With an
+   * event log, a stream abandoned after the resume grace period answers each request still
+   * running with an error, so a later resume ends with its response (abandonedError below).
+   */
+  requestIdOf?: (index: number) => JsonRpcId | undefined;
   /** The host writes JSON answers from wholeBodyOf() (HandleInit.wholeBodies): no body stream. */
   wholeBodies?: boolean;
 }
@@ -159,7 +165,10 @@ export class PostExchange implements ClientAsker {
     const { streams, sessionId, resumable, retryMs, keepAliveMs, headers, abortAll } = this.options;
     const stream = streams.open(sessionId, this.options.eventLog);
     this.stream = stream;
-    stream.onAbandoned(abortAll);
+    stream.onAbandoned(() => {
+      this.answerAbandoned(stream);
+      abortAll();
+    });
     // ReadableStream's start() runs now, so the connection is attached (and primed) before any event.
     const body = sseBody(
       (sink) => stream.attach(sink, 0, resumable ? { retryMs } : undefined),
@@ -175,6 +184,25 @@ export class PostExchange implements ClientAsker {
     // The priming event names the stream: it goes out only once other instances can resume it.
     if (stream.logged) void stream.logged.then(() => this.settleResponse(response));
     else this.settleResponse(response);
+  }
+
+  /**
+   * The client did not come back within the grace period: each request still running is given
+   * up (the grace-then-cancel of basic/transports §sending messages 6: disconnection alone is
+   * not a cancellation), and answered with an error written to the stream's log before it ends —
+   * "the server SHOULD eventually include a JSON-RPC response" — so a client that resumes within
+   * the retention time reads why, and its stream ends properly. A request the client cancelled
+   * (answered null) gets nothing (cancellation §behavior). Streams without a log (2026-07-28)
+   * end with their connection, and closing it is the cancellation there.
+   */
+  private answerAbandoned(stream: LogicalStream): void {
+    const idOf = this.options.requestIdOf;
+    if (!idOf || !this.options.eventLog) return;
+    for (let index = 0; index < this.options.expected; index++) {
+      if (this.answers[index] !== undefined) continue;
+      const id = idOf(index);
+      if (id !== undefined) stream.write(JSON.stringify(failure(id, abandonedError(stream.resumeGraceMs))));
+    }
   }
 
   /** The answer, once decided. The promise exists only if someone has to wait for it. */
@@ -215,6 +243,16 @@ export class PostExchange implements ClientAsker {
     const status = refusal ? refusal.status : !batch && "error" in first && this.options.errorStatus ? this.options.errorStatus(first.error.code) : 200;
     this.settleResponse(body instanceof ReadableStream ? new Response(body, { status, headers }) : wholeBodyResponse(body, { status, headers }, wholeBodies));
   }
+}
+
+/**
+ * The error of a request given up because its client did not reconnect. -32603 InternalError:
+ * the request was valid and the server stopped it, a server-side failure as JSON-RPC 2.0 §5.1
+ * names them; MCP defines no timeout code, and the SDKs' RequestTimeout (-32001) is a
+ * client-side code that this server already uses for Unauthorized (lib/jsonrpc/error-codes.ts).
+ */
+function abandonedError(graceMs: number): McpError {
+  return McpError.internal(`The request was cancelled: the client did not reconnect to its stream within ${graceMs} ms`);
 }
 
 /** How a handler's questions (elicitation, sampling, roots) reach the client. */

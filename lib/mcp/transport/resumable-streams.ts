@@ -77,6 +77,11 @@ export class LogicalStream {
     return this.done;
   }
 
+  /** How long a detached stream waits for its client before it is abandoned. */
+  get resumeGraceMs(): number {
+    return this.options.resumeGraceMs;
+  }
+
   get attached(): boolean {
     return this.sink !== undefined;
   }

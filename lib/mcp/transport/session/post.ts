@@ -195,6 +195,10 @@ function answerSlots(state: SessionEraState, ctx: PostContext, slots: Slot[], ba
     streams: state.streams,
     pending: state.pending,
     abortAll,
+    requestIdOf: (index) => {
+      const slot = slots[index];
+      return slot?.kind === "request" ? slot.message.id : undefined;
+    },
     wholeBodies: host.wholeBodies,
   });
   slots.forEach((slot, index) => {
