@@ -635,6 +635,18 @@ const CASES: readonly Case[] = [
     id: 29,
     check: (r) => expect(issuePaths(r)).toContainEqual(["clientInfo"]),
   },
+  {
+    name: "initialize with Accept text/event-stream only: the answer comes as SSE",
+    headers: { accept: "text/event-stream" },
+    body: initialize(goodInitParams, 41),
+    status: 200,
+    code: null,
+    check: (r) => {
+      expect(r.headers.get("content-type")).toBe("text/event-stream");
+      expect(r.headers.get("mcp-session-id")).toBeTruthy();
+      expect(sseMessages(r.text)).toEqual([expect.objectContaining({ jsonrpc: "2.0", id: 41, result: expect.objectContaining({ protocolVersion: LATEST }) })]);
+    },
+  },
   { name: "initialize without params", body: { jsonrpc: "2.0", id: 30, method: "initialize" }, status: 400, code: -32602, id: 30 },
   { name: "initialize carrying an Mcp-Session-Id", session: LATEST, body: initialize(goodInitParams), status: 400, code: -32600, id: null },
   { name: "initialize sent as a notification", session: LATEST, body: { jsonrpc: "2.0", method: "initialize", params: goodInitParams }, status: 202, code: null },

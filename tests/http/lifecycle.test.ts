@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { LATEST, openSession, post } from "../support/mcp-http";
+import { JSON_AND_SSE, LATEST, openSession, post, sseMessages, statelessHeaders } from "../support/mcp-http";
 
 const url = () => `${inject("statefulUrl")}/api/mcp`;
 
@@ -83,5 +83,50 @@ describe("lifecycle on /api/mcp", () => {
     expect(answers).toHaveLength(2);
     expect(answers).toContainEqual(expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }));
     expect(answers).toContainEqual({ jsonrpc: "2.0", id: 4, result: {} });
+  });
+
+  // RFC 9110 §12.5.1 and basic/transports §sending messages: a client that accepts only SSE
+  // gets its answers as SSE events, initialize's included.
+  it("answers initialize, and the requests after it, as SSE when Accept allows text/event-stream only", async () => {
+    for (const version of ["2025-03-26", "2025-06-18", LATEST]) {
+      const init = await post(
+        url(),
+        { jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "sse-only", version: "1" } } },
+        { accept: "text/event-stream" },
+      );
+      expect(init.status).toBe(200);
+      expect(init.headers.get("content-type")).toBe("text/event-stream");
+      const sessionId = init.headers.get("mcp-session-id");
+      expect(sessionId).toMatch(/^[\x21-\x7e]{16,}$/);
+      expect(sseMessages(init.text)).toEqual([{ jsonrpc: "2.0", id: "init", result: expect.objectContaining({ protocolVersion: version }) }]);
+      const headers = { accept: "text/event-stream", "mcp-session-id": sessionId!, "mcp-protocol-version": version };
+      for (const [id, method] of [[5, "tools/list"], [6, "prompts/list"], [7, "resources/list"], [8, "no/such-method"]] as const) {
+        const res = await post(url(), { jsonrpc: "2.0", id, method }, headers);
+        expect(res.status, `${method} at ${version}`).toBe(200);
+        expect(res.headers.get("content-type"), `${method} at ${version}`).toBe("text/event-stream");
+        expect(sseMessages(res.text)).toContainEqual(expect.objectContaining({ id }));
+      }
+    }
+    // With JSON acceptable, initialize stays JSON.
+    const json = await post(url(), { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: LATEST, capabilities: {}, clientInfo: { name: "t", version: "1" } } }, { accept: JSON_AND_SSE });
+    expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+  });
+
+  it("answers as SSE when Accept allows text/event-stream only on the sessionless server and in 2026-07-28 too", async () => {
+    const stateless = `${inject("statelessUrl")}/api/mcp`;
+    const init = await post(
+      stateless,
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: LATEST, capabilities: {}, clientInfo: { name: "sse-only", version: "1" } } },
+      { accept: "text/event-stream" },
+    );
+    expect(init.headers.get("content-type")).toBe("text/event-stream");
+    expect(sseMessages(init.text)).toEqual([{ jsonrpc: "2.0", id: 1, result: expect.objectContaining({ protocolVersion: LATEST }) }]);
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    for (const [id, method] of [[2, "server/discover"], [3, "tools/list"]] as const) {
+      const res = await post(url(), { jsonrpc: "2.0", id, method, params: { _meta: meta } }, { ...statelessHeaders("2026-07-28", method, {}), accept: "text/event-stream" });
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/event-stream");
+      expect(sseMessages(res.text)).toContainEqual(expect.objectContaining({ id, result: expect.any(Object) }));
+    }
   });
 });

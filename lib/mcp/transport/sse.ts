@@ -28,6 +28,16 @@ export function encodeSseComment(text: string): Uint8Array {
   return encoder.encode(`: ${text}\n\n`);
 }
 
+/**
+ * A whole answer as a one-event SSE stream, for a client whose Accept refuses JSON but allows
+ * SSE (RFC 9110 §12.5.1; basic/transports §sending messages: the server answers a POST's request
+ * with application/json or text/event-stream). No id: there is nothing left to resume.
+ */
+export function sseAnswer(message: string, status: number, headers: Headers): Response {
+  for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
+  return new Response(formatSseEvent({ data: message }), { status, headers });
+}
+
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache, no-transform",

@@ -1,4 +1,5 @@
 import { McpError, success, toMcpError, type JsonRpcRequest } from "../../../jsonrpc";
+import type { Acceptable } from "../../../http/accept";
 import type { RequestHost } from "../../../http/handle-init";
 import { errorResponse, jsonResponse } from "../../../http/json-response";
 import type { AuthInfo } from "../../../auth/auth-info";
@@ -6,6 +7,7 @@ import { initialize } from "../../methods";
 import { callerKey, spendOne } from "../../policy/rate-limit";
 import { Header, ResponseHeader } from "../../protocol/http-headers";
 import { mintSessionId } from "../session-store";
+import { sseAnswer } from "../sse";
 import type { SessionEraState } from "./state";
 
 /** initialize (lifecycle): version negotiation, and a new session when the server keeps them. */
@@ -13,6 +15,7 @@ export async function handleInitialize(
   state: SessionEraState,
   request: Request,
   message: JsonRpcRequest,
+  accept: Acceptable,
   auth: AuthInfo | undefined,
   host: RequestHost,
 ): Promise<Response> {
@@ -48,5 +51,7 @@ export async function handleInitialize(
     headers.set(ResponseHeader.SessionId, id);
   }
   state.log?.({ method: "initialize", ms: Math.round((performance.now() - started) * 100) / 100, outcome: "ok" });
-  return jsonResponse(success(message.id, negotiated.result), 200, headers);
+  const response = success(message.id, negotiated.result);
+  // Accept: text/event-stream alone refuses JSON: the one answer travels as an SSE event.
+  return accept.json ? jsonResponse(response, 200, headers) : sseAnswer(JSON.stringify(response), 200, headers);
 }

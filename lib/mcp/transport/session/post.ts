@@ -37,7 +37,7 @@ export function handlePost(
   if (initialize && initialize.kind === "request") {
     // lifecycle (2025-03-26): "The initialization request MUST NOT be part of a JSON-RPC batch".
     if (batch) throw McpError.invalidRequest("Invalid Request: initialize must not be part of a batch");
-    return handleInitialize(state, request, initialize.message, auth, host);
+    return handleInitialize(state, request, initialize.message, accept, auth, host);
   }
 
   // The session lookup and a lone request's budget check are both issued before either is
