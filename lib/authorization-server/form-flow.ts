@@ -1,3 +1,4 @@
+import { isPlainText } from "./input-limits";
 import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER, RETURN_TO, safeReturnPath } from "./paths";
 import type { AuthServer } from "./auth-server";
 
@@ -70,7 +71,7 @@ function backToForm(origin: string, action: FormAction, form: FormData, reason: 
   if (query) for (const [k, v] of new URLSearchParams(query)) target.searchParams.append(k, v);
   target.searchParams.set("error", reason.slice(0, 300));
   const email = field(form, "email");
-  if (email && action !== "consent") target.searchParams.set("email", email.slice(0, 254));
+  if (email && isPlainText(email) && action !== "consent") target.searchParams.set("email", email.slice(0, 254));
   const back = safeReturnPath(field(form, RETURN_TO));
   if (back) target.searchParams.set(RETURN_TO, back);
   return seeOther(target.toString());

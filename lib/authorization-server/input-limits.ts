@@ -67,3 +67,40 @@ export function registrationProblem(body: Readonly<Record<string, unknown>>): Re
   }
   return undefined;
 }
+
+/**
+ * A C0 control character: no parameter of an OAuth, registration or sign-in request is multi-line
+ * text (tab and newlines included), and PostgreSQL refuses a NUL in text outright (error 22021,
+ * which better-auth let through as an empty 500).
+ */
+const CONTROL_CHARACTER = /[\u0000-\u001f]/;
+
+/**
+ * Whether `text` may be stored and shown as text: no C0 control character and no lone surrogate
+ * (JSON and percent-escapes can spell one, `\ud800` or `%ED%A0%80` decoded leniently; UTF-8 has no
+ * form for it, RFC 8259 §8.2).
+ */
+export function isPlainText(text: string): boolean {
+  return !CONTROL_CHARACTER.test(text) && text.isWellFormed();
+}
+
+/** Whether every string in `value` (object keys too), at any depth, is plain text. */
+function plainThroughout(value: unknown, depth: number): boolean {
+  if (typeof value === "string") return isPlainText(value);
+  if (typeof value !== "object" || value === null) return true;
+  // Deeper than any honest registration (jwks: keys → key → x5c): refuse rather than walk on.
+  if (depth > 16) return false;
+  if (Array.isArray(value)) return value.every((entry) => plainThroughout(entry, depth + 1));
+  return Object.entries(value).every(([key, entry]) => isPlainText(key) && plainThroughout(entry, depth + 1));
+}
+
+/**
+ * The first parameter of `parameters` (a request's query or body) that is not plain text, anywhere
+ * inside it: its name, bounded and stripped for an error message; undefined when all are plain.
+ */
+export function unplainParameter(parameters: Readonly<Record<string, unknown>>): string | undefined {
+  for (const [name, value] of Object.entries(parameters)) {
+    if (!isPlainText(name) || !plainThroughout(value, 0)) return isPlainText(name) ? name.slice(0, 64) : "a parameter name";
+  }
+  return undefined;
+}

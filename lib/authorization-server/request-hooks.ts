@@ -1,8 +1,8 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { sql } from "../db/prisma";
 import { isLoopbackHost } from "../http/loopback-host";
-import { registrationProblem } from "./input-limits";
-import { OFFLINE_ACCESS } from "./paths";
+import { registrationProblem, unplainParameter } from "./input-limits";
+import { AuthPage, OFFLINE_ACCESS } from "./paths";
 import { signUpRefusal, type AuthServerSettings } from "./settings";
 
 /**
@@ -18,7 +18,8 @@ import { signUpRefusal, type AuthServerSettings } from "./settings";
  * - sign-up: the policy of MCP_AUTH_SIGNUP and MCP_AUTH_SIGNUP_DOMAINS;
  * - sign-in: attempts per account, counted in the database so every instance counts together
  *   (per address, better-auth's own limiter does the same);
- * - every endpoint: a callback URL that leaves this site is refused (no open redirect).
+ * - every endpoint: a callback URL that leaves this site is refused (no open redirect), and so is
+ *   a parameter with a control character or a lone surrogate (PostgreSQL cannot store a NUL).
  */
 
 const CALLBACK_FIELDS = ["callbackURL", "redirectTo", "errorCallbackURL", "newUserCallbackURL"] as const;
@@ -86,10 +87,29 @@ async function countAttempt(account: string, windowSeconds: number): Promise<num
   return Number(rows[0]?.count ?? 0);
 }
 
+const REDIRECT_URI_FIELDS: ReadonlySet<string> = new Set(["redirect_uris", "post_logout_redirect_uris"]);
+
+/**
+ * The answer to a request whose parameter `name` is not plain text, in the error shape of the
+ * endpoint at `path`: registration's (RFC 7591 §3.2.2), the other OAuth endpoints' (RFC 6749 §5.2),
+ * better-auth's own elsewhere. /oauth2/authorize cannot trust the client_id or redirect_uri it
+ * carries, so the person is shown our error page instead (RFC 6749 §4.1.2.1).
+ */
+function unplainRefusal(path: string, name: string, redirect: (url: string) => Error): Error {
+  const description = `${name} contains a control character or an unpaired surrogate`;
+  if (path === "/oauth2/authorize") return redirect(`${AuthPage.Error}?error=invalid_request`);
+  if (path === "/oauth2/register") return new APIError("BAD_REQUEST", { error: REDIRECT_URI_FIELDS.has(name) ? "invalid_redirect_uri" : "invalid_client_metadata", error_description: description });
+  if (path.startsWith("/oauth2/") || path.startsWith("/.well-known/")) return new APIError("BAD_REQUEST", { error: "invalid_request", error_description: description });
+  return new APIError("BAD_REQUEST", { message: description, code: "INVALID_REQUEST" });
+}
+
 export function requestHooks(settings: AuthServerSettings) {
   return createAuthMiddleware(async (ctx) => {
     const body = (ctx.body ?? {}) as Record<string, unknown>;
     const query = (ctx.query ?? {}) as Record<string, unknown>;
+    // First, before any endpoint or hook below looks a value up in the database.
+    const unplain = unplainParameter(query) ?? unplainParameter(body);
+    if (unplain !== undefined) throw unplainRefusal(ctx.path, unplain, (url) => ctx.redirect(url));
     for (const name of CALLBACK_FIELDS) {
       if (!isOwnCallback(body[name], settings.issuer) || !isOwnCallback(query[name], settings.issuer)) {
         throw new APIError("BAD_REQUEST", { message: `${name} must be a page of this site`, code: "INVALID_CALLBACK_URL" });
