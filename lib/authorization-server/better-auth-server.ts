@@ -6,6 +6,7 @@ import { getPrisma } from "../db/prisma";
 import { addKeyRow, developmentSecret, readKeyRows, SIGNING_ALG } from "./key-file";
 import { KEY_GRACE_SECONDS } from "./published-keys";
 import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER, OFFLINE_ACCESS } from "./paths";
+import { keepRefreshTokenScope, tokenStorage } from "./refresh-scope";
 import { requestHooks } from "./request-hooks";
 import type { AuthServerSettings } from "./settings";
 
@@ -61,7 +62,7 @@ export async function buildAuthServer(settings: AuthServerSettings) {
     onAPIError: { errorURL: AuthPage.Error },
     advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     telemetry: { enabled: false },
-    hooks: { before: requestHooks(settings) },
+    hooks: { before: requestHooks(settings), after: keepRefreshTokenScope },
     plugins: [
       jwt({
         jwt: { issuer: settings.issuer },
@@ -93,6 +94,7 @@ export async function buildAuthServer(settings: AuthServerSettings) {
         accessTokenExpiresIn: settings.accessTokenTtlSeconds,
         refreshTokenExpiresIn: settings.refreshTokenTtlSeconds,
         refreshTokenReuseInterval: 0,
+        storeTokens: tokenStorage,
         codeExpiresIn: 600,
       }),
       ...(settings.oidc

@@ -144,8 +144,18 @@ export function requestHooks(settings: AuthServerSettings) {
         };
       }
       case "/oauth2/token": {
-        if (body.resource === undefined) return;
-        return { context: { body: { ...body, resource: canonicalResources(body.resource, settings.resourceUrl) } } };
+        // RFC 6749 §6: a narrowed refresh still gets a refresh token (refresh-scope.ts restores its scope).
+        const scope = body.grant_type === "refresh_token" ? withOfflineAccess(body.scope) : undefined;
+        if (body.resource === undefined && scope === undefined) return;
+        return {
+          context: {
+            body: {
+              ...body,
+              ...(body.resource !== undefined ? { resource: canonicalResources(body.resource, settings.resourceUrl) } : {}),
+              ...(scope !== undefined ? { scope } : {}),
+            },
+          },
+        };
       }
       case "/sign-up/email": {
         const refusal = signUpRefusal(settings, typeof body.email === "string" ? body.email : "");
