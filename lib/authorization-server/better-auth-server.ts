@@ -31,6 +31,9 @@ import type { AuthServerSettings } from "./settings";
 
 const KEY_ROTATION_SECONDS = 90 * 24 * 3600;
 
+/** @better-auth/oauth-provider's client-management endpoints this app does not offer (clients register at /oauth2/register). */
+const UNUSED_CLIENT_ENDPOINTS = ["/oauth2/create-client", "/oauth2/update-client"] as const;
+
 // One configuration literal, on purpose over 80 lines: AuthServer's type is inferred from it
 // (plugins included), and better-auth's options read best side by side in one object.
 export async function buildAuthServer(settings: AuthServerSettings) {
@@ -60,6 +63,9 @@ export async function buildAuthServer(settings: AuthServerSettings) {
       },
     },
     onAPIError: { errorURL: AuthPage.Error },
+    // The provider's session endpoints for managing clients: nothing in this app calls them, and
+    // any signed-in person could reach them past registration's bounds and rate limit. Absent: 404.
+    disabledPaths: [...UNUSED_CLIENT_ENDPOINTS],
     advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     telemetry: { enabled: false },
     hooks: { before: requestHooks(settings), after: keepRefreshTokenScope },

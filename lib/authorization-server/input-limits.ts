@@ -104,3 +104,21 @@ export function unplainParameter(parameters: Readonly<Record<string, unknown>>):
   }
   return undefined;
 }
+
+/**
+ * The sign-up form's fields (app/auth/sign-up), bounded alike whether the form or a script posts
+ * them: better-auth stores any length. An address is at most 254 characters, its local part 64
+ * (RFC 5321 §4.5.3.1.1, with RFC 3696 erratum 1690).
+ */
+export const SIGN_UP_LIMITS = { name: 100, email: 254, emailLocalPart: 64 } as const;
+
+/** Why a sign-up's name or address is over its bound; undefined when both are within. */
+export function signUpProblem(body: Readonly<Record<string, unknown>>): string | undefined {
+  const { name, email } = body;
+  if (typeof name === "string" && name.length > SIGN_UP_LIMITS.name) return `name is longer than ${SIGN_UP_LIMITS.name} characters`;
+  if (typeof email !== "string") return undefined;
+  if (email.length > SIGN_UP_LIMITS.email) return `the e-mail address is longer than ${SIGN_UP_LIMITS.email} characters`;
+  const at = email.lastIndexOf("@");
+  if (at > SIGN_UP_LIMITS.emailLocalPart) return `the part of the e-mail address before @ is longer than ${SIGN_UP_LIMITS.emailLocalPart} characters`;
+  return undefined;
+}

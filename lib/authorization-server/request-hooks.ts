@@ -1,7 +1,7 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { sql } from "../db/prisma";
 import { isLoopbackHost } from "../http/loopback-host";
-import { registrationProblem, unplainParameter } from "./input-limits";
+import { registrationProblem, signUpProblem, unplainParameter } from "./input-limits";
 import { AuthPage, OFFLINE_ACCESS } from "./paths";
 import { signUpRefusal, type AuthServerSettings } from "./settings";
 
@@ -158,6 +158,8 @@ export function requestHooks(settings: AuthServerSettings) {
         };
       }
       case "/sign-up/email": {
+        const tooLong = signUpProblem(body);
+        if (tooLong) throw new APIError("BAD_REQUEST", { message: tooLong, code: "FIELD_TOO_LONG" });
         const refusal = signUpRefusal(settings, typeof body.email === "string" ? body.email : "");
         if (refusal) throw new APIError("FORBIDDEN", { message: refusal, code: "SIGN_UP_CLOSED" });
         return;

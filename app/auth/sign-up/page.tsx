@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { SIGN_UP_LIMITS } from "@/lib/authorization-server/input-limits";
 import { AuthFormAction, AuthPage, RETURN_TO, safeReturnPath } from "@/lib/authorization-server/paths";
 import { askingClient, firstParam, flowQuery } from "@/lib/authorization-server/page-context";
 import { builtinAuthServer } from "@/lib/worlds/authorization";
@@ -39,11 +40,11 @@ export default async function SignUp({ searchParams }: { searchParams: Promise<P
         {returnTo ? <input type="hidden" name={RETURN_TO} value={returnTo} /> : null}
         <div className={styles.field}>
           <label htmlFor="name">Name</label>
-          <input id="name" name="name" type="text" autoComplete="name" maxLength={100} />
+          <input id="name" name="name" type="text" autoComplete="name" maxLength={SIGN_UP_LIMITS.name} />
         </div>
         <div className={styles.field}>
           <label htmlFor="email">E-mail</label>
-          <input id="email" name="email" type="email" autoComplete="email" required defaultValue={firstParam(params, "email")} />
+          <input id="email" name="email" type="email" autoComplete="email" required maxLength={SIGN_UP_LIMITS.email} defaultValue={firstParam(params, "email")} />
         </div>
         <div className={styles.field}>
           <label htmlFor="password">Password (at least 8 characters)</label>
