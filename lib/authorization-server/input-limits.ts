@@ -122,3 +122,8 @@ export function signUpProblem(body: Readonly<Record<string, unknown>>): string |
   if (at > SIGN_UP_LIMITS.emailLocalPart) return `the part of the e-mail address before @ is longer than ${SIGN_UP_LIMITS.emailLocalPart} characters`;
   return undefined;
 }
+
+/** RFC 7636 §4.2: a code_challenge is 43 to 128 unreserved characters (base64url of SHA-256 is 43). */
+export function isCodeChallenge(value: unknown): boolean {
+  return typeof value === "string" && /^[A-Za-z0-9\-._~]{43,128}$/.test(value);
+}

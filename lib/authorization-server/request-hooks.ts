@@ -1,7 +1,7 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { sql } from "../db/prisma";
 import { isLoopbackHost } from "../http/loopback-host";
-import { registrationProblem, signUpProblem, unplainParameter } from "./input-limits";
+import { isCodeChallenge, registrationProblem, signUpProblem, unplainParameter } from "./input-limits";
 import { AuthPage, OFFLINE_ACCESS } from "./paths";
 import { signUpRefusal, type AuthServerSettings } from "./settings";
 
@@ -129,6 +129,14 @@ export function requestHooks(settings: AuthServerSettings) {
         return;
       }
       case "/oauth2/authorize": {
+        // better-auth sends an unknown client to the error page saying "client_id is required".
+        if (typeof query.client_id === "string" && query.client_id !== "" && !(await ctx.context.adapter.findOne({ model: "oauthClient", where: [{ field: "clientId", value: query.client_id }] }))) {
+          throw ctx.redirect(`${AuthPage.Error}?error=invalid_client&error_description=${encodeURIComponent("this client_id is not registered here")}`);
+        }
+        // RFC 7636 §4.4.1: a malformed challenge is invalid_request. Without it better-auth refuses
+        // the request as invalid_request itself, after checking the client and redirect URI, so the
+        // error goes back to the client with its state (RFC 6749 §4.1.2.1). Deleted in place (see below).
+        if (query.code_challenge !== undefined && !isCodeChallenge(query.code_challenge)) delete query.code_challenge;
         const scope = withOfflineAccess(query.scope);
         // dpop_jkt would bind the code to a DPoP key; this server issues Bearer tokens only, which
         // /api/mcp reads (RFC 9449 §5: a server without DPoP ignores it and issues Bearer tokens).
