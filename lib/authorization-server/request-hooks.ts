@@ -169,7 +169,7 @@ export function requestHooks(settings: AuthServerSettings) {
         const tooLong = signUpProblem(body);
         if (tooLong) throw new APIError("BAD_REQUEST", { message: tooLong, code: "FIELD_TOO_LONG" });
         const refusal = signUpRefusal(settings, typeof body.email === "string" ? body.email : "");
-        if (refusal) throw new APIError("FORBIDDEN", { message: refusal, code: "SIGN_UP_CLOSED" });
+        if (refusal) throw new APIError("FORBIDDEN", { message: refusal, code: settings.signUp.open ? "SIGN_UP_DOMAIN" : "SIGN_UP_CLOSED" });
         return;
       }
       case "/sign-in/email": {
