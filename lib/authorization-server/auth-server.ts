@@ -35,7 +35,10 @@ export function createBuiltinAuthorizationServer(settings: AuthServerSettings): 
       // Bearer tokens only: /api/mcp takes no DPoP proof, so no DPoP algorithm is offered
       // (request-hooks.ts and the auth route drop what would ask for a bound token).
       const { dpop_signing_alg_values_supported: _dpop, ...metadata } = await (await auth()).api.getOAuthServerConfig();
-      return { ...metadata };
+      // Public clients revoke with their client_id alone (RFC 7009 §2.1, §5), which better-auth
+      // accepts but does not list: "none" as RFC 8414 §2 names it.
+      const revocation = metadata.revocation_endpoint_auth_methods_supported;
+      return { ...metadata, revocation_endpoint_auth_methods_supported: [...new Set([...(Array.isArray(revocation) ? revocation : []), "none"])] };
     },
   };
 }

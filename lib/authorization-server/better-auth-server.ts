@@ -6,6 +6,7 @@ import { getPrisma } from "../db/prisma";
 import { addKeyRow, developmentSecret, readKeyRows, SIGNING_ALG } from "./key-file";
 import { KEY_GRACE_SECONDS } from "./published-keys";
 import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER, OFFLINE_ACCESS } from "./paths";
+import { keepRefreshTokenScope, tokenStorage } from "./refresh-scope";
 import { requestHooks } from "./request-hooks";
 import type { AuthServerSettings } from "./settings";
 
@@ -29,6 +30,9 @@ import type { AuthServerSettings } from "./settings";
  */
 
 const KEY_ROTATION_SECONDS = 90 * 24 * 3600;
+
+/** @better-auth/oauth-provider's client-management endpoints this app does not offer (clients register at /oauth2/register). */
+const UNUSED_CLIENT_ENDPOINTS = ["/oauth2/create-client", "/oauth2/update-client"] as const;
 
 // One configuration literal, on purpose over 80 lines: AuthServer's type is inferred from it
 // (plugins included), and better-auth's options read best side by side in one object.
@@ -59,9 +63,12 @@ export async function buildAuthServer(settings: AuthServerSettings) {
       },
     },
     onAPIError: { errorURL: AuthPage.Error },
+    // The provider's session endpoints for managing clients: nothing in this app calls them, and
+    // any signed-in person could reach them past registration's bounds and rate limit. Absent: 404.
+    disabledPaths: [...UNUSED_CLIENT_ENDPOINTS],
     advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     telemetry: { enabled: false },
-    hooks: { before: requestHooks(settings) },
+    hooks: { before: requestHooks(settings), after: keepRefreshTokenScope },
     plugins: [
       jwt({
         jwt: { issuer: settings.issuer },
@@ -93,6 +100,7 @@ export async function buildAuthServer(settings: AuthServerSettings) {
         accessTokenExpiresIn: settings.accessTokenTtlSeconds,
         refreshTokenExpiresIn: settings.refreshTokenTtlSeconds,
         refreshTokenReuseInterval: 0,
+        storeTokens: tokenStorage,
         codeExpiresIn: 600,
       }),
       ...(settings.oidc

@@ -1,3 +1,5 @@
+import { isPlainText } from "./input-limits";
+import { formErrorCode } from "./page-messages";
 import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER, RETURN_TO, safeReturnPath } from "./paths";
 import type { AuthServer } from "./auth-server";
 
@@ -63,14 +65,14 @@ function seeOther(location: string, setCookies: readonly string[] = []): Respons
   return new Response(null, { status: 303, headers });
 }
 
-/** Back to the form's page with the reason and the flow's query kept (minus our own parameters). */
-function backToForm(origin: string, action: FormAction, form: FormData, reason: string): Response {
+/** Back to the form's page with the error's code (the page words it, page-messages.ts) and the flow's query kept (minus our own parameters). */
+function backToForm(origin: string, action: FormAction, form: FormData, code: string): Response {
   const target = new URL(ROUTES[action].page, origin);
   const query = oauthQuery(form);
   if (query) for (const [k, v] of new URLSearchParams(query)) target.searchParams.append(k, v);
-  target.searchParams.set("error", reason.slice(0, 300));
+  target.searchParams.set("error", code);
   const email = field(form, "email");
-  if (email && action !== "consent") target.searchParams.set("email", email.slice(0, 254));
+  if (email && isPlainText(email) && action !== "consent") target.searchParams.set("email", email.slice(0, 254));
   const back = safeReturnPath(field(form, RETURN_TO));
   if (back) target.searchParams.set(RETURN_TO, back);
   return seeOther(target.toString());
@@ -81,12 +83,6 @@ function nextLocation(origin: string, answer: unknown): string | undefined {
   if (typeof answer !== "object" || answer === null) return undefined;
   const url = (answer as { url?: unknown }).url;
   return typeof url === "string" && url.length > 0 ? new URL(url, origin).toString() : undefined;
-}
-
-function reasonOf(answer: unknown, status: number): string {
-  const message = typeof answer === "object" && answer !== null ? (answer as { message?: unknown; error_description?: unknown }).message ?? (answer as { error_description?: unknown }).error_description : undefined;
-  if (typeof message === "string" && message.length > 0) return message;
-  return status === 429 ? "Too many attempts: wait a few minutes and try again." : "That did not work: check what you entered and try again.";
 }
 
 export interface FormRequest {
@@ -102,7 +98,7 @@ export interface FormRequest {
 export async function submitForm(auth: AuthServer, { action, request, origin, clientAddress }: FormRequest): Promise<Response> {
   // CSRF: a form is accepted only from our own pages. Browsers send Origin on every POST.
   if (request.headers.get("origin") !== origin) {
-    return seeOther(`${origin}${AuthPage.Error}?error=invalid_request&error_description=${encodeURIComponent("This form was sent from another site.")}`);
+    return seeOther(`${origin}${AuthPage.Error}?error=CROSS_SITE_FORM`);
   }
   let form: FormData;
   try {
@@ -125,7 +121,7 @@ export async function submitForm(auth: AuthServer, { action, request, origin, cl
   } catch {
     json = undefined;
   }
-  if (!answer.ok) return backToForm(origin, action, form, reasonOf(json, answer.status));
+  if (!answer.ok) return backToForm(origin, action, form, formErrorCode(json, answer.status));
   if (action === "sign-out") return seeOther(`${origin}${AuthPage.SignedOut}`, setCookies);
   // Signed in outside an authorization flow: back to the page of ours that sent them (a record's
   // page), else the home page. Only a path on this origin is followed.

@@ -67,3 +67,63 @@ export function registrationProblem(body: Readonly<Record<string, unknown>>): Re
   }
   return undefined;
 }
+
+/**
+ * A C0 control character: no parameter of an OAuth, registration or sign-in request is multi-line
+ * text (tab and newlines included), and PostgreSQL refuses a NUL in text outright (error 22021,
+ * which better-auth let through as an empty 500).
+ */
+const CONTROL_CHARACTER = /[\u0000-\u001f]/;
+
+/**
+ * Whether `text` may be stored and shown as text: no C0 control character and no lone surrogate
+ * (JSON and percent-escapes can spell one, `\ud800` or `%ED%A0%80` decoded leniently; UTF-8 has no
+ * form for it, RFC 8259 §8.2).
+ */
+export function isPlainText(text: string): boolean {
+  return !CONTROL_CHARACTER.test(text) && text.isWellFormed();
+}
+
+/** Whether every string in `value` (object keys too), at any depth, is plain text. */
+function plainThroughout(value: unknown, depth: number): boolean {
+  if (typeof value === "string") return isPlainText(value);
+  if (typeof value !== "object" || value === null) return true;
+  // Deeper than any honest registration (jwks: keys → key → x5c): refuse rather than walk on.
+  if (depth > 16) return false;
+  if (Array.isArray(value)) return value.every((entry) => plainThroughout(entry, depth + 1));
+  return Object.entries(value).every(([key, entry]) => isPlainText(key) && plainThroughout(entry, depth + 1));
+}
+
+/**
+ * The first parameter of `parameters` (a request's query or body) that is not plain text, anywhere
+ * inside it: its name, bounded and stripped for an error message; undefined when all are plain.
+ */
+export function unplainParameter(parameters: Readonly<Record<string, unknown>>): string | undefined {
+  for (const [name, value] of Object.entries(parameters)) {
+    if (!isPlainText(name) || !plainThroughout(value, 0)) return isPlainText(name) ? name.slice(0, 64) : "a parameter name";
+  }
+  return undefined;
+}
+
+/**
+ * The sign-up form's fields (app/auth/sign-up), bounded alike whether the form or a script posts
+ * them: better-auth stores any length. An address is at most 254 characters, its local part 64
+ * (RFC 5321 §4.5.3.1.1, with RFC 3696 erratum 1690).
+ */
+export const SIGN_UP_LIMITS = { name: 100, email: 254, emailLocalPart: 64 } as const;
+
+/** Why a sign-up's name or address is over its bound; undefined when both are within. */
+export function signUpProblem(body: Readonly<Record<string, unknown>>): string | undefined {
+  const { name, email } = body;
+  if (typeof name === "string" && name.length > SIGN_UP_LIMITS.name) return `name is longer than ${SIGN_UP_LIMITS.name} characters`;
+  if (typeof email !== "string") return undefined;
+  if (email.length > SIGN_UP_LIMITS.email) return `the e-mail address is longer than ${SIGN_UP_LIMITS.email} characters`;
+  const at = email.lastIndexOf("@");
+  if (at > SIGN_UP_LIMITS.emailLocalPart) return `the part of the e-mail address before @ is longer than ${SIGN_UP_LIMITS.emailLocalPart} characters`;
+  return undefined;
+}
+
+/** RFC 7636 §4.2: a code_challenge is 43 to 128 unreserved characters (base64url of SHA-256 is 43). */
+export function isCodeChallenge(value: unknown): boolean {
+  return typeof value === "string" && /^[A-Za-z0-9\-._~]{43,128}$/.test(value);
+}

@@ -1,5 +1,6 @@
 import { getPrisma } from "../db/prisma";
 import type { ScopeCatalog } from "../auth/scope-catalog";
+import { isPlainText } from "./input-limits";
 import { OFFLINE_ACCESS, RETURN_TO } from "./paths";
 
 /**
@@ -13,9 +14,9 @@ export interface AskingClient {
   uri: string | undefined;
 }
 
-/** The registered client `clientId`, or undefined for an unknown id. */
+/** The registered client `clientId`, or undefined for an unknown id (one that is not plain text is never looked up: PostgreSQL refuses a NUL). */
 export async function askingClient(clientId: string | undefined): Promise<AskingClient | undefined> {
-  if (!clientId || clientId.length > 256) return undefined;
+  if (!clientId || clientId.length > 256 || !isPlainText(clientId)) return undefined;
   const prisma = await getPrisma();
   const client = await prisma.oauthClient.findUnique({ where: { clientId }, select: { name: true, uri: true, clientId: true } });
   if (!client) return undefined;

@@ -1,8 +1,8 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { sql } from "../db/prisma";
 import { isLoopbackHost } from "../http/loopback-host";
-import { registrationProblem } from "./input-limits";
-import { OFFLINE_ACCESS } from "./paths";
+import { isCodeChallenge, registrationProblem, signUpProblem, unplainParameter } from "./input-limits";
+import { AuthPage, OFFLINE_ACCESS } from "./paths";
 import { signUpRefusal, type AuthServerSettings } from "./settings";
 
 /**
@@ -18,7 +18,8 @@ import { signUpRefusal, type AuthServerSettings } from "./settings";
  * - sign-up: the policy of MCP_AUTH_SIGNUP and MCP_AUTH_SIGNUP_DOMAINS;
  * - sign-in: attempts per account, counted in the database so every instance counts together
  *   (per address, better-auth's own limiter does the same);
- * - every endpoint: a callback URL that leaves this site is refused (no open redirect).
+ * - every endpoint: a callback URL that leaves this site is refused (no open redirect), and so is
+ *   a parameter with a control character or a lone surrogate (PostgreSQL cannot store a NUL).
  */
 
 const CALLBACK_FIELDS = ["callbackURL", "redirectTo", "errorCallbackURL", "newUserCallbackURL"] as const;
@@ -86,10 +87,29 @@ async function countAttempt(account: string, windowSeconds: number): Promise<num
   return Number(rows[0]?.count ?? 0);
 }
 
+const REDIRECT_URI_FIELDS: ReadonlySet<string> = new Set(["redirect_uris", "post_logout_redirect_uris"]);
+
+/**
+ * The answer to a request whose parameter `name` is not plain text, in the error shape of the
+ * endpoint at `path`: registration's (RFC 7591 §3.2.2), the other OAuth endpoints' (RFC 6749 §5.2),
+ * better-auth's own elsewhere. /oauth2/authorize cannot trust the client_id or redirect_uri it
+ * carries, so the person is shown our error page instead (RFC 6749 §4.1.2.1).
+ */
+function unplainRefusal(path: string, name: string, redirect: (url: string) => Error): Error {
+  const description = `${name} contains a control character or an unpaired surrogate`;
+  if (path === "/oauth2/authorize") return redirect(`${AuthPage.Error}?error=invalid_request`);
+  if (path === "/oauth2/register") return new APIError("BAD_REQUEST", { error: REDIRECT_URI_FIELDS.has(name) ? "invalid_redirect_uri" : "invalid_client_metadata", error_description: description });
+  if (path.startsWith("/oauth2/") || path.startsWith("/.well-known/")) return new APIError("BAD_REQUEST", { error: "invalid_request", error_description: description });
+  return new APIError("BAD_REQUEST", { message: description, code: "INVALID_REQUEST" });
+}
+
 export function requestHooks(settings: AuthServerSettings) {
   return createAuthMiddleware(async (ctx) => {
     const body = (ctx.body ?? {}) as Record<string, unknown>;
     const query = (ctx.query ?? {}) as Record<string, unknown>;
+    // First, before any endpoint or hook below looks a value up in the database.
+    const unplain = unplainParameter(query) ?? unplainParameter(body);
+    if (unplain !== undefined) throw unplainRefusal(ctx.path, unplain, (url) => ctx.redirect(url));
     for (const name of CALLBACK_FIELDS) {
       if (!isOwnCallback(body[name], settings.issuer) || !isOwnCallback(query[name], settings.issuer)) {
         throw new APIError("BAD_REQUEST", { message: `${name} must be a page of this site`, code: "INVALID_CALLBACK_URL" });
@@ -109,6 +129,14 @@ export function requestHooks(settings: AuthServerSettings) {
         return;
       }
       case "/oauth2/authorize": {
+        // better-auth sends an unknown client to the error page saying "client_id is required".
+        if (typeof query.client_id === "string" && query.client_id !== "" && !(await ctx.context.adapter.findOne({ model: "oauthClient", where: [{ field: "clientId", value: query.client_id }] }))) {
+          throw ctx.redirect(`${AuthPage.Error}?error=invalid_client&error_description=${encodeURIComponent("this client_id is not registered here")}`);
+        }
+        // RFC 7636 §4.4.1: a malformed challenge is invalid_request. Without it better-auth refuses
+        // the request as invalid_request itself, after checking the client and redirect URI, so the
+        // error goes back to the client with its state (RFC 6749 §4.1.2.1). Deleted in place (see below).
+        if (query.code_challenge !== undefined && !isCodeChallenge(query.code_challenge)) delete query.code_challenge;
         const scope = withOfflineAccess(query.scope);
         // dpop_jkt would bind the code to a DPoP key; this server issues Bearer tokens only, which
         // /api/mcp reads (RFC 9449 §5: a server without DPoP ignores it and issues Bearer tokens).
@@ -124,12 +152,24 @@ export function requestHooks(settings: AuthServerSettings) {
         };
       }
       case "/oauth2/token": {
-        if (body.resource === undefined) return;
-        return { context: { body: { ...body, resource: canonicalResources(body.resource, settings.resourceUrl) } } };
+        // RFC 6749 §6: a narrowed refresh still gets a refresh token (refresh-scope.ts restores its scope).
+        const scope = body.grant_type === "refresh_token" ? withOfflineAccess(body.scope) : undefined;
+        if (body.resource === undefined && scope === undefined) return;
+        return {
+          context: {
+            body: {
+              ...body,
+              ...(body.resource !== undefined ? { resource: canonicalResources(body.resource, settings.resourceUrl) } : {}),
+              ...(scope !== undefined ? { scope } : {}),
+            },
+          },
+        };
       }
       case "/sign-up/email": {
+        const tooLong = signUpProblem(body);
+        if (tooLong) throw new APIError("BAD_REQUEST", { message: tooLong, code: "FIELD_TOO_LONG" });
         const refusal = signUpRefusal(settings, typeof body.email === "string" ? body.email : "");
-        if (refusal) throw new APIError("FORBIDDEN", { message: refusal, code: "SIGN_UP_CLOSED" });
+        if (refusal) throw new APIError("FORBIDDEN", { message: refusal, code: settings.signUp.open ? "SIGN_UP_DOMAIN" : "SIGN_UP_CLOSED" });
         return;
       }
       case "/sign-in/email": {

@@ -9,6 +9,7 @@ import { AUTH_MAX_BODY_BYTES } from "../authorization-server/input-limits";
 import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER } from "../authorization-server/paths";
 import type { BuiltinAuthorizationServer } from "../authorization-server/auth-server";
 import { isFormAction, submitForm } from "../authorization-server/form-flow";
+import { conformOAuthAnswer } from "../authorization-server/oauth-answers";
 import { builtinAuthServer } from "./authorization";
 
 /**
@@ -19,7 +20,6 @@ import { builtinAuthServer } from "./authorization";
 
 /** Endpoints a browser-based client (MCP Inspector) calls cross-origin, without cookies. */
 const PUBLIC_ENDPOINTS = new Set(["/oauth2/token", "/oauth2/register", "/oauth2/revoke", "/jwks"].map((p) => `${AUTH_BASE_PATH}${p}`));
-const TOKEN_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/token`;
 
 /** The caller's address as the MCP endpoint's limits see it: the socket, or a trusted proxy's word. */
 function clientAddress(request: Request): string {
@@ -37,28 +37,6 @@ function forBetterAuth(request: Request): Request {
   headers.set(CLIENT_ADDRESS_HEADER, clientAddress(request));
   headers.delete("dpop");
   return new Request(request, { headers });
-}
-
-/**
- * RFC 7636 §4.6: a code_verifier that does not match the challenge MUST be answered invalid_grant,
- * and RFC 6749 §5.2 gives token errors status 400. better-auth (1.7.5) answers that one case 401
- * invalid_request; this maps it, and nothing else.
- */
-async function conformTokenError(path: string, answer: Response): Promise<Response> {
-  if (path !== TOKEN_ENDPOINT || answer.status !== 401) return answer;
-  const text = await answer.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  const error = body as { error?: unknown; error_description?: unknown } | undefined;
-  const mismatch = error?.error === "invalid_request" && error.error_description === "code verification failed";
-  const headers = new Headers(answer.headers);
-  if (!mismatch) return new Response(text, { status: answer.status, headers });
-  headers.delete("content-length");
-  return new Response(JSON.stringify({ error: "invalid_grant", error_description: "code verification failed: the code_verifier does not match the code_challenge" }), { status: 400, headers });
 }
 
 function json(status: number, body: Record<string, unknown>, headers?: Readonly<Record<string, string>>): Response {
@@ -101,17 +79,17 @@ function crossSiteRefusal(request: Request, path: string, issuer: string): Respo
 }
 
 /** better-auth's answer, the body read first within AUTH_MAX_BODY_BYTES (better-auth reads any size). */
-async function betterAuthAnswer(server: BuiltinAuthorizationServer, request: Request, path: string): Promise<Response> {
+async function betterAuthAnswer(server: BuiltinAuthorizationServer, request: Request): Promise<Response> {
   const bounded = await boundedRequest(request);
   if (bounded instanceof Response) return bounded;
-  return conformTokenError(path, await (await server.auth()).handler(forBetterAuth(bounded)));
+  return conformOAuthAnswer(bounded, await (await server.auth()).handler(forBetterAuth(bounded)));
 }
 
 async function handleApi(request: Request): Promise<Response> {
   const state = builtinAuthServer();
   const path = new URL(request.url).pathname;
   const refused = unavailable() ?? (state.kind === "ready" ? crossSiteRefusal(request, path, state.server.settings.issuer) : undefined);
-  const answer = refused ?? (state.kind === "ready" ? await betterAuthAnswer(state.server, request, path) : json(404, { error: "not_found" }));
+  const answer = refused ?? (state.kind === "ready" ? await betterAuthAnswer(state.server, request) : json(404, { error: "not_found" }));
   return PUBLIC_ENDPOINTS.has(path) ? applyCors(answer, request, originPolicyOf(loadEnv())) : answer;
 }
 

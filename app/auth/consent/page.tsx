@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { AuthFormAction } from "@/lib/authorization-server/paths";
 import { askingClient, describeScopes, firstParam, flowQuery, redirectDestination } from "@/lib/authorization-server/page-context";
+import { formMessage } from "@/lib/authorization-server/page-messages";
 import { builtinAuthServer } from "@/lib/worlds/authorization";
 import { AuthFrame, NotAvailable, styles, type PageParams } from "../auth-frame";
 
@@ -17,7 +18,7 @@ export default async function Consent({ searchParams }: { searchParams: Promise<
   const query = flowQuery(params);
   const destination = redirectDestination(firstParam(params, "redirect_uri"));
   return (
-    <AuthFrame title={`Allow ${client.name} to use WorldCrafter?`} error={firstParam(params, "error")}>
+    <AuthFrame title={`Allow ${client.name} to use WorldCrafter?`} error={formMessage(firstParam(params, "error"))}>
       <p>
         <strong>{client.name}</strong>
         {client.uri ? (

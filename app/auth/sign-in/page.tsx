@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { AuthFormAction, AuthPage, RETURN_TO, safeReturnPath } from "@/lib/authorization-server/paths";
 import { askingClient, firstParam, flowQuery } from "@/lib/authorization-server/page-context";
+import { formMessage } from "@/lib/authorization-server/page-messages";
 import { builtinAuthServer } from "@/lib/worlds/authorization";
 import { AuthFrame, NotAvailable, styles, type PageParams } from "../auth-frame";
 
@@ -24,7 +25,7 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<P
     <AuthFrame
       title="Sign in"
       lead={client ? <>Sign in to connect <strong>{client.name}</strong> to your WorldCrafter worlds.</> : "Sign in to your WorldCrafter account."}
-      error={firstParam(params, "error")}
+      error={formMessage(firstParam(params, "error"))}
     >
       <form method="post" action={AuthFormAction.SignIn} className={styles.form}>
         <input type="hidden" name="oauth_query" value={query} />

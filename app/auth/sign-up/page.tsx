@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import { SIGN_UP_LIMITS } from "@/lib/authorization-server/input-limits";
 import { AuthFormAction, AuthPage, RETURN_TO, safeReturnPath } from "@/lib/authorization-server/paths";
 import { askingClient, firstParam, flowQuery } from "@/lib/authorization-server/page-context";
+import { formMessage } from "@/lib/authorization-server/page-messages";
 import { builtinAuthServer } from "@/lib/worlds/authorization";
 import { AuthFrame, NotAvailable, styles, type PageParams } from "../auth-frame";
 
@@ -31,7 +33,7 @@ export default async function SignUp({ searchParams }: { searchParams: Promise<P
     <AuthFrame
       title="Create an account"
       lead={client ? <>Create a WorldCrafter account to connect <strong>{client.name}</strong>.</> : "Create a WorldCrafter account."}
-      error={firstParam(params, "error")}
+      error={formMessage(firstParam(params, "error"))}
     >
       {signUp.domains.length > 0 ? <p>Accounts can be created for addresses at {signUp.domains.join(", ")}.</p> : null}
       <form method="post" action={AuthFormAction.SignUp} className={styles.form}>
@@ -39,11 +41,11 @@ export default async function SignUp({ searchParams }: { searchParams: Promise<P
         {returnTo ? <input type="hidden" name={RETURN_TO} value={returnTo} /> : null}
         <div className={styles.field}>
           <label htmlFor="name">Name</label>
-          <input id="name" name="name" type="text" autoComplete="name" maxLength={100} />
+          <input id="name" name="name" type="text" autoComplete="name" maxLength={SIGN_UP_LIMITS.name} />
         </div>
         <div className={styles.field}>
           <label htmlFor="email">E-mail</label>
-          <input id="email" name="email" type="email" autoComplete="email" required defaultValue={firstParam(params, "email")} />
+          <input id="email" name="email" type="email" autoComplete="email" required maxLength={SIGN_UP_LIMITS.email} defaultValue={firstParam(params, "email")} />
         </div>
         <div className={styles.field}>
           <label htmlFor="password">Password (at least 8 characters)</label>

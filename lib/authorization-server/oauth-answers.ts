@@ -1,0 +1,126 @@
+import { isCodeChallenge } from "./input-limits";
+import { AUTH_BASE_PATH } from "./paths";
+
+/**
+ * better-auth's answers on the OAuth endpoints, made to say what the RFCs say where better-auth
+ * (1.7.5) says something else. Each case is matched exactly; every other answer passes unchanged.
+ */
+
+const AUTHORIZATION_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/authorize`;
+const TOKEN_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/token`;
+const REVOCATION_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/revoke`;
+const OAUTH_ENDPOINTS = `${AUTH_BASE_PATH}/oauth2/`;
+
+/** What better-auth's revocation endpoint says about a token it does not hold (or holds revoked already). */
+const UNKNOWN_TOKEN_DESCRIPTIONS: ReadonlySet<string> = new Set(["token not found", "refresh token revoked", "Invalid access token"]);
+
+interface ErrorBody {
+  code?: unknown;
+  error?: unknown;
+  error_description?: unknown;
+  message?: unknown;
+}
+
+function oauthError(status: number, error: string, description: string, from: Headers, extra: Readonly<Record<string, string>> = {}): Response {
+  const headers = new Headers(from);
+  for (const name of ["content-length", "content-type", "x-retry-after"]) headers.delete(name);
+  headers.set("content-type", "application/json");
+  headers.set("cache-control", "no-store");
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  return new Response(JSON.stringify({ error, error_description: description }), { status, headers });
+}
+
+/**
+ * Over a rate limit (RFC 6585 §4: 429). Of the OAuth error codes, invalid_request is the one that
+ * the token (RFC 6749 §5.2), revocation (RFC 7009 §2.2.1) and registration (RFC 7591 §3.2.2)
+ * endpoints all define, so every client's error handling reads it; temporarily_unavailable exists
+ * only for the authorization endpoint's redirect (RFC 6749 §4.1.2.1) and slow_down only for the
+ * device flow's polling (RFC 8628 §3.5). Retry-After (RFC 9110 §10.2.3) says when to come back.
+ */
+function tooManyRequests(answer: Response): Response {
+  const seconds = Number(answer.headers.get("x-retry-after"));
+  const retryAfter = Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 60;
+  return oauthError(429, "invalid_request", `too many requests from this address: retry after ${retryAfter} seconds`, answer.headers, { "retry-after": String(retryAfter) });
+}
+
+/** better-call refuses a body of another media type with its own shape: the OAuth one instead (RFC 6749 §3.2, RFC 7009 §2.1 want form encoding). */
+function unsupportedMediaType(answer: Response): Response {
+  return oauthError(415, "invalid_request", "the body must be application/x-www-form-urlencoded", answer.headers);
+}
+
+async function errorBody(answer: Response): Promise<ErrorBody | undefined> {
+  try {
+    const body: unknown = JSON.parse(await answer.clone().text());
+    return typeof body === "object" && body !== null ? (body as ErrorBody) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const MALFORMED_CHALLENGE = "code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.2)";
+
+/** `location` with its error_description saying the code_challenge is malformed, when better-auth refused it for a missing one. */
+function malformedChallengeLocation(location: string): string {
+  try {
+    const url = new URL(location);
+    if (url.searchParams.get("error") !== "invalid_request" || !url.searchParams.get("error_description")?.startsWith("pkce")) return location;
+    url.searchParams.set("error_description", MALFORMED_CHALLENGE);
+    return url.toString();
+  } catch {
+    return location;
+  }
+}
+
+/**
+ * RFC 7636 §4.4.1: request-hooks.ts drops a malformed code_challenge, so better-auth refuses the
+ * request as invalid_request where it should (to the client with its state, once the client and
+ * redirect URI check out); its description would say PKCE is missing, which it was not. Both forms
+ * of its redirect — a 302, or {redirect, url} for a script — get the right one.
+ */
+async function malformedChallengeAnswer(answer: Response): Promise<Response> {
+  const headers = new Headers(answer.headers);
+  const location = headers.get("location");
+  if (location) {
+    headers.set("location", malformedChallengeLocation(location));
+    return new Response(answer.body, { status: answer.status, headers });
+  }
+  const text = await answer.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new Response(text, { status: answer.status, headers });
+  }
+  const url = typeof body === "object" && body !== null ? (body as { url?: unknown }).url : undefined;
+  if (typeof url !== "string") return new Response(text, { status: answer.status, headers });
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ ...(body as Record<string, unknown>), url: malformedChallengeLocation(url) }), { status: answer.status, headers });
+}
+
+/** `answer` from better-auth for `request`, as the RFCs have it. */
+export async function conformOAuthAnswer(request: Request, answer: Response): Promise<Response> {
+  const url = new URL(request.url);
+  const path = url.pathname;
+  if (path === AUTHORIZATION_ENDPOINT) {
+    const challenge = url.searchParams.get("code_challenge");
+    return challenge !== null && !isCodeChallenge(challenge) ? malformedChallengeAnswer(answer) : answer;
+  }
+  if (!path.startsWith(OAUTH_ENDPOINTS) || answer.ok) return answer;
+  if (answer.status === 429) return tooManyRequests(answer);
+  const body = await errorBody(answer);
+  if (answer.status === 415 && body?.code === "UNSUPPORTED_MEDIA_TYPE") return unsupportedMediaType(answer);
+  // RFC 7636 §4.6: a code_verifier that does not match the challenge is invalid_grant, and RFC
+  // 6749 §5.2 gives it status 400; better-auth answers 401 invalid_request.
+  if (path === TOKEN_ENDPOINT && answer.status === 401 && body?.error === "invalid_request" && body.error_description === "code verification failed") {
+    return oauthError(400, "invalid_grant", "code verification failed: the code_verifier does not match the code_challenge", answer.headers);
+  }
+  // RFC 7009 §2.2: an invalid token (unknown, expired, revoked already) is answered 200 like a
+  // revoked one: nothing tells the client which tokens exist. Client authentication failures stay.
+  if (path === REVOCATION_ENDPOINT && answer.status === 400 && body?.error === "invalid_request" && typeof body.error_description === "string" && UNKNOWN_TOKEN_DESCRIPTIONS.has(body.error_description)) {
+    const headers = new Headers(answer.headers);
+    headers.delete("content-length");
+    headers.delete("content-type");
+    return new Response(null, { status: 200, headers });
+  }
+  return answer;
+}

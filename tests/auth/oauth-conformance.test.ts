@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { oauthFlow, pkce, REDIRECT } from "../support/oauth-flow";
+import { postForm, startAuthServer, type AuthServerUnderTest } from "../support/oauth-server";
+
+/**
+ * What this file proves: where better-auth's answers differed from the RFCs, the built-in server
+ * now answers as they say — revoking an unknown token is 200 (RFC 7009 §2.2); a malformed
+ * code_challenge is invalid_request sent back to the client with its state (RFC 7636 §4.2,
+ * §4.4.1; RFC 6749 §4.1.2.1); 429 and 415 are OAuth error bodies in JSON with a standard
+ * Retry-After; the metadata lists "none" for revocation (RFC 8414 §2); an unknown client_id at
+ * /authorize is called unknown, not missing.
+ */
+
+let as: AuthServerUnderTest;
+let limited: AuthServerUnderTest;
+let flow: ReturnType<typeof oauthFlow>;
+
+beforeAll(async () => {
+  [as, limited] = await Promise.all([startAuthServer({ MCP_AUTH_RATE_LIMITS: "0" }), startAuthServer({ MCP_AUTH_RATE_LIMITS: "1" })]);
+  flow = oauthFlow(as);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([as?.stop(), limited?.stop()]);
+});
+
+describe("revocation (RFC 7009)", () => {
+  it("an unknown token with a valid public client_id is 200, like a revoked one", async () => {
+    const clientId = await flow.publicClient();
+    const unknown = await postForm(flow.api("/oauth2/revoke"), { token: "no-such-token", client_id: clientId });
+    expect(unknown.status).toBe(200);
+    const hinted = await postForm(flow.api("/oauth2/revoke"), { token: "no-such-token", token_type_hint: "refresh_token", client_id: clientId });
+    expect(hinted.status).toBe(200);
+  });
+
+  it("a real refresh token is revoked, and revoking it again is still 200", async () => {
+    const grant = await flow.grantCode();
+    const tokens = await flow.exchange(grant);
+    const token = tokens.body.refresh_token as string;
+    expect((await postForm(flow.api("/oauth2/revoke"), { token, client_id: grant.clientId })).status).toBe(200);
+    expect((await postForm(flow.api("/oauth2/revoke"), { token, client_id: grant.clientId })).status).toBe(200);
+    expect((await flow.refresh(grant.clientId, token)).body.error).toBe("invalid_grant");
+  });
+
+  it("a missing token is still 400 invalid_request", async () => {
+    const clientId = await flow.publicClient();
+    const missing = await postForm(flow.api("/oauth2/revoke"), { client_id: clientId });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toBe("invalid_request");
+  });
+
+  it("the metadata lists none among the revocation endpoint's auth methods", async () => {
+    const metadata = (await (await fetch(`${as.origin}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(metadata.revocation_endpoint_auth_methods_supported).toContain("none");
+  });
+});
+
+describe("code_challenge at /authorize (RFC 7636 §4.2)", () => {
+  it("a challenge that is too short or has other characters is invalid_request, back to the client with its state, and no code", async () => {
+    const clientId = await flow.publicClient();
+    const { cookie } = await flow.signedInPerson();
+    for (const challenge of ["abc", "!".repeat(43), "a".repeat(129), `${"a".repeat(42)}=`]) {
+      const next = await flow.authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, scope: "worlds:read", state: "st-1", code_challenge: challenge, code_challenge_method: "S256" }, cookie);
+      expect(`${next.origin}${next.pathname}`, challenge).toBe(REDIRECT);
+      expect(next.searchParams.get("error"), challenge).toBe("invalid_request");
+      expect(next.searchParams.get("error_description"), challenge).toMatch(/code_challenge/);
+      expect(next.searchParams.get("state")).toBe("st-1");
+      expect(next.searchParams.get("code")).toBeNull();
+    }
+  });
+
+  it("a well-formed challenge still goes on to consent", async () => {
+    const clientId = await flow.publicClient();
+    const { cookie } = await flow.signedInPerson();
+    const next = await flow.authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, scope: "worlds:read", state: "s", code_challenge: pkce().challenge, code_challenge_method: "S256" }, cookie);
+    expect(next.pathname).toBe("/auth/consent");
+  });
+
+  it("an unknown client_id leads to the error page saying it is unknown, not missing", async () => {
+    const next = await flow.authorize({ response_type: "code", client_id: "no-such-client", redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: "S256" });
+    expect(next.pathname).toBe("/auth/error");
+    expect(next.searchParams.get("error")).toBe("invalid_client");
+    expect(next.searchParams.get("error_description")).not.toMatch(/required/);
+    const page = await (await fetch(next)).text();
+    expect(page).toMatch(/not registered/);
+  });
+});
+
+describe("429 and 415 are OAuth errors", () => {
+  it("over the registration limit: 429, JSON error and a standard Retry-After", async () => {
+    let res: Response | undefined;
+    for (let i = 0; i < 20; i++) {
+      res = await fetch(`${limited.origin}/api/auth/oauth2/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "rl", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }) });
+      if (res.status === 429) break;
+      await res.arrayBuffer();
+    }
+    expect(res?.status).toBe(429);
+    expect(res!.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(Number(res!.headers.get("retry-after"))).toBeGreaterThan(0);
+    const body = (await res!.json()) as Record<string, unknown>;
+    expect(body.error).toBe("invalid_request");
+    expect(body.error_description).toEqual(expect.any(String));
+  });
+
+  it("over the token limit: the same", async () => {
+    let res: Response | undefined;
+    for (let i = 0; i < 40; i++) {
+      res = await fetch(`${limited.origin}/api/auth/oauth2/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: "x", client_id: "y" }) });
+      if (res.status === 429) break;
+      await res.arrayBuffer();
+    }
+    expect(res?.status).toBe(429);
+    expect(res!.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(Number(res!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await res!.json()) as Record<string, unknown>).error).toBe("invalid_request");
+  });
+
+  it("JSON sent to the token or revocation endpoint: 415 with an OAuth error body", async () => {
+    for (const path of ["/oauth2/token", "/oauth2/revoke"]) {
+      const res = await fetch(flow.api(path), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect(res.status, path).toBe(415);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(body.error, path).toBe("invalid_request");
+      expect(body.code).toBeUndefined();
+    }
+  });
+});
