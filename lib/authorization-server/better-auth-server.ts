@@ -32,7 +32,14 @@ import type { AuthServerSettings } from "./settings";
 const KEY_ROTATION_SECONDS = 90 * 24 * 3600;
 
 /** @better-auth/oauth-provider's client-management endpoints this app does not offer (clients register at /oauth2/register). */
-const UNUSED_CLIENT_ENDPOINTS = ["/oauth2/create-client", "/oauth2/update-client"] as const;
+const UNUSED_CLIENT_ENDPOINTS = [
+  "/oauth2/create-client",
+  "/oauth2/update-client",
+  "/oauth2/delete-client",
+  "/oauth2/client/rotate-secret",
+  "/oauth2/get-client",
+  "/oauth2/get-clients",
+] as const;
 
 // One configuration literal, on purpose over 80 lines: AuthServer's type is inferred from it
 // (plugins included), and better-auth's options read best side by side in one object.

@@ -5,7 +5,7 @@ import { startAuthServer, type AuthServerUnderTest } from "../support/oauth-serv
 
 /**
  * What this file proves: the provider plugin's session endpoints for managing clients
- * (/oauth2/create-client, /oauth2/update-client), which nothing in this app uses and which skipped
+ * (/oauth2/create-client, update-client, delete-client, client/rotate-secret, get-client, get-clients), which nothing in this app uses and which skipped
  * registration's bounds and rate limit, are absent (404) even to a signed-in person; and sign-up
  * bounds its name and address as its form does (400 beyond, nothing stored).
  */
@@ -34,6 +34,14 @@ describe("client management endpoints", () => {
     const clientId = await flow.publicClient();
     const updated = await postAsPerson("/oauth2/update-client", cookie, { client_id: clientId, update: { client_uri: `https://client.example/${"x".repeat(50_000)}` } });
     expect(updated.status).toBe(404);
+    // The rest of the set: a client's owner-side management, unused here as well.
+    for (const path of ["/oauth2/delete-client", "/oauth2/client/rotate-secret"]) {
+      expect((await postAsPerson(path, cookie, { client_id: clientId })).status, path).toBe(404);
+    }
+    for (const path of [`/oauth2/get-client?client_id=${clientId}`, "/oauth2/get-clients"]) {
+      const res = await fetch(flow.api(path), { headers: { origin: as.origin, cookie } });
+      expect(res.status, path).toBe(404);
+    }
   });
 });
 
