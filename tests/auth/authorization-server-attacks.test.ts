@@ -1,8 +1,9 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { callTool2026, postForm, startAuthServer, type AuthServerUnderTest } from "../support/oauth-server";
 import { queryServersDatabase } from "../support/servers";
+import { oauthFlow, pkce, REDIRECT } from "../support/oauth-flow";
 
 /**
  * What this file proves: the built-in authorization server refuses each attack in the matrix
@@ -15,98 +16,29 @@ import { queryServersDatabase } from "../support/servers";
  */
 
 let as: AuthServerUnderTest;
-const REDIRECT = "http://127.0.0.1:1/cb";
 
 beforeAll(async () => {
   // Dozens of clients from one address: the per-address endpoint limits would stop the matrix
   // itself; the per-account sign-in limit (row 25) stays on.
   as = await startAuthServer({ MCP_AUTH_SIGN_IN_ATTEMPTS: "5", MCP_AUTH_RATE_LIMITS: "0" });
+  flow = oauthFlow(as);
 }, 120_000);
 
 afterAll(async () => {
   await as?.stop();
 });
 
-const api = (path: string) => `${as.origin}/api/auth${path}`;
-
-async function register(metadata: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(api("/oauth2/register"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(metadata) });
-  return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
-}
-
-async function publicClient(redirects: string[] = [REDIRECT]): Promise<string> {
-  const { status, body } = await register({ client_name: "attack matrix", redirect_uris: redirects, token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] });
-  expect(status).toBe(201);
-  return body.client_id as string;
-}
-
-function pkce(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
-}
-
-/** A person with an account and a session cookie, made through the sign-up endpoint as the page's form does. */
-async function signedInPerson(): Promise<{ cookie: string; email: string; password: string }> {
-  const email = `attack-${randomUUID().slice(0, 8)}@example.com`;
-  const password = "correct horse battery";
-  const res = await fetch(api("/sign-up/email"), { method: "POST", headers: { "content-type": "application/json", origin: as.origin }, body: JSON.stringify({ email, password, name: "Attacker's victim" }) });
-  expect(res.status).toBe(200);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  return { cookie, email, password };
-}
-
-function authorizeUrl(params: Record<string, string | undefined>): string {
-  const url = new URL(api("/oauth2/authorize"));
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
-  return url.toString();
-}
-
-/** GET authorize as a browser navigates to it, without following: where it sends the browser. */
-async function authorize(params: Record<string, string | undefined>, cookie?: string): Promise<URL> {
-  const res = await fetch(authorizeUrl(params), { redirect: "manual", headers: { accept: "text/html", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document", ...(cookie ? { cookie } : {}) } });
-  const location = res.headers.get("location");
-  if (location) return new URL(location, as.origin);
-  // better-auth answers `{ redirect: true, url }` where it decides the caller is a script.
-  const text = await res.text();
-  const url = (JSON.parse(text || "{}") as { url?: string }).url;
-  return new URL(url ?? `/no-redirect?status=${res.status}&body=${encodeURIComponent(text.slice(0, 200))}`, as.origin);
-}
-
-interface Grant {
-  clientId: string;
-  verifier: string;
-  code: string;
-  cookie: string;
-}
-
-/**
- * Authorize → consent → code, the whole way, for a fresh client and person (or the ones given);
- * `extra` adds authorization parameters (resource, dpop_jkt…).
- */
-async function grantCode(options: { clientId?: string; cookie?: string; scope?: string; extra?: Record<string, string> } = {}): Promise<Grant> {
-  const clientId = options.clientId ?? (await publicClient());
-  const cookie = options.cookie ?? (await signedInPerson()).cookie;
-  const { verifier, challenge } = pkce();
-  const params = { response_type: "code", client_id: clientId, redirect_uri: REDIRECT, scope: options.scope ?? "worlds:read worlds:write", state: "s1", code_challenge: challenge, code_challenge_method: "S256", ...options.extra };
-  let next = await authorize(params, cookie);
-  if (next.pathname === "/auth/consent") {
-    const res = await fetch(api("/oauth2/consent"), { method: "POST", headers: { "content-type": "application/json", origin: as.origin, cookie }, body: JSON.stringify({ accept: true, oauth_query: next.search.slice(1) }) });
-    const body = (await res.json()) as { url?: string };
-    expect(res.status, JSON.stringify(body)).toBe(200);
-    next = new URL(body.url!);
-  }
-  const code = next.searchParams.get("code");
-  expect(code, next.toString()).toBeTruthy();
-  return { clientId, verifier, code: code!, cookie };
-}
-
-function exchange(grant: Grant, extra: Record<string, string> = {}) {
-  return postForm(api("/oauth2/token"), { grant_type: "authorization_code", code: grant.code, redirect_uri: REDIRECT, client_id: grant.clientId, code_verifier: grant.verifier, resource: as.mcpUrl, ...extra });
-}
-
-function refresh(clientId: string, token: string, extra: Record<string, string> = {}) {
-  return postForm(api("/oauth2/token"), { grant_type: "refresh_token", refresh_token: token, client_id: clientId, resource: as.mcpUrl, ...extra });
-}
+// The flow's steps (tests/support/oauth-flow.ts), bound to this file's server once it is up.
+let flow: ReturnType<typeof oauthFlow>;
+const api = (path: string) => flow.api(path);
+const register = (metadata: Record<string, unknown>) => flow.register(metadata);
+const publicClient = (redirects?: string[]) => flow.publicClient(redirects);
+const signedInPerson = () => flow.signedInPerson();
+const authorizeUrl = (params: Record<string, string | undefined>) => flow.authorizeUrl(params);
+const authorize = (params: Record<string, string | undefined>, cookie?: string) => flow.authorize(params, cookie);
+const grantCode: ReturnType<typeof oauthFlow>["grantCode"] = (options) => flow.grantCode(options);
+const exchange: ReturnType<typeof oauthFlow>["exchange"] = (grant, extra) => flow.exchange(grant, extra);
+const refresh: ReturnType<typeof oauthFlow>["refresh"] = (clientId, token, extra) => flow.refresh(clientId, token, extra);
 
 describe("authorization server attack matrix", () => {
   describe("redirect URIs", () => {

@@ -5,7 +5,7 @@ import { postForm, type AuthServerUnderTest } from "./oauth-server";
 /**
  * The steps of a flow against the built-in authorization server, each a real HTTP request as a
  * client or a browser sends it: register a public client, sign a person up, authorize (and
- * consent), redeem the code, refresh. The attack matrix keeps its own copies of these.
+ * consent), redeem the code, refresh.
  */
 
 export const REDIRECT = "http://127.0.0.1:1/cb";
@@ -62,17 +62,18 @@ export function oauthFlow(as: AuthServerUnderTest) {
     const res = await fetch(authorizeUrl(params), { redirect: "manual", headers: { accept: "text/html", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document", ...(cookie ? { cookie } : {}) } });
     const location = res.headers.get("location");
     if (location) return new URL(location, as.origin);
+    // better-auth answers `{ redirect: true, url }` where it decides the caller is a script.
     const text = await res.text();
     const url = (JSON.parse(text || "{}") as { url?: string }).url;
     return new URL(url ?? `/no-redirect?status=${res.status}&body=${encodeURIComponent(text.slice(0, 200))}`, as.origin);
   }
 
-  /** Authorize → consent → code, for a fresh client and person unless given. */
-  async function grantCode(options: { clientId?: string; cookie?: string; scope?: string } = {}): Promise<Grant> {
+  /** Authorize → consent → code, for a fresh client and person unless given; `extra` adds authorization parameters (resource, dpop_jkt…). */
+  async function grantCode(options: { clientId?: string; cookie?: string; scope?: string; extra?: Record<string, string> } = {}): Promise<Grant> {
     const clientId = options.clientId ?? (await publicClient());
     const cookie = options.cookie ?? (await signedInPerson()).cookie;
     const { verifier, challenge } = pkce();
-    const params = { response_type: "code", client_id: clientId, redirect_uri: REDIRECT, scope: options.scope ?? "worlds:read worlds:write", state: "s1", code_challenge: challenge, code_challenge_method: "S256" };
+    const params = { response_type: "code", client_id: clientId, redirect_uri: REDIRECT, scope: options.scope ?? "worlds:read worlds:write", state: "s1", code_challenge: challenge, code_challenge_method: "S256", ...options.extra };
     let next = await authorize(params, cookie);
     if (next.pathname === "/auth/consent") {
       const res = await fetch(api("/oauth2/consent"), { method: "POST", headers: { "content-type": "application/json", origin: as.origin, cookie }, body: JSON.stringify({ accept: true, oauth_query: next.search.slice(1) }) });
