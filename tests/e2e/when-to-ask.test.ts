@@ -132,6 +132,25 @@ describe("delete_world asks only a client that can answer (2025 revisions)", () 
     expect(deleted.result?.structuredContent).toMatchObject({ deleted: true, worldId: world.id });
   });
 
+  it("before notifications/initialized the client is not asked (basic/lifecycle §initialization)", async () => {
+    const s = await session(appUrl(), "2025-11-25", { elicitation: {} }, { initialized: false });
+    const world = await createWorld(s);
+    expectConfirmByName(await firstWord(s, "delete_world", { worldId: world.id }));
+  });
+
+  it("after notifications/initialized the same client is asked", async () => {
+    const s = await session(appUrl(), "2025-11-25", { elicitation: {} }, { initialized: false });
+    const world = await createWorld(s);
+    const sent = await fetch(s.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: JSON_AND_SSE, ...s.headers },
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
+    expect(sent.status).toBe(202);
+    const word = await firstWord(s, "delete_world", { worldId: world.id });
+    expect(word.question).toMatchObject({ method: "elicitation/create" });
+  });
+
   it("2025-03-26 has no elicitation: a client declaring it is not asked", async () => {
     const s = await session(appUrl(), "2025-03-26", { elicitation: {} });
     const world = await createWorld(s);
@@ -175,17 +194,20 @@ describe("a tool that asks anyway fails at once with client_request_failed", () 
     expect((word.result?.content as Json[])[0]?.text).toMatch(/form/);
   });
 
-  it("test_elicitation at 2025-03-26", async () => {
-    for (const s of [await session(fixtureUrl(), "2025-03-26", { elicitation: {} })]) {
+  it("test_elicitation at 2025-03-26, and before notifications/initialized", async () => {
+    for (const s of [await session(fixtureUrl(), "2025-03-26", { elicitation: {} }), await session(fixtureUrl(), "2025-11-25", { elicitation: {} }, { initialized: false })]) {
       const word = await firstWord(s, "test_elicitation", { message: "Who are you?" });
       expect(word.question).toBeUndefined();
       expect(errorCodeOf(word.result)).toBe("client_request_failed");
     }
   });
 
-  it("sampling is asked at 2025-03-26 (it exists since 2024-11-05)", async () => {
+  it("sampling is asked at 2025-03-26 (it exists since 2024-11-05), not before notifications/initialized", async () => {
     const asked = await firstWord(await session(fixtureUrl(), "2025-03-26", { sampling: {} }), "test_sampling", { prompt: "hi" });
     expect(asked.question).toMatchObject({ method: "sampling/createMessage" });
+    const early = await firstWord(await session(fixtureUrl(), "2025-03-26", { sampling: {} }, { initialized: false }), "test_sampling", { prompt: "hi" });
+    expect(early.question).toBeUndefined();
+    expect(errorCodeOf(early.result)).toBe("client_request_failed");
   });
 });
 

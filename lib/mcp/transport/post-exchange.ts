@@ -25,6 +25,12 @@ export interface ExchangeOptions {
   canStream: boolean;
   /** The client's Accept allows application/json (else the answer is always a stream). */
   canJson: boolean;
+  /**
+   * The client may be asked things: false in a session whose client has not sent
+   * notifications/initialized yet (basic/lifecycle §initialization: no requests but pings and
+   * logging before it). Always true in 2026-07-28, which has no handshake.
+   */
+  clientReady: boolean;
   /** A JSON-RPC batch: the JSON answer is an array. */
   batch: boolean;
   /** How many answers (responses or suppressed) complete the exchange. */
@@ -139,6 +145,9 @@ export class PostExchange implements ClientAsker {
   }
 
   cannotAsk(method: ServerRequestMethod): Error | undefined {
+    if (!this.options.clientReady) {
+      return new McpError(-32600, `${method} cannot be sent before the client's notifications/initialized (basic/lifecycle §initialization)`);
+    }
     // The question travels on this POST's answer: one that must be JSON cannot carry it (basic/transports).
     if (!this.options.canStream) return new McpError(-32600, `${method} needs a response stream: send Accept: text/event-stream`);
     return undefined;
