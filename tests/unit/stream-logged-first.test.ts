@@ -29,6 +29,7 @@ function exchange(streams: StreamTable): PostExchange {
   return new PostExchange({
     canStream: true,
     canJson: true,
+    clientReady: true,
     batch: false,
     expected: 1,
     sessionId: "s-1",

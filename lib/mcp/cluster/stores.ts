@@ -14,6 +14,12 @@ export interface SessionRecord {
   protocolVersion: string;
   clientInfo: { name: string; version: string };
   clientCapabilities: Record<string, unknown>;
+  /**
+   * Whether the client has sent notifications/initialized: until then it is asked nothing
+   * (basic/lifecycle §initialization). False from initialize on; a record written before this
+   * was kept has none, and is taken as initialized.
+   */
+  initialized?: boolean;
   /** The authenticated subject that created it; requests from anyone else are answered 404. */
   subject: string | undefined;
   logLevel: LoggingLevel | undefined;
@@ -30,7 +36,7 @@ export interface SessionStore {
   create(record: SessionRecord): Promise<void>;
   /** May answer synchronously (in-process stores), saving a promise hop on every request. */
   get(id: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
-  update(id: string, patch: Partial<Pick<SessionRecord, "logLevel" | "subscriptions" | "expiresAt">>): Promise<void>;
+  update(id: string, patch: Partial<Pick<SessionRecord, "logLevel" | "subscriptions" | "expiresAt" | "initialized">>): Promise<void>;
   /** Returns false when there was no such session. */
   delete(id: string): Promise<boolean>;
 }

@@ -85,6 +85,20 @@ export function hasIcons(version: string): boolean {
   return isSince20251125(version);
 }
 
+/** elicitation/create arrived in 2025-06-18 (client/elicitation); 2025-03-26 has no such request. */
+export function hasElicitation(version: string): boolean {
+  return version === "2025-06-18" || isSince20251125(version);
+}
+
+/**
+ * Elicitation modes arrived in 2025-11-25 (client/elicitation §capabilities): URL mode, the
+ * request's `mode` field and the capability's `form`/`url` keys. 2025-06-18 elicits forms only,
+ * without `mode` (its ElicitRequest params are `message` and `requestedSchema`).
+ */
+export function hasElicitationModes(version: string): boolean {
+  return isSince20251125(version);
+}
+
 /** 2025-11-25 or a later revision we speak. */
 function isSince20251125(version: string): boolean {
   return version === "2025-11-25" || isStatelessEraVersion(version);

@@ -55,10 +55,5 @@ export const ListRootsResultSchema = z.looseObject({
 });
 export type ListRootsResult = z.infer<typeof ListRootsResultSchema>;
 
-/** Which client capability each server → client request needs (lifecycle §capabilities). */
-export const REQUIRED_CLIENT_CAPABILITY = {
-  "elicitation/create": "elicitation",
-  "sampling/createMessage": "sampling",
-  "roots/list": "roots",
-} as const;
-export type ServerRequestMethod = keyof typeof REQUIRED_CLIENT_CAPABILITY;
+// Which capability each request needs is a protocol fact: it lives with the others.
+export type { ServerRequestMethod } from "../protocol/client-capabilities";

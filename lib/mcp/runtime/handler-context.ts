@@ -6,7 +6,6 @@ import {
   CreateMessageResultSchema,
   ElicitResultSchema,
   ListRootsResultSchema,
-  REQUIRED_CLIENT_CAPABILITY,
   type CreateMessageParams,
   type CreateMessageResult,
   type ElicitParams,
@@ -14,6 +13,8 @@ import {
   type ListRootsResult,
   type ServerRequestMethod,
 } from "./client-requests";
+import type { ElicitationMode, RequiredCapability } from "../protocol/client-capabilities";
+import { questionAt, refusalToAsk } from "./may-ask";
 import { loggingLevelRank, type LoggingLevel, type Meta } from "../protocol/types";
 import { LOCALE_META_KEY, lookupLocale, type LocalePolicy } from "../policy/locale";
 import { readClientHints, type ClientHints } from "../policy/client-hints";
@@ -37,8 +38,14 @@ export interface CallChannel {
    * `inputRequests`); one is made up when the handler gives none.
    */
   request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined): Promise<unknown>;
-  /** The error for a question the client cannot answer (capability not declared). */
-  missingCapability(capability: string, method: ServerRequestMethod): Error;
+  /** The error for a question the client cannot answer (capability or elicitation mode not declared). */
+  missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error;
+  /**
+   * Why this call cannot carry a question to the client now, in the era's terms (before the
+   * client's notifications/initialized; an answer that cannot be an SSE stream), or undefined
+   * when it can. Asked by the one gate (may-ask.ts) before anything is sent.
+   */
+  cannotAsk(method: ServerRequestMethod): Error | undefined;
   /** Ask the transport to end the response stream early; the client resumes it (SSE polling). */
   closeStream(retryMs?: number): void;
 }
@@ -104,6 +111,13 @@ export interface HandlerContext {
   elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult>;
   sample(params: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult>;
   listRoots(options?: AskOptions): Promise<ListRootsResult>;
+  /**
+   * Whether `elicit()`/`sample()`/`listRoots()` may ask the client now (for elicitation, in
+   * `mode`, form by default): the revision has the request, the client declared the capability
+   * and mode, and this call can carry a question (after notifications/initialized; an answer
+   * that can stream). When it cannot, asking fails at once: take the tool's fallback instead.
+   */
+  canAsk(method: ServerRequestMethod, mode?: ElicitationMode): boolean;
   /** End the SSE response early so the client polls for the rest (2025-11-25 transports). */
   closeStream(retryMs?: number): void;
   /**
@@ -129,15 +143,11 @@ export interface AskOptions {
   key?: string;
 }
 
-function hasCapability(scope: CallScope, method: ServerRequestMethod): boolean {
-  const caps = scope.clientCapabilities;
-  return caps !== undefined && caps[REQUIRED_CLIENT_CAPABILITY[method]] !== undefined;
-}
-
 async function ask<T>(scope: CallScope, method: ServerRequestMethod, params: object, schema: ZodType<T>, options?: AskOptions): Promise<T> {
-  // lifecycle §capabilities: a server MUST NOT send requests the client did not declare.
-  if (!hasCapability(scope, method)) throw scope.channel.missingCapability(REQUIRED_CLIENT_CAPABILITY[method], method);
-  const answer = await scope.channel.request(method, params as Record<string, unknown>, scope.signal, options?.key);
+  // Nothing is sent that the client could not answer (may-ask.ts names the rules).
+  const refused = refusalToAsk(scope, method, params);
+  if (refused) throw refused;
+  const answer = await scope.channel.request(method, questionAt(scope.protocolVersion, method, params), scope.signal, options?.key);
   const parsed = schema.safeParse(answer);
   if (!parsed.success) throw new ProtocolError(-32602, `The client's answer to ${method} is malformed`);
   return parsed.data;
@@ -232,6 +242,10 @@ class CallHandlerContext implements HandlerContext {
 
   listRoots(options?: AskOptions): Promise<ListRootsResult> {
     return ask(this.scope, "roots/list", {}, ListRootsResultSchema, options);
+  }
+
+  canAsk(method: ServerRequestMethod, mode: ElicitationMode = "form"): boolean {
+    return refusalToAsk(this.scope, method, { mode }) === undefined;
   }
 
   closeStream(retryMs?: number): void {

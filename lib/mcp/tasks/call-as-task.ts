@@ -1,4 +1,5 @@
 import type { CallChannel, CallScope } from "../runtime/handler-context";
+import type { ServerRequestMethod } from "../runtime/client-requests";
 import { ErrorCode } from "../../jsonrpc";
 import { ProtocolError } from "../protocol/protocol-error";
 import { createTaskResult, legacyTask } from "./wire";
@@ -36,13 +37,16 @@ function taskNotify(runtime: TaskRuntime, request: CallScope, legacy: boolean): 
 
 /** The scope a handler keeps when its call turns into a task: signal and channel become the task's. */
 function taskScopeOf(runtime: TaskRuntime, request: CallScope, run: TaskRun, legacy: boolean): CallScope {
+  const cannotAsk = (method: ServerRequestMethod) =>
+    legacy ? new ProtocolError(ErrorCode.InvalidRequest, `A 2025-11-25 task cannot ask the client (${method}): use protocol revision 2026-07-28 for tasks that ask`) : undefined;
   const channel: CallChannel = {
     notify: taskNotify(runtime, request, legacy),
-    request: (method, params, _signal, key) =>
-      legacy
-        ? Promise.reject(new ProtocolError(ErrorCode.InvalidRequest, `A 2025-11-25 task cannot ask the client (${method}): use protocol revision 2026-07-28 for tasks that ask`))
-        : run.ask(method, params, key),
-    missingCapability: (capability, method) => request.channel.missingCapability(capability, method),
+    request: (method, params, _signal, key) => {
+      const refused = cannotAsk(method);
+      return refused ? Promise.reject(refused) : run.ask(method, params, key);
+    },
+    missingCapability: (required, method) => request.channel.missingCapability(required, method),
+    cannotAsk,
     closeStream: () => undefined,
   };
   return {

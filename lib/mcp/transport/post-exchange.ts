@@ -1,6 +1,7 @@
 import { ErrorCode, McpError, envelopeBytes, envelopeStream, failure, serializedBytesOf, type JsonRpcId, type JsonRpcResponse } from "../../jsonrpc";
 import type { CallChannel } from "../runtime/handler-context";
 import type { ServerRequestMethod } from "../runtime/client-requests";
+import { describeCapability, type RequiredCapability } from "../protocol/client-capabilities";
 import { wholeBodyResponse } from "../../http/whole-body";
 import { SSE_HEADERS } from "./sse";
 import { MediaType } from "../protocol/http-headers";
@@ -24,6 +25,12 @@ export interface ExchangeOptions {
   canStream: boolean;
   /** The client's Accept allows application/json (else the answer is always a stream). */
   canJson: boolean;
+  /**
+   * The client may be asked things: false in a session whose client has not sent
+   * notifications/initialized yet (basic/lifecycle §initialization: no requests but pings and
+   * logging before it). Always true in 2026-07-28, which has no handshake.
+   */
+  clientReady: boolean;
   /** A JSON-RPC batch: the JSON answer is an array. */
   batch: boolean;
   /** How many answers (responses or suppressed) complete the exchange. */
@@ -123,9 +130,8 @@ export class PostExchange implements ClientAsker {
 
   /** Session era: a server → client request on this exchange's stream; the answer arrives as another POST. */
   request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-    if (!this.options.canStream) {
-      return Promise.reject(new McpError(-32600, `${method} needs a response stream: send Accept: text/event-stream`));
-    }
+    const refused = this.cannotAsk(method);
+    if (refused) return Promise.reject(refused);
     const { id, answer } = this.options.pending.open(this.options.sessionId, signal, (unanswered) => this.cancelQuestion(unanswered));
     this.emit(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
     return answer;
@@ -139,9 +145,18 @@ export class PostExchange implements ClientAsker {
     this.emit(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "The client did not answer in time" } }));
   }
 
-  missingCapability(capability: string, method: ServerRequestMethod): Error {
+  missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error {
     // An ordinary failure: inside a tool it becomes an isError result the model can read.
-    return new McpError(-32600, `The client did not declare the "${capability}" capability needed for ${method}`);
+    return new McpError(-32600, `The client did not declare the ${describeCapability(required)} needed for ${method}`);
+  }
+
+  cannotAsk(method: ServerRequestMethod): Error | undefined {
+    if (!this.options.clientReady) {
+      return new McpError(-32600, `${method} cannot be sent before the client's notifications/initialized (basic/lifecycle §initialization)`);
+    }
+    // The question travels on this POST's answer: one that must be JSON cannot carry it (basic/transports).
+    if (!this.options.canStream) return new McpError(-32600, `${method} needs a response stream: send Accept: text/event-stream`);
+    return undefined;
   }
 
   closeStream(): void {
@@ -258,7 +273,8 @@ function abandonedError(graceMs: number): McpError {
 /** How a handler's questions (elicitation, sampling, roots) reach the client. */
 export interface ClientAsker {
   request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined): Promise<unknown>;
-  missingCapability(capability: string, method: ServerRequestMethod): Error;
+  missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error;
+  cannotAsk(method: ServerRequestMethod): Error | undefined;
 }
 
 /** The CallChannel of one request in an exchange (a class: no closures allocated per call). */
@@ -277,8 +293,12 @@ class ExchangeChannel implements CallChannel {
     return this.asker.request(method, params, signal, key);
   }
 
-  missingCapability(capability: string, method: ServerRequestMethod): Error {
-    return this.asker.missingCapability(capability, method);
+  missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error {
+    return this.asker.missingCapability(required, method);
+  }
+
+  cannotAsk(method: ServerRequestMethod): Error | undefined {
+    return this.asker.cannotAsk(method);
   }
 
   closeStream(): void {

@@ -54,7 +54,7 @@ export class MemorySessionStore implements SessionStore {
     return record;
   }
 
-  async update(id: string, patch: Partial<Pick<SessionRecord, "logLevel" | "subscriptions" | "expiresAt">>): Promise<void> {
+  async update(id: string, patch: Partial<Pick<SessionRecord, "logLevel" | "subscriptions" | "expiresAt" | "initialized">>): Promise<void> {
     const record = this.sessions.get(id);
     if (record) this.sessions.set(id, { ...record, ...patch });
   }

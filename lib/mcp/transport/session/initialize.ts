@@ -42,6 +42,7 @@ export async function handleInitialize(
       protocolVersion: negotiated.protocolVersion,
       clientInfo: negotiated.clientInfo,
       clientCapabilities: negotiated.clientCapabilities,
+      initialized: false,
       subject: auth?.subject,
       logLevel: undefined,
       subscriptions: [],

@@ -114,18 +114,25 @@ function inSession(
   const headers: Record<string, string> = session ? { [ResponseHeader.SessionId]: session.id } : {};
   const ctx: PostContext = { request, host, accept, auth, session, protocolVersion, headers };
   if (state.limiter) return answerLimited(state, ctx, messages, batch, state.limiter, ahead);
-  const slots = slotsOf(state, ctx, messages, batch);
-  // Only notifications and responses: 202 Accepted, no body (basic/transports §sending messages).
-  if (slots.length === 0) return new Response(null, { status: 202, headers });
+  const stored: Promise<void>[] = [];
+  const slots = slotsOf(state, ctx, messages, batch, stored);
+  if (slots.length === 0) return accepted(headers, stored);
   return answerSlots(state, ctx, slots, batch);
+}
+
+/** Only notifications and responses: 202 Accepted, no body (basic/transports §sending messages), once what they changed is stored. */
+function accepted(headers: Record<string, string>, stored: Promise<void>[]): Response | Promise<Response> {
+  if (stored.length === 0) return new Response(null, { status: 202, headers });
+  return Promise.all(stored).then(() => new Response(null, { status: 202, headers }));
 }
 
 /** The same with rate limits: every message spends, answered or not, before anything runs. */
 async function answerLimited(state: SessionEraState, ctx: PostContext, messages: ClassifiedMessage[], batch: boolean, limiter: RequestLimiter, ahead: CheckAhead | undefined): Promise<Response> {
   const caller = callerKey(ctx.host.clientAddress, ctx.auth);
   await spendUnanswered(limiter, caller, messages);
-  const slots = slotsOf(state, ctx, messages, batch);
-  if (slots.length === 0) return new Response(null, { status: 202, headers: ctx.headers });
+  const stored: Promise<void>[] = [];
+  const slots = slotsOf(state, ctx, messages, batch, stored);
+  if (slots.length === 0) return accepted(ctx.headers, stored);
   await spendBudgets(caller, slots, batch, ctx.headers, limiter, ahead);
   return answerSlots(state, ctx, slots, batch);
 }
@@ -143,12 +150,18 @@ function withIdsRequired(messages: ClassifiedMessage[], protocolVersion: string)
   );
 }
 
-/** Notifications and responses are handled here; requests (and invalid messages) become slots to answer. */
-function slotsOf(state: SessionEraState, ctx: PostContext, messages: ClassifiedMessage[], batch: boolean): Slot[] {
+/**
+ * Notifications and responses are handled here; requests (and invalid messages) become slots to
+ * answer. Session writes the notifications made go to `stored`.
+ */
+function slotsOf(state: SessionEraState, ctx: PostContext, messages: ClassifiedMessage[], batch: boolean, stored: Promise<void>[]): Slot[] {
   const { session, auth } = ctx;
   const slots: Slot[] = [];
   for (const m of messages) {
-    if (m.kind === "notification") handleNotification(state, ctx, m.message.method, m.message.params);
+    if (m.kind === "notification") {
+      const write = handleNotification(state, ctx, m.message.method, m.message.params);
+      if (write) stored.push(write);
+    }
     // An answer to a question asked elsewhere goes to whichever instance asked it.
     else if (m.kind === "response") {
       // An error naming no request (id null or absent) answers nothing we can find: accepted, not routed.
@@ -184,6 +197,8 @@ function answerSlots(state: SessionEraState, ctx: PostContext, slots: Slot[], ba
   const exchange = new PostExchange({
     canStream: ctx.accept.eventStream,
     canJson: ctx.accept.json,
+    // A record written before `initialized` was kept has none: initialized (stores.ts).
+    clientReady: session?.initialized !== false,
     batch,
     expected: slots.length,
     sessionId: session?.id,

@@ -1,6 +1,7 @@
 import { ErrorCode } from "../../../jsonrpc";
 import type { ServerRequestMethod } from "../../runtime/client-requests";
 import { InputRequired, ProtocolError } from "../../protocol/protocol-error";
+import { describeCapability, requiredCapabilitiesOf, type RequiredCapability } from "../../protocol/client-capabilities";
 import type { ClientAsker } from "../post-exchange";
 
 const SHORT: Record<ServerRequestMethod, string> = {
@@ -44,13 +45,18 @@ export class InputRound implements ClientAsker {
     return new Promise((_resolve, reject) => this.waiting.push(reject));
   }
 
-  missingCapability(capability: string, method: ServerRequestMethod): Error {
+  missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error {
     // basic/index: a request that needs an undeclared capability fails with -32021 (HTTP 400).
     return new ProtocolError(
       ErrorCode.MissingRequiredClientCapability,
-      `Missing required client capability: ${capability} (needed for ${method})`,
-      { requiredCapabilities: { [capability]: {} } },
+      `Missing required client capability: ${describeCapability(required)} (needed for ${method})`,
+      { requiredCapabilities: requiredCapabilitiesOf(required) },
     );
+  }
+
+  /** Every 2026-07-28 request that may pause for input can carry questions (basic/patterns/mrtr). */
+  cannotAsk(): undefined {
+    return undefined;
   }
 
   private flush(): void {

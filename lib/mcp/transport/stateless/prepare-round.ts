@@ -2,6 +2,7 @@ import type { JsonRpcRequest } from "../../../jsonrpc";
 import type { AuthInfo } from "../../../auth/auth-info";
 import type { ServerRequestMethod } from "../../runtime/client-requests";
 import { ownEntry } from "../../protocol/own-property";
+import type { RequiredCapability } from "../../protocol/client-capabilities";
 import { ProtocolError } from "../../protocol/protocol-error";
 import type { ClientAsker } from "../post-exchange";
 import { InputRound } from "./input-round";
@@ -59,8 +60,12 @@ export class Prepared implements ClientAsker {
     return this.round.request(method, params, signal, key);
   }
 
-  missingCapability(capability: string, method: ServerRequestMethod): Error {
-    return this.round.missingCapability(capability, method);
+  missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error {
+    return this.round.missingCapability(required, method);
+  }
+
+  cannotAsk(): undefined {
+    return undefined;
   }
 }
 

@@ -15,7 +15,8 @@ import type { StatelessEraOptions } from "./state";
 /** Asker for requests that may not pause for input: asking is a server bug, reported as such. */
 const CANNOT_ASK: ClientAsker = {
   request: (method) => Promise.reject(new ProtocolError(-32603, `${method} cannot be asked during this request`)),
-  missingCapability: (capability) => new ProtocolError(-32603, `The ${capability} capability cannot be used during this request`),
+  missingCapability: (required) => new ProtocolError(-32603, `The "${required.name}" capability cannot be used during this request`),
+  cannotAsk: (method) => new ProtocolError(-32603, `${method} cannot be asked during this request`),
 };
 
 /** What one 2026-07-28 call runs with: who asks, what its `_meta` says, the answers it brings. */

@@ -88,6 +88,8 @@ function runExchange({ options, message, accept, auth, host, meta, caller, heade
   const exchange = new PostExchange({
     canStream: accept.eventStream,
     canJson: accept.json,
+    // No handshake in 2026-07-28; its questions are input rounds, not this exchange's (run-call.ts).
+    clientReady: true,
     batch: false,
     expected: 1,
     sessionId: undefined,

@@ -135,9 +135,11 @@ export const deleteWorld = defineTool({
     const say = narrate(ctx);
     // Read-only until the user has answered: in 2026-07-28 the handler reruns from the top.
     const w = await worlds.getWorld(owner, worldId);
-    if (ctx.clientCapabilities.elicitation === undefined) {
-      // ChatGPT and other hosts ask the user themselves before a destructive tool (its
-      // annotations); the exact name on top keeps a model from deleting by a stray id.
+    if (!ctx.canAsk("elicitation/create", "form")) {
+      // No form can reach the user now (not declared, URL mode only, not initialized yet, an
+      // answer that cannot stream). ChatGPT and other hosts ask the user themselves before a
+      // destructive tool (its annotations); the exact name on top keeps a model from deleting by
+      // a stray id.
       if (confirmName !== w.name) return toolErrorResult("confirmation_required", say.deleteNeedsConfirmation(w.name));
       worldDeleted(ctx, worldId, await worlds.deleteWorld(owner, worldId));
       return result(say.deleted(w.name), { deleted: true, worldId, name: w.name }, CLOSE_WIDGET);
