@@ -8,6 +8,7 @@ import type { StoredTaskStatus, TaskEnding, TaskError, TaskInputRequest, TaskRec
 import { detailedTask } from "./wire";
 import { ProgressWriter } from "./progress-writer";
 import { ToolTimeout } from "../runtime/tool-timeout";
+import { REQUIRED_CLIENT_CAPABILITY } from "../protocol/client-capabilities";
 
 /** Tunables (env: docs/configuration.md). */
 export interface TaskSettings {
@@ -32,12 +33,6 @@ export interface TaskAdapters {
   /** Keep the instance alive for `work` after the response (Next's `after()`); absent: the promise just runs. */
   runAfterResponse?: (work: () => Promise<void>) => void;
 }
-
-const SHORT: Record<ServerRequestMethod, string> = {
-  "elicitation/create": "elicitation",
-  "sampling/createMessage": "sampling",
-  "roots/list": "roots",
-};
 
 /** A cancelled task's status message once its handler has settled. */
 export const CANCELLED_AND_STOPPED = "Cancelled by the client; its run has stopped";
@@ -188,7 +183,7 @@ export class TaskRuntime {
       record,
       signal: controller.signal,
       ask: async (method, params, key) => {
-        const name = key ?? `${SHORT[method]}_${++asked}`;
+        const name = key ?? `${REQUIRED_CLIENT_CAPABILITY[method]}_${++asked}`;
         // Keys are unique within the task (basic/patterns/mrtr §server requirements): a reused one
         // would be "answered" at once by the earlier question's answer.
         if (keys.has(name)) throw new McpError(ErrorCode.InternalError, `The tool asked twice under the input key "${name.slice(0, 100)}": keys must be unique within a task`);

@@ -1,14 +1,8 @@
 import { ErrorCode } from "../../../jsonrpc";
 import type { ServerRequestMethod } from "../../runtime/client-requests";
 import { InputRequired, ProtocolError } from "../../protocol/protocol-error";
-import { describeCapability, requiredCapabilitiesOf, type RequiredCapability } from "../../protocol/client-capabilities";
+import { REQUIRED_CLIENT_CAPABILITY, describeCapability, requiredCapabilitiesOf, type RequiredCapability } from "../../protocol/client-capabilities";
 import type { ClientAsker } from "../post-exchange";
-
-const SHORT: Record<ServerRequestMethod, string> = {
-  "elicitation/create": "elicitation",
-  "sampling/createMessage": "sampling",
-  "roots/list": "roots",
-};
 
 /**
  * One run of a handler in the 2026-07-28 era (basic/patterns/mrtr). Questions whose answers the
@@ -31,7 +25,7 @@ export class InputRound implements ClientAsker {
   }
 
   request(method: ServerRequestMethod, params: Record<string, unknown>, _signal: AbortSignal, key: string | undefined): Promise<unknown> {
-    const name = key ?? `${SHORT[method]}_${++this.counter}`;
+    const name = key ?? `${REQUIRED_CLIENT_CAPABILITY[method]}_${++this.counter}`;
     if (Object.hasOwn(this.answers, name)) {
       this.used[name] = this.answers[name];
       return Promise.resolve(this.answers[name]);
