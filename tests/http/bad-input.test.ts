@@ -586,10 +586,10 @@ const CASES: readonly Case[] = [
   { name: "initialize inside a batch", body: [initialize(goodInitParams)], status: 400, code: -32600, id: null },
 
   // ── Sessions and lifecycle ──────────────────────────────────────────────────────────────
-  { name: "call before initialize (no Mcp-Session-Id)", body: ping(), status: 400, code: -32600, id: null },
-  { name: "empty Mcp-Session-Id", headers: { "mcp-session-id": "" }, body: ping(), status: 400, code: -32600, id: null },
-  { name: "unknown session id", headers: { "mcp-session-id": UNKNOWN_SESSION }, body: ping(), status: 404, code: -32600, id: null },
-  { name: "session id of 10 000 characters", headers: { "mcp-session-id": "s".repeat(10_000) }, body: ping(), status: [400, 404], code: -32600, id: null },
+  { name: "call before initialize (no Mcp-Session-Id)", body: ping(), status: 400, code: -32600, id: 1 },
+  { name: "empty Mcp-Session-Id", headers: { "mcp-session-id": "" }, body: ping(), status: 400, code: -32600, id: 1 },
+  { name: "unknown session id", headers: { "mcp-session-id": UNKNOWN_SESSION }, body: ping(), status: 404, code: -32600, id: 1 },
+  { name: "session id of 10 000 characters", headers: { "mcp-session-id": "s".repeat(10_000) }, body: ping(), status: [400, 404], code: -32600, id: 1 },
   {
     // Node's HTTP parser refuses header blocks over 16 KB before the route runs: no JSON-RPC body.
     name: "headers over 16 KB (a 20 000-character session id)",

@@ -49,6 +49,18 @@ describe("lifecycle on /api/mcp", () => {
     expect((await post(url(), { jsonrpc: "2.0", id: 2, method: "ping" }, headers)).status).toBe(404);
   });
 
+  // JSON-RPC 2.0 §5: the error answers the request it refuses, whose id was readable; only the
+  // HTTP status (404: start a new session, basic/transports §session management) is the transport's.
+  it("answers a request to an ended or unknown session (404) and one without Mcp-Session-Id (400) with that request's id", async () => {
+    const headers = await openSession(url(), LATEST);
+    expect((await fetch(url(), { method: "DELETE", headers })).status).toBe(200);
+    for (const [sessionHeaders, status] of [[headers, 404], [{ ...headers, "mcp-session-id": "no-such-session" }, 404], [{ accept: JSON_AND_SSE, "mcp-protocol-version": LATEST }, 400]] as const) {
+      const res = await post(url(), { jsonrpc: "2.0", id: "req-9", method: "tools/list" }, sessionHeaders);
+      expect(res.status).toBe(status);
+      expect((res.json as { id: unknown }).id).toBe("req-9");
+    }
+  });
+
   // JSON-RPC 2.0 §5: an error response whose request id could not be read carries "id": null;
   // the 2025-11-25 schema lets it leave the id out (JSONRPCErrorResponse.id is optional).
   it("accepts an error response that names no request (202, nothing routed): id null in every revision, no id from 2025-11-25", async () => {

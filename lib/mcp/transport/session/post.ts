@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, classifyMessage, failure, type ClassifiedMessage } from "../../../jsonrpc";
+import { ErrorCode, McpError, classifyMessage, failure, type ClassifiedMessage, type JsonRpcId } from "../../../jsonrpc";
 import type { Acceptable } from "../../../http/accept";
 import type { RequestHost } from "../../../http/handle-init";
 import { errorResponse } from "../../../http/json-response";
@@ -43,8 +43,8 @@ export function handlePost(
   // The session lookup and a lone request's budget check are both issued before either is
   // awaited: with Redis they leave in one write (lib/cluster/ioredis-connection.ts). A request
   // refused before its budget counts (unknown session, 400, 403) gets it back.
-  const found = resolveSession(state, request, auth);
   const lone = !batch && messages[0]?.kind === "request" ? messages[0].message : undefined;
+  const found = lone ? sessionOfRequest(state, request, auth, lone.id) : resolveSession(state, request, auth);
   const limiter = state.limiter;
   const ahead = limiter && lone ? checkAhead(limiter, callerKey(host.clientAddress, auth), lone) : undefined;
   const post: SessionPost = { request, messages, batch, accept, auth, host };
@@ -58,6 +58,19 @@ export function handlePost(
     return answered instanceof Promise ? answered.catch(giveBack) : answered;
   } catch (thrown) {
     return giveBack(thrown);
+  }
+}
+
+/**
+ * The session of a POST of one request: a refusal (no Mcp-Session-Id 400, an unknown or ended
+ * session 404) answers with the request's id, as every later refusal does (request-refusal.ts).
+ */
+function sessionOfRequest(state: SessionEraState, request: Request, auth: AuthInfo | undefined, id: JsonRpcId): ReturnType<typeof resolveSession> {
+  try {
+    const found = resolveSession(state, request, auth);
+    return found instanceof Promise ? found.catch((thrown: unknown) => rethrowAsRefusalOf(id, thrown)) : found;
+  } catch (thrown) {
+    return rethrowAsRefusalOf(id, thrown);
   }
 }
 
