@@ -20,8 +20,8 @@ describe("sessions are bound to their subject", () => {
     expect((await ping({ authorization: alice })).status).toBe(200);
     expect((await ping({ authorization: bob })).status).toBe(404);
     expect((await ping({})).status).toBe(404);
-    const unknown = await post(url, { jsonrpc: "2.0", id: 3, method: "ping" }, { ...session, "mcp-session-id": "00000000-0000-0000-0000-000000000000", authorization: alice });
-    // Indistinguishable from a session that does not exist.
+    const unknown = await post(url, { jsonrpc: "2.0", id: 2, method: "ping" }, { ...session, "mcp-session-id": "00000000-0000-0000-0000-000000000000", authorization: alice });
+    // Indistinguishable from a session that does not exist (the same request, so the same id).
     expect((await ping({ authorization: bob })).text).toBe(unknown.text);
   });
 });
