@@ -76,8 +76,7 @@ export function resourceUrlForRequest(env: ResourceUrlEnv & Pick<Env, "PORT" | "
   const configured = configuredResourceUrl(env);
   if (configured) return { url: configured, varyOn: [] };
   const reached = requestOriginOf(headers, clientAddressPolicyOf(env));
-  if (reached) return { url: canonicalResourceUrl(`${reached.origin}${MCP_ENDPOINT_PATH}`), varyOn: reached.varyOn };
-  return { url: localResourceUrl(env), varyOn: [] };
+  return { url: reached.origin ? canonicalResourceUrl(`${reached.origin}${MCP_ENDPOINT_PATH}`) : localResourceUrl(env), varyOn: reached.varyOn };
 }
 
 function resourceUrlOf(env: Env, production: boolean, builtin: boolean, problems: string[]): string {

@@ -10,9 +10,12 @@ import { forwardingTrusted, peerAddressOf, type ClientAddressPolicy } from "./cl
  * document built from them must name them in Vary (RFC 9111 §4.1), which `varyOn` lists.
  */
 export interface RequestOrigin {
-  /** `scheme://host[:port]`, lowercase. */
-  origin: string;
-  /** The request header fields the origin was taken from besides Host. */
+  /** `scheme://host[:port]`, lowercase; undefined when what the sources say is no origin. */
+  origin: string | undefined;
+  /**
+   * The request header fields read besides Host, believed or not: a document built from the
+   * fallback still depended on them (a trusted proxy that sent a bad value gets the fallback).
+   */
   varyOn: readonly string[];
 }
 
@@ -30,15 +33,19 @@ function lastValue(value: string | null): string | undefined {
   return last ? last : undefined;
 }
 
-export function requestOriginOf(headers: Pick<Headers, "get">, policy: ClientAddressPolicy): RequestOrigin | undefined {
+export function requestOriginOf(headers: Pick<Headers, "get">, policy: ClientAddressPolicy): RequestOrigin {
   const forwarded = forwardingTrusted(peerAddressOf(headers, undefined), policy);
+  const varyOn = forwarded ? FORWARDED_FIELDS : [];
   const host = (forwarded ? lastValue(headers.get("x-forwarded-host")) : undefined) ?? headers.get("host")?.trim();
-  const proto = (forwarded ? lastValue(headers.get("x-forwarded-proto")) : undefined) ?? "http";
-  if (!host || !HOST.test(host) || (proto !== "http" && proto !== "https")) return undefined;
+  // Schemes are case-insensitive (RFC 3986 §3.1): "HTTPS" is https.
+  const proto = ((forwarded ? lastValue(headers.get("x-forwarded-proto")) : undefined) ?? "http").toLowerCase();
+  if (!host || !HOST.test(host) || (proto !== "http" && proto !== "https")) return { origin: undefined, varyOn };
   try {
-    return { origin: new URL(`${proto}://${host}`).origin, varyOn: forwarded ? FORWARDED_FIELDS : [] };
+    const url = new URL(`${proto}://${host}`);
+    // Port 0 parses, but no client can connect to it.
+    return { origin: url.port === "0" ? undefined : url.origin, varyOn };
   } catch {
     // Shaped like a host but still no URL (a port past 65535).
-    return undefined;
+    return { origin: undefined, varyOn };
   }
 }

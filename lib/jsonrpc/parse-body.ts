@@ -1,5 +1,6 @@
 import { ErrorCode } from "./error-codes";
 import { McpError } from "./mcp-error";
+import { duplicateMemberName, hasDuplicateMembers } from "./duplicate-members";
 
 /** JSON nesting deeper than this is refused before it can reach a handler (or blow a stack). */
 export const MAX_JSON_DEPTH = 64;
@@ -37,14 +38,24 @@ function openingBracketsAtMost(text: string, limit: number): boolean {
   return true;
 }
 
-/** Parse a POST body as JSON or throw the JSON-RPC parse error (-32700, id null). */
+/**
+ * Parse a POST body as JSON or throw the JSON-RPC parse error (-32700, id null); JSON an object of
+ * which repeats a member name is an invalid request (-32600, id null: which id would be a guess),
+ * as two readers could take it for two different requests (duplicate-members.ts).
+ */
 export function parseJsonBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   if (jsonDepthExceeds(text, maxDepth)) {
     throw new McpError(ErrorCode.InvalidRequest, `Invalid Request: JSON nesting deeper than ${maxDepth} levels`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new McpError(ErrorCode.ParseError, "Parse error: Invalid JSON");
   }
+  if (hasDuplicateMembers(text, value)) {
+    const name = duplicateMemberName(text) ?? "";
+    throw new McpError(ErrorCode.InvalidRequest, `Invalid Request: an object repeats the member name ${JSON.stringify(name.slice(0, 64))}`);
+  }
+  return value;
 }

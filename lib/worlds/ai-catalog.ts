@@ -1,5 +1,5 @@
 import { memoisedDocuments } from "../http/discovery-response";
-import { SERVER_CARD_MEDIA_TYPE, serverCardUrl } from "./server-card";
+import { hostNamePart, SERVER_CARD_MEDIA_TYPE, serverCardUrl } from "./server-card";
 import { worldcrafterServer } from "./server-definition";
 
 /**
@@ -13,7 +13,7 @@ import { worldcrafterServer } from "./server-definition";
 export const AI_CATALOG_MEDIA_TYPE = "application/ai-catalog+json";
 
 export function aiCatalog(resourceUrl: string): Record<string, unknown> {
-  const host = new URL(resourceUrl).hostname;
+  const host = hostNamePart(new URL(resourceUrl).hostname);
   return {
     specVersion: "1.0",
     entries: [{ identifier: `urn:air:${host}:mcp:${worldcrafterServer.info.name}`, type: SERVER_CARD_MEDIA_TYPE, url: serverCardUrl(resourceUrl) }],

@@ -18,16 +18,19 @@ export interface MetadataRoute {
 type Document = Record<string, unknown> | undefined;
 
 /**
- * `ofIssuer`: the document is the authorization server's, so a built-in server that cannot run
- * (no secret, no resource URL in production) answers 503 naming what to set, not a 500 from
- * keys that cannot be read. A document that cannot be had for any other reason is a 502.
+ * While the built-in server cannot run (no secret, no database on Vercel, no resource URL in
+ * production) every document answers 503 naming what to set, never cached: the authorization
+ * server's would be a 500 from keys that cannot be read, and the resource's own would name a
+ * resource and an issuer on http://localhost:$PORT, publicly cacheable, sending a client that
+ * skips RFC 9728 §3.3's check to its own machine (outside audit, 2026-11-27). A document that
+ * cannot be had for any other reason is a 502.
  */
-function metadataRoute(what: string, load: (server: ResourceServer) => Promise<Document> | Document, options: { ofIssuer: boolean; missing?: string }): MetadataRoute {
+function metadataRoute(what: string, load: (server: ResourceServer) => Promise<Document> | Document, options: { missing?: string } = {}): MetadataRoute {
   const policy = () => originPolicyOf(loadEnv());
   return {
     async GET(request) {
       const server = worldcrafterResourceServer();
-      const notice = options.ofIssuer ? signInUnavailable(server.settings) : undefined;
+      const notice = signInUnavailable(server.settings);
       if (notice) return metadataUnavailable(request, policy(), notice);
       let document: Document;
       try {
@@ -44,7 +47,7 @@ function metadataRoute(what: string, load: (server: ResourceServer) => Promise<D
   };
 }
 
-export const protectedResourceRoute = metadataRoute("protected resource metadata", (server) => server.protectedResourceMetadata(), { ofIssuer: false });
-export const authorizationServerRoute = metadataRoute("authorization server metadata", (server) => server.authorizationServerMetadata("oauth"), { ofIssuer: true });
-export const openidConfigurationRoute = metadataRoute("OpenID configuration", (server) => server.authorizationServerMetadata("openid"), { ofIssuer: true });
-export const jwksRoute = metadataRoute("JWKS", (server) => server.jwks(), { ofIssuer: true, missing: "this server does not issue tokens; see the authorization server's jwks_uri" });
+export const protectedResourceRoute = metadataRoute("protected resource metadata", (server) => server.protectedResourceMetadata());
+export const authorizationServerRoute = metadataRoute("authorization server metadata", (server) => server.authorizationServerMetadata("oauth"));
+export const openidConfigurationRoute = metadataRoute("OpenID configuration", (server) => server.authorizationServerMetadata("openid"));
+export const jwksRoute = metadataRoute("JWKS", (server) => server.jwks(), { missing: "this server does not issue tokens; see the authorization server's jwks_uri" });

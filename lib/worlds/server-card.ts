@@ -16,13 +16,21 @@ export const SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schema
 export const SERVER_CARD_MEDIA_TYPE = "application/mcp-server-card+json";
 
 /**
+ * A URL's hostname as a name part: an IPv6 address loses its brackets and has dashes for colons,
+ * as neither the card's name pattern nor a URN's name (RFC 8141 §2) allows either.
+ */
+export function hostNamePart(hostname: string): string {
+  const bare = hostname.replace(/^\[|\]$/g, "");
+  return isIP(bare) === 6 ? bare.replaceAll(":", "-") : bare;
+}
+
+/**
  * The card's reverse-DNS name: the deployment's host turned around, then the server's name. An
- * address has no domain to turn around: it stays as written (an IPv6 one with dashes, as the
- * name's pattern allows no colons).
+ * address has no domain to turn around: it stays as written (hostNamePart).
  */
 export function cardName(host: string, server: string): string {
   const bare = host.replace(/^\[|\]$/g, "");
-  if (isIP(bare)) return `${bare.replaceAll(":", "-")}/${server}`;
+  if (isIP(bare)) return `${hostNamePart(host)}/${server}`;
   const labels = host.split(".").filter(Boolean).reverse();
   return `${labels.join(".") || "localhost"}/${server}`;
 }

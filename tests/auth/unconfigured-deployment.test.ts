@@ -51,8 +51,11 @@ describe("a deployment missing its secret and database", () => {
     expect(await page.text()).toContain("BETTER_AUTH_SECRET");
   });
 
-  it("answers the /.well-known documents of the authorization server 503, naming the variables, never 500", async () => {
-    for (const path of ["/.well-known/jwks.json", "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]) {
+  it("answers every OAuth /.well-known document 503, naming the variables, never 500 and never cached", async () => {
+    // The resource's own metadata too: without MCP_RESOURCE_URL it would name http://localhost as
+    // the resource and its issuer, publicly cacheable (outside audit, 2026-11-27).
+    const documents = ["/.well-known/jwks.json", "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration", "/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/api/mcp"];
+    for (const path of documents) {
       const res = await fetch(`${server.url}${path}`, { headers: { origin: "https://chatgpt.com" } });
       expect(res.status, path).toBe(503);
       expect(res.headers.get("cache-control"), path).toBe("no-store");
@@ -61,9 +64,6 @@ describe("a deployment missing its secret and database", () => {
       expect(body.error, path).toBe("temporarily_unavailable");
       for (const name of MISSING) expect(body.error_description, path).toContain(name);
     }
-    // The resource's own metadata does not depend on the authorization server: clients still find it.
-    const resource = await fetch(`${server.url}/.well-known/oauth-protected-resource`);
-    expect(resource.status).toBe(200);
   });
 
   it("says on the home page what to set", async () => {

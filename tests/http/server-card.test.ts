@@ -193,4 +193,24 @@ describe("the host the documents name, with no URL configured", () => {
     const appended = await get(proxied.url, "/api/mcp/server-card", { "x-forwarded-host": "evil.example, public.example", "x-forwarded-proto": "http, https" });
     expect(cardUrl(appended.text)).toBe("https://public.example/api/mcp");
   });
+
+  it("a trusted proxy's odd values: a scheme in capitals, a value not believed, port 0, an IPv6 host", async () => {
+    // Schemes are case-insensitive (RFC 3986 §3.1).
+    const capitals = await get(proxied.url, "/api/mcp/server-card", { "x-forwarded-host": "public.example", "x-forwarded-proto": "HTTPS" });
+    expect(cardUrl(capitals.text)).toBe("https://public.example/api/mcp");
+    // Values not believed give the fallback, which still depended on them: Vary says so (RFC 9111 §4.1).
+    for (const host of ["evil.example/x", "public.example:0"]) {
+      const refused = await get(proxied.url, "/api/mcp/server-card", { "x-forwarded-host": host, "x-forwarded-proto": "https" });
+      expect(refused.status, host).toBe(200);
+      expect(refused.text, host).not.toContain("example");
+      expect(refused.vary, host).toEqual(expect.arrayContaining(["accept", "x-forwarded-host", "x-forwarded-proto"]));
+    }
+    // An IPv6 host: no brackets or colons in the card's name or the catalog's URN (RFC 8141 §2).
+    const v6 = { "x-forwarded-host": "[2001:db8::1]:8443", "x-forwarded-proto": "https" };
+    const card = JSON.parse((await get(proxied.url, "/api/mcp/server-card", v6)).text) as { name: string; remotes: { url: string }[] };
+    expect(card.name).toBe("2001-db8--1/worldcrafter");
+    expect(card.remotes[0]!.url).toBe("https://[2001:db8::1]:8443/api/mcp");
+    const catalog = JSON.parse((await get(proxied.url, "/.well-known/ai-catalog.json", v6)).text) as { entries: { identifier: string }[] };
+    expect(catalog.entries[0]!.identifier).toBe("urn:air:2001-db8--1:mcp:worldcrafter");
+  });
 });

@@ -285,6 +285,16 @@ const CASES: readonly Case[] = [
     },
   },
   {
+    // The method headers are this revision's: a client of another need not send them, and the
+    // -32022 telling it what to retry with comes first (outside audit, 2026-11-27).
+    name: "unsupported version without Mcp-Method: still -32022",
+    body: listTools(112, meta2026({ [Meta.protocolVersion]: "v999.0.0" })),
+    headers: { "mcp-protocol-version": "v999.0.0", "mcp-method": null },
+    status: 400,
+    code: -32022,
+    id: 112,
+  },
+  {
     name: "unsupported version in the header only (a mismatch comes first)",
     body: listTools(110, meta2026()),
     headers: { "mcp-protocol-version": "v999.0.0" },
@@ -572,6 +582,41 @@ const CASES: readonly Case[] = [
     status: 403,
     code: -32600,
   },
+  // ── Duplicate member names: JSON.parse keeps the last, a proxy may keep the first, so the
+  // headers could be checked against one request and another run (outside audit, 2026-11-27).
+  {
+    name: "two \"method\" members, Mcp-Method naming the last: refused, -32600",
+    body: `{"jsonrpc":"2.0","id":210,"method":"tools/call","method":"tools/list","params":{"_meta":${JSON.stringify(meta2026())}}}`,
+    headers: { "mcp-method": "tools/list" },
+    status: 400,
+    code: -32600,
+    id: null,
+  },
+  {
+    name: "two \"name\" members in params, Mcp-Name naming the last: refused",
+    body: `{"jsonrpc":"2.0","id":211,"method":"tools/call","params":{"name":"test_header_echo","name":"test_simple_text","arguments":{},"_meta":${JSON.stringify(meta2026())}}}`,
+    headers: { "mcp-method": "tools/call", "mcp-name": "test_simple_text" },
+    status: 400,
+    code: -32600,
+    id: null,
+    check: (r) => expect(errorOf(r).message).toContain('"name"'),
+  },
+  {
+    name: "a duplicate spelled with an escape (m\\u0065thod) is one too",
+    body: `{"jsonrpc":"2.0","id":212,"method":"tools/call","m\\u0065thod":"tools/list","params":{"_meta":${JSON.stringify(meta2026())}}}`,
+    headers: { "mcp-method": "tools/list" },
+    status: 400,
+    code: -32600,
+    id: null,
+  },
+  {
+    name: "the same name in different objects is no duplicate (control)",
+    body: `{"jsonrpc":"2.0","id":213,"method":"tools/call","params":{"name":"test_simple_text","arguments":{"name":"x:\\"name\\":"},"_meta":${JSON.stringify(meta2026())}}}`,
+    headers: { "mcp-method": "tools/call", "mcp-name": "test_simple_text" },
+    status: 200,
+    code: null,
+    id: 213,
+  },
   { name: "GET with MCP-Protocol-Version: 2026-07-28", method: "GET", headers: { accept: "text/event-stream" }, status: 405, code: -32600, id: null },
   { name: "DELETE with MCP-Protocol-Version: 2026-07-28", method: "DELETE", status: 405, code: -32600, id: null },
   { name: "GET on /api/mcp with MCP-Protocol-Version: 2026-07-28", url: "main", method: "GET", headers: { accept: "text/event-stream" }, status: 405, code: -32600, id: null },
@@ -826,9 +871,11 @@ describe("2026-07-28 multi-round-trip requests", () => {
     expect(expectError(replay, 400, -32602, "mrtr-3").message).toMatch(/requestState/);
   });
 
-  it("the answer alone (no requestState) completes too: the state carries only earlier answers", async () => {
+  it("an answer without a requestState answers nothing: no question was asked, so it is ignored and the question comes", async () => {
+    // Every input_required this server sends carries a requestState; answers without one are to
+    // questions never shown (a guessed key could skip a confirmation: outside audit, 2026-11-27).
     const reply = await send(fixtureUrl(), round("mrtr-alone", ELICIT, { inputResponses: { user_name: accept({ name: "Bob" }) } }));
-    expect(textOf(expectComplete(reply, "mrtr-alone"))).toBe("Hello, Bob!");
+    expect(Object.keys(expectInputRequired(reply, "mrtr-alone").inputRequests)).toEqual(["user_name"]);
   });
 
   it("tampered states are refused with -32602; the untouched state still works afterwards", async () => {
@@ -898,7 +945,7 @@ describe("2026-07-28 multi-round-trip requests", () => {
   });
 
   it("an answer of the wrong shape is refused: {user_name: 12345} and inputResponses \"x\" / []", async () => {
-    const wrongShape = await send(fixtureUrl(), round("shape-1", ELICIT, { inputResponses: { user_name: 12345 } }));
+    const wrongShape = await send(fixtureUrl(), round("shape-1", ELICIT, { inputResponses: { user_name: 12345 }, requestState: await firstRound() }));
     expectError(wrongShape, 400, -32602, "shape-1");
     const notObject = await send(fixtureUrl(), round("shape-2", ELICIT, { inputResponses: "x" }));
     expectError(notObject, 400, -32602, "shape-2");

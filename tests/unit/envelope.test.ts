@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyMessage, envelopeBytes, envelopeStream, jsonDepthExceeds, preserialize, serializedBytesOf } from "../../lib/jsonrpc";
+import { duplicateMemberName, hasDuplicateMembers } from "../../lib/jsonrpc/duplicate-members";
 import { compileUriTemplate } from "../../lib/mcp/registry/uri-template";
 import { decodeCursor, encodeCursor } from "../../lib/mcp/registry/pagination";
 import { decodeCursor as decodeRowCursor, encodeCursor as encodeRowCursor } from "../../lib/worlds/data/cursor";
@@ -39,6 +40,26 @@ describe("JSON-RPC envelope classification", () => {
 });
 
 describe("helpers", () => {
+  it("duplicate member names: counted without strings, named on a second scan", () => {
+    const cases: [string, string | undefined][] = [
+      ['{"a":1,"a":2}', "a"],
+      ['{"method":"x","m\\u0065thod":"y"}', "method"],
+      ['{"x":[1,{"y":1,"y":2}]}', "y"],
+      ['{"__proto__":1,"__proto__":2}', "__proto__"],
+      ['{"":1,"":2}', ""],
+      ['[{"a":1},{"a":2}]', undefined],
+      ['{"a":{"b":1},"b":2}', undefined],
+      ['{"a":"\\"a\\":","b":["a","a"]}', undefined],
+      ['{"a\\\\":":","b":"\\\\"}', undefined],
+      ['"x:y"', undefined],
+      ["{}", undefined],
+    ];
+    for (const [text, duplicate] of cases) {
+      expect(hasDuplicateMembers(text, JSON.parse(text)), text).toBe(duplicate !== undefined);
+      expect(duplicateMemberName(text), text).toBe(duplicate);
+    }
+  });
+
   it("measures JSON depth without parsing and ignores brackets inside strings", () => {
     expect(jsonDepthExceeds("[".repeat(65) + "]".repeat(65), 64)).toBe(true);
     expect(jsonDepthExceeds(`{"a":"${"[".repeat(100)}"}`, 64)).toBe(false);

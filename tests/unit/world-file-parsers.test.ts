@@ -6,7 +6,7 @@ import { parseJsonWorld } from "../../lib/worlds/import/json-world";
 import { WorldFileProblems } from "../../lib/worlds/import/world-document";
 import { isLoopbackAddress, isNonPublicAddress } from "../../lib/config/address-range";
 import { CLOCK_SKEW_SECONDS, signDownloadToken, verifyDownloadToken } from "../../lib/worlds/files/download-token";
-import { contentDisposition, exportFileName } from "../../lib/worlds/files/download-link";
+import { contentDisposition, downloadFileName, exportFileName } from "../../lib/worlds/files/download-link";
 
 /**
  * The world-file readers on their own: the Markdown exporter's output parsed back to the same
@@ -181,6 +181,8 @@ describe("download tokens", () => {
     expect(exportFileName("Élan / ../../etc \"passwd\"", "md")).toBe("Elan-..-..-etc-passwd.md");
     expect(exportFileName("...", "json")).toBe("world.json");
     expect(exportFileName("世界", "md")).toBe("world.md");
+    expect(downloadFileName("世界", "md")).toBe("世界.md");
+    expect(downloadFileName("Isles & <Reefs>", "md")).toBe("Isles-Reefs.md");
     expect(contentDisposition("Isles & <Reefs>", "md")).toBe('attachment; filename="Isles-Reefs.md"');
     expect(contentDisposition("世界", "md")).toBe(`attachment; filename="world.md"; filename*=UTF-8''${encodeURIComponent("世界.md")}`);
     expect(contentDisposition("Élan (d'or) / *x*", "json")).toBe("attachment; filename=\"Elan-d-or-x.json\"; filename*=UTF-8''%C3%89lan-d-or-x.json");

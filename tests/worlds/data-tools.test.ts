@@ -297,6 +297,15 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
       expect(gone.isError).toBe(true);
     });
 
+    it("a confirmation answered without being asked (no requestState) deletes nothing: the question comes", async () => {
+      const created = await call2026("c2", "create_world", { name: `Guessed ${uid()}`, theme: "void" });
+      const worldId = ((created.structuredContent as Json).world as Json).id as string;
+      const guessed = await call2026("d5", "delete_world", { worldId }, { inputResponses: { confirm_delete: { action: "accept", content: { confirm: true } } } });
+      expect(guessed.resultType).toBe("input_required");
+      expect(Object.keys(guessed.inputRequests as Json)).toEqual(["confirm_delete"]);
+      expect((await call2026("g3", "get_world", { worldId })).isError).toBeFalsy();
+    });
+
     it.runIf(database === "PostgreSQL")("the stateless server serves the same data (one database for both instances)", async () => {
       const created = await call2026("c2", "create_world", { name: `Shared ${uid()}`, theme: "void" });
       const worldId = ((created.structuredContent as Json).world as Json).id as string;

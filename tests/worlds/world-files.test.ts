@@ -169,6 +169,8 @@ describe.each(DATABASE_SERVERS)("on $database", ({ server }) => {
       const unicodeRes = await fetch(unicodeRef.download_url);
       expect(unicodeRes.status).toBe(200);
       expect(unicodeRes.headers.get("content-disposition")).toBe(`attachment; filename="Emile.md"; filename*=UTF-8''${encodeURIComponent("世界-Émile.md")}`);
+      // And the tool's answer names the file as the download saves it.
+      expect(unicodeRef.file_name).toBe("世界-Émile.md");
       await unicodeRes.text();
     });
 

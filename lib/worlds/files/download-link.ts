@@ -48,17 +48,31 @@ export function exportFileName(worldName: string, format: ExportFileFormat): str
 }
 
 /**
- * The Content-Disposition of an export: the ASCII file name, and for a name with non-ASCII
- * letters (which the ASCII name loses, "世界" → "world.md") the Unicode one beside it as
- * `filename*` (RFC 6266 §4.3, RFC 8187 encoding); clients that know it prefer it.
+ * The file name in the world's own letters, for a name with non-ASCII ones (which the ASCII name
+ * loses, "世界" → "world.md"): letters, marks, digits, dots, dashes and underscores, anything else
+ * a dash, at most 80 characters; undefined when the ASCII name says it all or nothing is left.
+ */
+function unicodeFileName(worldName: string, format: ExportFileFormat): string | undefined {
+  if (!/[^\u0000-\u007f]/.test(worldName)) return undefined;
+  const stem = [...worldName.normalize("NFC").replace(/[^\p{L}\p{M}\p{N}._-]+/gu, "-").replace(/^[.-]+|[.-]+$/g, "")].slice(0, 80).join("").replace(/[.-]+$/, "");
+  return stem ? `${stem}.${format}` : undefined;
+}
+
+/** The name a download is saved under: the one the tool's answer and Content-Disposition both give. */
+export function downloadFileName(worldName: string, format: ExportFileFormat): string {
+  return unicodeFileName(worldName, format) ?? exportFileName(worldName, format);
+}
+
+/**
+ * The Content-Disposition of an export: the ASCII file name, and beside it the Unicode one when
+ * there is one, as `filename*` (RFC 6266 §4.3, RFC 8187 encoding); clients that know it prefer it.
  */
 export function contentDisposition(worldName: string, format: ExportFileFormat): string {
   const ascii = `attachment; filename="${exportFileName(worldName, format)}"`;
-  if (!/[^\u0000-\u007f]/.test(worldName)) return ascii;
-  const stem = [...worldName.normalize("NFC").replace(/[^\p{L}\p{M}\p{N}._-]+/gu, "-").replace(/^[.-]+|[.-]+$/g, "")].slice(0, 80).join("").replace(/[.-]+$/, "");
-  if (!stem) return ascii;
+  const unicode = unicodeFileName(worldName, format);
+  if (!unicode) return ascii;
   // encodeURIComponent leaves ' ( ) * as they are; RFC 8187's attr-char does not allow them.
-  const encoded = encodeURIComponent(`${stem}.${format}`).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(unicode).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${ascii}; filename*=UTF-8''${encoded}`;
 }
 
@@ -72,7 +86,8 @@ export async function exportFileReferences(subject: string, world: { id: string;
   const origin = publicOrigin();
   return (["md", "json"] as const).map((format) => ({
     download_url: `${origin}${DOWNLOAD_ROUTE}${signDownloadToken(key, { subject, worldId: world.id, format, expiresAt })}`,
-    file_name: exportFileName(world.name, format),
+    // The name the download's Content-Disposition gives, so what the host shows is what is saved.
+    file_name: downloadFileName(world.name, format),
     mime_type: EXPORT_MIME_TYPES[format].split(";")[0] as string,
     expires_at: ends.toISOString(),
     format,

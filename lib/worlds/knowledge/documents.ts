@@ -40,11 +40,19 @@ export function titleOf(name: string, label: string): string {
   return label ? `${name} (${label})` : name;
 }
 
+/** C0 controls and DEL: no record id has one, and PostgreSQL refuses a NUL in any text parameter (22021). */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/**
+ * "kind:id" → its parts, or the DomainError every caller reads as "no such record". The id is
+ * checked here, not only by the fetch tool's schema: a record page hands over its URL segment as
+ * it was decoded, and a NUL there reached the database as a 500 (outside audit, 2026-11-27).
+ */
 function parseDocumentId(documentId: string): { kind: HitKind; id: string } {
   const colon = documentId.indexOf(":");
   const kind = documentId.slice(0, colon) as HitKind;
   const id = documentId.slice(colon + 1);
-  if (colon <= 0 || !isRecordKind(kind) || id.length === 0) {
+  if (colon <= 0 || !isRecordKind(kind) || id.length === 0 || CONTROL_CHARACTER.test(id)) {
     throw new DomainError(`Unknown document id ${JSON.stringify(documentId)}: pass an id from search results, like "world:<id>".`);
   }
   return { kind, id };

@@ -88,7 +88,11 @@ export function prepareRound(
   // Unknown keys are ignored by construction: only the questions the handler asks are looked up.
   const given = (responses as Record<string, unknown> | null | undefined) ?? NO_ANSWERS;
   const state = params.requestState;
-  if (state === undefined) return new Prepared(message, target, auth?.subject, given);
+  // Answers come to questions this server asked, and every InputRequiredResult it sends carries a
+  // requestState the retry echoes. Without one, nothing was asked: inputResponses are information
+  // it does not recognise and are ignored (basic/patterns/mrtr), so a client cannot answer a
+  // confirmation it was never shown by guessing its key (outside audit, 2026-11-27).
+  if (state === undefined) return new Prepared(message, target, auth?.subject, NO_ANSWERS);
   if (typeof state !== "string") throw new ProtocolError(-32602, "Invalid params: requestState must be a string");
   return states.verify(state, new Prepared(message, target, auth?.subject, given).binding).then((checked) => {
     if (!checked.ok) throw new ProtocolError(-32602, `Invalid requestState: ${checked.reason}`);

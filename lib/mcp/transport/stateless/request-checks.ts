@@ -50,8 +50,11 @@ function mismatch(message: string): McpError {
  * The checks a 2026-07-28 POST passes before dispatch, in the order the specification and the
  * conformance suite agree on:
  * 1. MCP-Protocol-Version present (-32020)  2. required `_meta` keys (-32602)
- * 3. header = `_meta` version (-32020)      4. Mcp-Method, Mcp-Name, Mcp-Param-* (-32020)
- * 5. version supported (-32022)             6. logLevel valid (-32602)
+ * 3. header = `_meta` version (-32020)      4. version supported (-32022)
+ * 5. Mcp-Method, Mcp-Name, Mcp-Param-* (-32020)  6. logLevel valid (-32602)
+ * The version comes before the method headers: they are this revision's requirements, so a client
+ * speaking another one need not send them, and -32022 is the answer that tells it which versions
+ * to retry with (basic/versioning §Protocol Version Negotiation; outside audit, 2026-11-27).
  * Unknown methods (404, -32601) are the dispatcher's.
  */
 export function checkModernRequest(request: Request, message: JsonRpcRequest, registry: Registry): ModernRequestMeta {
@@ -66,14 +69,14 @@ export function checkModernRequest(request: Request, message: JsonRpcRequest, re
     throw mismatch(`MCP-Protocol-Version header "${headerVersion.slice(0, 64)}" does not match _meta "${bodyVersion}"`);
   }
 
-  checkMethodHeaders(request, message, registry);
-
   if (!isStatelessEraVersion(bodyVersion)) {
     throw new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
       supported: ALL_SUPPORTED_VERSIONS,
       requested: bodyVersion,
     });
   }
+
+  checkMethodHeaders(request, message, registry);
 
   const rawLevel = (meta as Record<string, unknown>)[MetaKey.LogLevel];
   let logThreshold: LoggingLevel | "none" = "none";
