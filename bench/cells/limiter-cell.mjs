@@ -25,6 +25,7 @@ async function limiterStore() {
       backend: { kind: "redis", url: CONFIG.redisUrl, connectionTimeoutMs: 2_000 },
       timeoutMs: 1_000,
       streamLeaseMs: 60_000,
+      keyPrefix: "mcp",
     });
   }
   return store;

@@ -1,4 +1,5 @@
 import type { Redis as IORedis } from "ioredis";
+import { livenessOptions, reportReplacements } from "./connection-watchdog";
 
 /**
  * One command connection per Redis URL for the whole process, shared by the cluster state
@@ -10,7 +11,8 @@ import type { Redis as IORedis } from "ioredis";
  *
  * Commands wait for a (re)connection at most `timeoutMs`, then fail (the callers decide: 503 for
  * the cluster state, the failure policy for the limiter, which also bounds its own wait).
- * Reconnection goes on in the background. The library is loaded on first use, so a process
+ * Reconnection goes on in the background, and a connection that has gone silent without closing
+ * is replaced (connection-watchdog.ts). The library is loaded on first use, so a process
  * configured without Redis never loads it.
  */
 const connections = new Map<string, Promise<IORedis>>();
@@ -25,8 +27,10 @@ export function sharedIoredis(url: string, timeoutMs: number): Promise<IORedis> 
         connectTimeout: timeoutMs,
         commandTimeout: timeoutMs,
         retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
+        ...livenessOptions(timeoutMs),
       });
       client.on("error", () => undefined); // a failing command reports it; reconnection is automatic
+      reportReplacements(client, "command");
       return client;
     });
     connections.set(url, made);

@@ -1,6 +1,7 @@
 import type { Redis as UpstashRedis } from "@upstash/redis";
 import type { Redis as IORedis, RedisOptions } from "ioredis";
 import { sharedIoredis } from "./ioredis-connection";
+import { livenessOptions, pingWhileSubscribed, reportReplacements } from "./connection-watchdog";
 
 /**
  * The few Redis commands the cluster state needs, over either client a deployment has: ioredis
@@ -91,8 +92,11 @@ export function ioredisPort(url: string, timeoutMs: number): RedisPort {
     async subscribe(channel, onMessage) {
       subscriber ??= library().then((Redis) => {
         // A connection in subscriber mode serves nothing else; it re-subscribes after reconnecting.
-        const client = new Redis(url, { ...options, maxRetriesPerRequest: null });
+        // Nothing would tell a dead one from a quiet one, so it is pinged (connection-watchdog.ts).
+        const client = new Redis(url, { ...options, maxRetriesPerRequest: null, ...livenessOptions(timeoutMs) });
         client.on("error", () => undefined);
+        reportReplacements(client, "subscriber");
+        pingWhileSubscribed(client, timeoutMs);
         client.on("message", (ch: string, message: string) => {
           for (const handler of handlers.get(ch) ?? []) handler(message);
         });

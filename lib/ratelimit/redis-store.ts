@@ -20,13 +20,14 @@ class StoreUnavailable extends Error {
 
 function redisStore(redis: ConstructorParameters<typeof Ratelimit>[0]["redis"], slotRedis: SlotRedis, settings: LimiterSettings): Store {
   const limiters = new Map<string, Ratelimit>();
+  const slotsKey = (caller: string) => `${settings.keyPrefix}:streams:${caller}`;
   const limiterFor = (budget: Budget) => {
     let limiter = limiters.get(budget.name);
     if (!limiter) {
       limiter = new Ratelimit({
         redis,
         limiter: Ratelimit.slidingWindow(budget.limit, `${budget.windowMs} ms` as Duration),
-        prefix: `mcp:rl:${budget.name}`,
+        prefix: `${settings.keyPrefix}:rl:${budget.name}`,
         timeout: settings.timeoutMs,
         analytics: false,
       });
@@ -46,10 +47,10 @@ function redisStore(redis: ConstructorParameters<typeof Ratelimit>[0]["redis"], 
       await limiterFor(budget).limit(caller, { rate: -1 });
     },
     async openStream(caller, max) {
-      const release = await acquireSlot(slotRedis, caller, max, settings.streamLeaseMs);
+      const release = await acquireSlot(slotRedis, slotsKey(caller), max, settings.streamLeaseMs);
       return release ? { release: () => void release().catch((e: unknown) => logUnexpected("stream slot release", e)) } : undefined;
     },
-    streamSlotFree: (caller, max) => slotFree(slotRedis, caller, max),
+    streamSlotFree: (caller, max) => slotFree(slotRedis, slotsKey(caller), max),
   };
 }
 

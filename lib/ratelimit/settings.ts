@@ -10,6 +10,11 @@ export interface LimiterSettings {
   failure: "open" | "closed";
   /** A store slower than this counts as failed (@upstash/ratelimit's timeout). */
   timeoutMs: number;
+  /**
+   * What the store's keys start with: MCP_CLUSTER_PREFIX, as the cluster state's, so deployments
+   * that share one Redis under their own prefixes spend their own budgets and stream slots.
+   */
+  keyPrefix: string;
   /** `connectionTimeoutMs`: the connection's, which the limiter shares with the cluster state (MCP_CLUSTER_TIMEOUT_MS). */
   backend: { kind: "memory" } | { kind: "upstash"; url: string; token: string } | { kind: "redis"; url: string; connectionTimeoutMs: number };
 }
@@ -30,6 +35,7 @@ export function limiterSettingsOf(env: Env): LimiterSettings {
     streamLeaseMs: Math.max(env.MCP_STREAM_MAX_LIFETIME_MS, env.MCP_LISTEN_MAX_LIFETIME_MS) + 30_000,
     failure: env.MCP_RATE_LIMIT_FAILURE,
     timeoutMs: env.MCP_RATE_LIMIT_TIMEOUT_MS,
+    keyPrefix: env.MCP_CLUSTER_PREFIX,
     backend:
       env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN
         ? { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN }

@@ -22,14 +22,14 @@ export interface SlotRedis {
   zrem(key: string, member: string): Promise<unknown>;
 }
 
-/** Whether acquireSlot would grant a slot now; writes nothing (expired ids are left to the next acquire). */
-export async function slotFree(redis: SlotRedis, caller: string, max: number): Promise<boolean> {
-  const open = await redis.eval(OPEN_SLOTS, [`mcp:streams:${caller}`], [Date.now()]);
+/** Whether acquireSlot would grant a slot now; writes nothing (expired ids are left to the next acquire). `key`: the caller's set. */
+export async function slotFree(redis: SlotRedis, key: string, max: number): Promise<boolean> {
+  const open = await redis.eval(OPEN_SLOTS, [key], [Date.now()]);
   return Number(open) < max;
 }
 
-export async function acquireSlot(redis: SlotRedis, caller: string, max: number, leaseMs: number): Promise<(() => Promise<void>) | undefined> {
-  const key = `mcp:streams:${caller}`;
+/** A slot in the caller's set `key` (the store names it, under its prefix), or undefined when all `max` are taken. */
+export async function acquireSlot(redis: SlotRedis, key: string, max: number, leaseMs: number): Promise<(() => Promise<void>) | undefined> {
   const id = randomUUID();
   const now = Date.now();
   const granted = await redis.eval(ACQUIRE_SLOT, [key], [now, now + leaseMs, id, max, leaseMs]);

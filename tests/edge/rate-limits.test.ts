@@ -102,6 +102,9 @@ let failClosed: RunningNextServer;
 let failOpen: RunningNextServer;
 /** On the Upstash REST stand-in. */
 let viaUpstash: RunningNextServer;
+/** Another deployment on the shared Redis under its own MCP_CLUSTER_PREFIX ("staging"). */
+let staging: RunningNextServer;
+const STAGING_PREFIX = `staging-${RUN}`;
 
 /** What every server shares; the store and failure policy differ per server. */
 function commonEnv(): Record<string, string> {
@@ -166,8 +169,9 @@ beforeAll(async () => {
     startServer({ ...spareStore, MCP_RATE_LIMIT_FAILURE: "closed" }),
     startServer({ ...spareStore, MCP_RATE_LIMIT_FAILURE: "open" }),
     startServer({ UPSTASH_REDIS_REST_URL: front.url, UPSTASH_REDIS_REST_TOKEN: front.token }),
+    startServer({ ...store, MCP_CLUSTER_PREFIX: STAGING_PREFIX }),
   ]);
-  [serverA, serverB, failClosed, failOpen, viaUpstash] = servers as [RunningNextServer, RunningNextServer, RunningNextServer, RunningNextServer, RunningNextServer];
+  [serverA, serverB, failClosed, failOpen, viaUpstash, staging] = servers as [RunningNextServer, RunningNextServer, RunningNextServer, RunningNextServer, RunningNextServer, RunningNextServer];
 }, 90_000);
 
 afterAll(async () => {
@@ -176,7 +180,7 @@ afterAll(async () => {
   if (inspect) {
     // This run's counters and stream sets in the shared Redis (they would expire on their own).
     for (const caller of callers) {
-      for (const pattern of [`mcp:rl:*:${caller}:*`, `mcp:streams:${caller}`]) {
+      for (const pattern of [`mcp:rl:*:${caller}:*`, `mcp:streams:${caller}`, `${STAGING_PREFIX}:rl:*:${caller}:*`, `${STAGING_PREFIX}:streams:${caller}`]) {
         const keys = await scanKeys(inspect, pattern);
         if (keys.length > 0) await inspect.del(...keys);
       }
@@ -576,6 +580,32 @@ describe("open streams per caller across two instances", () => {
     const sub = subject("streams");
     // 3 on A and 2 on B (round robin), then the 6th on each.
     await proveStreamCap([serverA, serverB], sub);
+  });
+});
+
+describe("deployments sharing one Redis under their own MCP_CLUSTER_PREFIX", () => {
+  it("spend their own budgets and stream slots", async () => {
+    const sub = subject("prefixed");
+    for (let i = 0; i < TOOLS_CALL_LIMIT; i++) expectServed(await listWorlds(serverA, { sub }), TOOLS_CALL_LIMIT, TOOLS_CALL_LIMIT - 1 - i);
+    expectLimited(await listWorlds(serverA, { sub }), TOOLS_CALL_LIMIT);
+    // The same caller on the other deployment starts with its whole budget (outside audit, 2026-11-27).
+    expectServed(await listWorlds(staging, { sub }), TOOLS_CALL_LIMIT, TOOLS_CALL_LIMIT - 1);
+    expect(await inspect?.get(`${STAGING_PREFIX}:rl:tools-call:sub:${sub}:${Math.floor(Date.now() / WINDOW_MS)}`)).toBe("1");
+    // All of one deployment's stream slots taken: the other still opens one.
+    const open: ListenAttempt[] = [];
+    try {
+      for (let i = 0; i < MAX_STREAMS; i++) {
+        const attempt = await listen(serverA, { sub });
+        expect(attempt.status).toBe(200);
+        open.push(attempt);
+      }
+      expectTooManyStreams(await listen(serverA, { sub }));
+      const other = await listen(staging, { sub });
+      expect(other.status).toBe(200);
+      open.push(other);
+    } finally {
+      await Promise.all(open.map((s) => s.close()));
+    }
   });
 });
 

@@ -5,11 +5,14 @@ import { freePort } from "./next-server.mjs";
  * A TCP forwarder on 127.0.0.1 that a test can cut and restore: the server under test reaches
  * PostgreSQL (or anything) through it, and `cut()` is an outage as the server sees one — every
  * open connection reset, new ones refused — until `restore()` listens on the same port again.
+ * `freeze()` is the quieter fault: the open connections stay open but carry nothing more either
+ * way (a failover, a NAT that forgot the flow), while new connections work.
  */
 export interface TcpProxy {
   port: number;
   readonly up: boolean;
   cut(): Promise<void>;
+  freeze(): void;
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -17,6 +20,7 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const port = await freePort();
   const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
   let server: Server | undefined;
 
   const listen = () =>
@@ -31,6 +35,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
             upstream.destroy();
           });
         }
+        const pair: [Socket, Socket] = [client, upstream];
+        pairs.add(pair);
+        client.on("close", () => pairs.delete(pair));
         client.pipe(upstream).pipe(client);
       });
       s.once("error", reject);
@@ -55,6 +62,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       return server !== undefined;
     },
     cut,
+    freeze: () => {
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+      pairs.clear();
+    },
     restore: async () => {
       if (!server) await listen();
     },

@@ -1,0 +1,77 @@
+/**
+ * A Redis connection that goes silent without closing (a failover, a NAT or load balancer that
+ * dropped the flow without a reset) is replaced, on the command connection and on the subscriber
+ * (lib/cluster/connection-watchdog.ts). Without it, every command timed out until TCP gave up,
+ * about 15 minutes, and a deaf subscriber left the cross-instance bus silent while requests still
+ * answered 200 (outside audit, 2026-11-27). Real Redis, reached through a forwarder whose open
+ * connections the test freezes while new ones still work.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { sharedIoredis } from "../../lib/cluster/ioredis-connection";
+import { ioredisPort } from "../../lib/cluster/redis-port";
+import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
+import { waitFor } from "../support/sdk-client";
+
+const SHARED = new URL(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
+/** How long a command waits: the watchdog pings this often and replaces a connection after three silent pings. */
+const TIMEOUT_MS = 300;
+const RUN = randomBytes(4).toString("hex");
+
+let proxy: TcpProxy;
+let direct: Redis;
+let url = "";
+
+beforeAll(async () => {
+  proxy = await startTcpProxy({ host: SHARED.hostname, port: Number(SHARED.port || 6379) });
+  url = `redis://127.0.0.1:${proxy.port}/14`;
+  direct = new Redis(`redis://${SHARED.hostname}:${SHARED.port || 6379}/14`, { maxRetriesPerRequest: 1 });
+});
+
+afterAll(async () => {
+  await direct?.del(`liveness:${RUN}`).catch(() => undefined);
+  direct?.disconnect();
+  (await sharedIoredis(url, TIMEOUT_MS).catch(() => undefined))?.disconnect();
+  await proxy?.close();
+});
+
+describe("a Redis connection gone silent", () => {
+  it("the command connection is replaced: commands time out for a moment, then work again without a restart", async () => {
+    const client = await sharedIoredis(url, TIMEOUT_MS);
+    await client.set(`liveness:${RUN}`, "before");
+    expect(await client.get(`liveness:${RUN}`)).toBe("before");
+
+    proxy.freeze();
+    await expect(client.get(`liveness:${RUN}`)).rejects.toThrow();
+    await direct.set(`liveness:${RUN}`, "after");
+    const back = await waitFor(() => client.get(`liveness:${RUN}`).catch(() => undefined), { timeoutMs: 20 * TIMEOUT_MS, intervalMs: 100 });
+    expect(back).toBe("after");
+  });
+
+  it("the subscriber is replaced and subscribed again: messages published after it are delivered", async () => {
+    const port = ioredisPort(url, TIMEOUT_MS);
+    const channel = `liveness:${RUN}:bus`;
+    const heard: string[] = [];
+    const unsubscribe = await port.subscribe(channel, (message) => heard.push(message));
+    try {
+      await direct.publish(channel, "before");
+      expect(await waitFor(async () => (heard.includes("before") ? true : undefined), { timeoutMs: 2_000, intervalMs: 20 })).toBe(true);
+
+      proxy.freeze();
+      // Published into the silence: lost, as on a real network. Then, within a few pings, the
+      // subscriber is new and subscribed again, and what is published reaches it.
+      let n = 0;
+      const resumed = await waitFor(
+        async () => {
+          await direct.publish(channel, `after-${++n}`);
+          return heard.some((m) => m.startsWith("after-")) ? true : undefined;
+        },
+        { timeoutMs: 20 * TIMEOUT_MS, intervalMs: 100 },
+      );
+      expect(resumed).toBe(true);
+    } finally {
+      await unsubscribe().catch(() => undefined);
+    }
+  });
+});
