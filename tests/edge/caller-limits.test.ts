@@ -121,6 +121,8 @@ describe("every request kind spends a budget", () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBeTruthy();
     expect((refused.json as { error: { code: number } }).error.code).toBe(-32000);
+    // The refusal answers the request it refused: its id was readable (JSON-RPC 2.0 §5).
+    expect((refused.json as { id: unknown }).id).toBe(0);
   });
 
   it("notifications and client responses spend the other budget, in both eras; so does DELETE", async () => {

@@ -163,6 +163,16 @@ describe("faults", () => {
       // A transport-level refusal: the JSON-RPC error of the whole exchange.
       expect(r.messages[0]).toMatchObject({ jsonrpc: "2.0", error: { code: -32603, message: expect.stringMatching(/unavailable/), data: { retryAfter: 2 } } });
       expect(Date.now() - started).toBeLessThan(8_000);
+      // A new session cannot be stored either: 503, answering the initialize by its id.
+      const refusedInit = await fetch(URL_, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ jsonrpc: "2.0", id: "init-during", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "faults", version: "1" } } }),
+        signal: AbortSignal.timeout(15_000),
+      });
+      expect(refusedInit.status).toBe(503);
+      expect(Number(refusedInit.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await refusedInit.json()).toMatchObject({ id: "init-during", error: { code: -32603 } });
       // No session, no Redis needed: a 2026-07-28 call goes through (the limiter fails open).
       const stateless = await statelessCall(URL_, "suggest_names", { style: "elvish", count: 1 }, false);
       expect(stateless.status).toBe(200);

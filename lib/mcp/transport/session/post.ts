@@ -37,7 +37,9 @@ export function handlePost(
   if (initialize && initialize.kind === "request") {
     // lifecycle (2025-03-26): "The initialization request MUST NOT be part of a JSON-RPC batch".
     if (batch) throw McpError.invalidRequest("Invalid Request: initialize must not be part of a batch");
-    return handleInitialize(state, request, initialize.message, accept, auth, host);
+    // Its refusals (a spent budget, a session store that does not answer) carry its id: it was readable.
+    const id = initialize.message.id;
+    return handleInitialize(state, request, initialize.message, accept, auth, host).catch((thrown: unknown) => rethrowAsRefusalOf(id, thrown));
   }
 
   // The session lookup and a lone request's budget check are both issued before either is
