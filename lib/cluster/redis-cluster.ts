@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { INSTANCE_ID, storeUnavailable, type Cluster, type ClusterBus, type ClusterMessage, type LoggedStreamEvent, type LoggedStreamId, type StreamLog, type ToolSwitches } from "../mcp/cluster/cluster";
 import { logUnexpected } from "../mcp/runtime/request-log";
 import type { SessionRecord, SessionStore } from "../mcp/transport/session-store";
@@ -56,10 +56,37 @@ function sessionStore(redis: RedisPort, ns: string, maxPerCaller: number): Sessi
   };
 }
 
-function spentStates(redis: RedisPort, ns: string): SpentStateStore {
+/** How often a claim of a request that was refused 503 is tried to be taken back. */
+const RELEASE_RETRY_MS = 500;
+
+/**
+ * Spent requestState nonces. SET NX: exactly one instance succeeds in spending a nonce. Each
+ * spend claims it with a value of its own, because a SET that timed out may still land once Redis
+ * answers again: the request was refused 503 with Retry-After and never ran, so its claim is taken
+ * back (compare-and-delete, retried until Redis answers or the state expires), and the client's
+ * retry finds the nonce unspent rather than "already used" (outside audit, 2026-11-27). Only that
+ * claim is deleted: a spend by anyone else stays.
+ */
+function spentStates(redis: RedisPort, raw: RedisPort, ns: string): SpentStateStore {
+  const release = (key: string, claim: string, expiresAt: number): void => {
+    const attempt = () => {
+      raw.delIfEquals(key, claim).catch(() => {
+        if (Date.now() + RELEASE_RETRY_MS < expiresAt) setTimeout(attempt, RELEASE_RETRY_MS).unref?.();
+      });
+    };
+    attempt();
+  };
   return {
-    // SET NX: exactly one instance succeeds in spending a nonce.
-    spend: (nonce, expiresAt) => redis.set(`${ns}spent:${nonce}`, "1", Math.max(1_000, expiresAt - Date.now()), true),
+    async spend(nonce, expiresAt) {
+      const key = `${ns}spent:${nonce}`;
+      const claim = randomUUID();
+      try {
+        return await redis.set(key, claim, Math.max(1_000, expiresAt - Date.now()), true);
+      } catch (thrown) {
+        release(key, claim, expiresAt);
+        throw thrown;
+      }
+    },
   };
 }
 
@@ -193,7 +220,7 @@ export function redisCluster(port: RedisPort, ns: string, maxSessionsPerCaller: 
   const redis = answering(port);
   return {
     sessions: sessionStore(redis, ns, maxSessionsPerCaller),
-    spentStates: spentStates(redis, ns),
+    spentStates: spentStates(redis, port, ns),
     bus: bus(redis, `${ns}cluster`),
     streamLog: streamLog(redis, ns),
     switches: toolSwitches(redis, ns),

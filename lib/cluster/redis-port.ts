@@ -25,11 +25,16 @@ export interface RedisPort {
   range(key: string): Promise<string[]>;
   /** PEXPIRE: a new lifetime for an existing key (nothing when it is gone). */
   expire(key: string, ttlMs: number): Promise<void>;
+  /** DEL `key` only while it still holds `value` (a claim taken back by its owner alone); true when deleted. */
+  delIfEquals(key: string, value: string): Promise<boolean>;
   /** Messages published through one port reach subscribers in the order they were published. */
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once subscribed: a message published after that is delivered. */
   subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
 }
+
+/** Compare and delete in one step: no other writer's value is ever deleted. */
+const DEL_IF_EQUALS = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
 
 /** PX and PEXPIRE take a positive whole number of milliseconds. */
 function pxOf(ttlMs: number): number {
@@ -86,6 +91,7 @@ export function ioredisPort(url: string, timeoutMs: number): RedisPort {
     async expire(key, ttlMs) {
       await (await connection()).pexpire(key, pxOf(ttlMs));
     },
+    delIfEquals: async (key, value) => Number(await (await connection()).eval(DEL_IF_EQUALS, 1, key, value)) === 1,
     async publish(channel, message) {
       await (await connection()).publish(channel, message);
     },
@@ -150,6 +156,7 @@ export function upstashPort(url: string, token: string): RedisPort {
     async expire(key, ttlMs) {
       await (await connection()).pexpire(key, pxOf(ttlMs));
     },
+    delIfEquals: async (key, value) => Number(await (await connection()).eval(DEL_IF_EQUALS, [key], [value])) === 1,
     publish,
     async subscribe(channel, onMessage) {
       const subscriber = (await connection()).subscribe<string>(channel);

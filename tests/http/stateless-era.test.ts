@@ -944,9 +944,13 @@ describe("2026-07-28 multi-round-trip requests", () => {
     expect(textOf(expectComplete(r3, "multi-3"))).toBe("Alice likes teal");
   });
 
-  it("an answer of the wrong shape is refused: {user_name: 12345} and inputResponses \"x\" / []", async () => {
-    const wrongShape = await send(fixtureUrl(), round("shape-1", ELICIT, { inputResponses: { user_name: 12345 }, requestState: await firstRound() }));
-    expectError(wrongShape, 400, -32602, "shape-1");
+  it("an answer of the wrong shape is asked for again; inputResponses \"x\" / [] are refused", async () => {
+    // mrtr §Error Handling: a new InputRequiredResult, not an error that would spend the round
+    // (the requestState is single-use: an error left the client nothing to retry with).
+    const wrongShape = expectInputRequired(await send(fixtureUrl(), round("shape-1", ELICIT, { inputResponses: { user_name: 12345 }, requestState: await firstRound() })), "shape-1");
+    expect(Object.keys(wrongShape.inputRequests)).toEqual(["user_name"]);
+    const fixed = await send(fixtureUrl(), round("shape-1b", ELICIT, { inputResponses: { user_name: accept({ name: "Ada" }) }, requestState: wrongShape.requestState }));
+    expect(textOf(expectComplete(fixed, "shape-1b"))).toBe("Hello, Ada!");
     const notObject = await send(fixtureUrl(), round("shape-2", ELICIT, { inputResponses: "x" }));
     expectError(notObject, 400, -32602, "shape-2");
     const array = await send(fixtureUrl(), round("shape-3", ELICIT, { inputResponses: [accept({ name: "A" })] }));

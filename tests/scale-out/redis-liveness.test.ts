@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { sharedIoredis } from "../../lib/cluster/ioredis-connection";
 import { ioredisPort } from "../../lib/cluster/redis-port";
+import { redisCluster } from "../../lib/cluster/redis-cluster";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 import { waitFor } from "../support/sdk-client";
 
@@ -72,6 +73,32 @@ describe("a Redis connection gone silent", () => {
       expect(resumed).toBe(true);
     } finally {
       await unsubscribe().catch(() => undefined);
+    }
+  });
+
+  it("a requestState spent while Redis stalled (the request refused 503) is unspent once Redis answers: the client's retry is not 'already used'", async () => {
+    const { spentStates } = redisCluster(ioredisPort(url, TIMEOUT_MS), `liveness:${RUN}:`, 10);
+    const nonce = `n-${RUN}`;
+    const expiresAt = Date.now() + 60_000;
+    try {
+      // Connected first; then the SET leaves but is held: the command times out (a 503 for the
+      // request), then lands.
+      const client = await sharedIoredis(url, TIMEOUT_MS);
+      expect(await waitFor(() => client.ping().catch(() => undefined), { timeoutMs: 20 * TIMEOUT_MS, intervalMs: 100 })).toBe("PONG");
+      proxy.pause();
+      await expect(Promise.resolve(spentStates.spend(nonce, expiresAt))).rejects.toThrow(/unavailable/);
+      await new Promise((resolve) => setTimeout(resolve, 2 * TIMEOUT_MS));
+      proxy.resume();
+      const spentAgain = await waitFor(async () => ((await Promise.resolve(spentStates.spend(nonce, expiresAt)).catch(() => undefined)) === true ? true : undefined), {
+        timeoutMs: 20 * TIMEOUT_MS,
+        intervalMs: 200,
+      });
+      expect(spentAgain).toBe(true);
+      // Spent now, and only once: a replay is refused.
+      expect(await spentStates.spend(nonce, expiresAt)).toBe(false);
+    } finally {
+      proxy.resume();
+      await direct.del(`liveness:${RUN}:spent:${nonce}`);
     }
   });
 });

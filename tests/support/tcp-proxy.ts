@@ -6,13 +6,16 @@ import { freePort } from "./next-server.mjs";
  * PostgreSQL (or anything) through it, and `cut()` is an outage as the server sees one — every
  * open connection reset, new ones refused — until `restore()` listens on the same port again.
  * `freeze()` is the quieter fault: the open connections stay open but carry nothing more either
- * way (a failover, a NAT that forgot the flow), while new connections work.
+ * way (a failover, a NAT that forgot the flow), while new connections work. `pause()` holds what
+ * the clients send on the open connections until `resume()` delivers it: a stall.
  */
 export interface TcpProxy {
   port: number;
   readonly up: boolean;
   cut(): Promise<void>;
   freeze(): void;
+  pause(): void;
+  resume(): void;
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -70,6 +73,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         upstream.pause();
       }
       pairs.clear();
+    },
+    pause: () => {
+      for (const [client] of pairs) client.pause();
+    },
+    resume: () => {
+      for (const [client] of pairs) client.resume();
     },
     restore: async () => {
       if (!server) await listen();

@@ -5,6 +5,7 @@ import { ownEntry } from "../../protocol/own-property";
 import type { RequiredCapability } from "../../protocol/client-capabilities";
 import { ProtocolError } from "../../protocol/protocol-error";
 import type { ClientAsker } from "../post-exchange";
+import type { AnswerFits } from "../../runtime/handler-context";
 import { InputRound } from "./input-round";
 import type { RequestBinding, RequestStateCodec } from "./request-state";
 
@@ -56,8 +57,8 @@ export class Prepared implements ClientAsker {
     };
   }
 
-  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined): Promise<unknown> {
-    return this.round.request(method, params, signal, key);
+  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined, fits?: AnswerFits): Promise<unknown> {
+    return this.round.request(method, params, signal, key, fits);
   }
 
   missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error {
