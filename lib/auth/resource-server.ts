@@ -121,7 +121,8 @@ export function createResourceServer(settings: AuthSettings, builtinIssuer?: Bui
       resource_documentation: settings.resourceDocumentation,
     }),
     async authorizationServerMetadata(flavor) {
-      if (builtin) return builtin.metadata().catch(() => undefined);
+      // The built-in server publishes RFC 8414 metadata only: it is no OpenID provider.
+      if (builtin) return flavor === "oauth" ? builtin.metadata().catch(() => undefined) : undefined;
       return (flavor === "oauth" ? metadata?.oauth() : metadata?.openid())?.catch(() => undefined);
     },
     async jwks() {

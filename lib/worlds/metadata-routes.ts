@@ -25,7 +25,7 @@ type Document = Record<string, unknown> | undefined;
  * skips RFC 9728 §3.3's check to its own machine (outside audit, 2026-11-27). A document that
  * cannot be had for any other reason is a 502.
  */
-function metadataRoute(what: string, load: (server: ResourceServer) => Promise<Document> | Document, options: { missing?: string } = {}): MetadataRoute {
+function metadataRoute(what: string, load: (server: ResourceServer) => Promise<Document> | Document, options: { missing?: (server: ResourceServer) => string | undefined } = {}): MetadataRoute {
   const policy = () => originPolicyOf(loadEnv());
   return {
     async GET(request) {
@@ -40,7 +40,8 @@ function metadataRoute(what: string, load: (server: ResourceServer) => Promise<D
         logUnexpected(`GET ${new URL(request.url).pathname}`, thrown);
         return metadataResponse(request, policy(), undefined, what);
       }
-      if (!document && options.missing) return metadataNotFound(request, policy(), options.missing);
+      const missing = document ? undefined : options.missing?.(server);
+      if (missing) return metadataNotFound(request, policy(), missing);
       return metadataResponse(request, policy(), document, what);
     },
     OPTIONS: (request) => metadataPreflight(request, policy()),
@@ -49,5 +50,13 @@ function metadataRoute(what: string, load: (server: ResourceServer) => Promise<D
 
 export const protectedResourceRoute = metadataRoute("protected resource metadata", (server) => server.protectedResourceMetadata());
 export const authorizationServerRoute = metadataRoute("authorization server metadata", (server) => server.authorizationServerMetadata("oauth"));
-export const openidConfigurationRoute = metadataRoute("OpenID configuration", (server) => server.authorizationServerMetadata("openid"));
-export const jwksRoute = metadataRoute("JWKS", (server) => server.jwks(), { missing: "this server does not issue tokens; see the authorization server's jwks_uri" });
+/**
+ * An external issuer's OpenID configuration is mirrored; the built-in server is an OAuth 2.1
+ * authorization server, not an OpenID provider (no `openid` scope, no ID tokens), and a document
+ * here would claim otherwise (OIDC Discovery §3 requires fields it cannot truthfully fill): 404,
+ * and MCP clients go on with /.well-known/oauth-authorization-server, which they try first.
+ */
+export const openidConfigurationRoute = metadataRoute("OpenID configuration", (server) => server.authorizationServerMetadata("openid"), {
+  missing: (server) => (server.settings.issuer.kind === "builtin" ? "this server is an OAuth 2.1 authorization server, not an OpenID provider: see /.well-known/oauth-authorization-server" : undefined),
+});
+export const jwksRoute = metadataRoute("JWKS", (server) => server.jwks(), { missing: () => "this server does not issue tokens; see the authorization server's jwks_uri" });

@@ -53,6 +53,12 @@ describe("revocation (RFC 7009)", () => {
     const metadata = (await (await fetch(`${as.origin}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     expect(metadata.revocation_endpoint_auth_methods_supported).toContain("none");
   });
+
+  it("no OpenID configuration: the built-in server is no OpenID provider, so 404 rather than a document OIDC Discovery §3 would refuse", async () => {
+    const res = await fetch(`${as.origin}/.well-known/openid-configuration`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error_description: string }).error_description).toContain("/.well-known/oauth-authorization-server");
+  });
 });
 
 describe("code_challenge at /authorize (RFC 7636 §4.2)", () => {
