@@ -12,6 +12,7 @@ import { Redis } from "ioredis";
 import { sharedIoredis } from "../../lib/cluster/ioredis-connection";
 import { ioredisPort } from "../../lib/cluster/redis-port";
 import { redisCluster } from "../../lib/cluster/redis-cluster";
+import { clusterMirror } from "../../lib/mcp/transport/cluster-streams";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 import { waitFor } from "../support/sdk-client";
 
@@ -99,6 +100,40 @@ describe("a Redis connection gone silent", () => {
     } finally {
       proxy.resume();
       await direct.del(`liveness:${RUN}:spent:${nonce}`);
+    }
+  });
+
+  it("an event whose log write timed out is still announced: a follower on another instance does not skip it", async () => {
+    const ns = `liveness:${RUN}:mirror:`;
+    const { streamLog, bus } = redisCluster(ioredisPort(url, TIMEOUT_MS), ns, 10);
+    if (!streamLog) throw new Error("the Redis cluster keeps a stream log");
+    const mirror = clusterMirror(streamLog, bus, 60_000);
+    // Another instance's ear: the bus channel itself (the bus never hands an instance its own messages).
+    const ear = new Redis(`redis://${SHARED.hostname}:${SHARED.port || 6379}/14`);
+    const announced: number[] = [];
+    ear.on("message", (_channel: string, text: string) => {
+      const { message } = JSON.parse(text) as { message: { kind: string; seq?: number } };
+      if (message.kind === "stream_event" && message.seq !== undefined) announced.push(message.seq);
+    });
+    await ear.subscribe(`${ns}cluster`);
+    try {
+      const client = await sharedIoredis(url, TIMEOUT_MS);
+      expect(await waitFor(() => client.ping().catch(() => undefined), { timeoutMs: 20 * TIMEOUT_MS, intervalMs: 100 })).toBe("PONG");
+      const stream = { id: `stream-${RUN}`, sessionId: undefined };
+      await mirror.opened(stream);
+      mirror.event(stream, 1, "one");
+      expect(await waitFor(async () => (announced.includes(1) ? true : undefined), { timeoutMs: 2_000, intervalMs: 20 })).toBe(true);
+      // A stall longer than a command may wait: the write of event 2 times out.
+      proxy.pause();
+      mirror.event(stream, 2, "two");
+      await new Promise((resolve) => setTimeout(resolve, 2 * TIMEOUT_MS));
+      proxy.resume();
+      mirror.event(stream, 3, "three");
+      expect(await waitFor(async () => (announced.includes(3) ? true : undefined), { timeoutMs: 20 * TIMEOUT_MS, intervalMs: 50 })).toBe(true);
+      expect(announced).toEqual([1, 2, 3]);
+    } finally {
+      proxy.resume();
+      ear.disconnect();
     }
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { LazyAbort } from "../../lib/mcp/transport/lazy-abort";
 import { PendingRequests } from "../../lib/mcp/transport/pending-requests";
 import { PostExchange } from "../../lib/mcp/transport/post-exchange";
-import { StreamTable, type LogicalStream, type StreamMirror } from "../../lib/mcp/transport/resumable-streams";
+import { StreamTable, type MirroredStream, type StreamMirror } from "../../lib/mcp/transport/resumable-streams";
 
 /**
  * With a cluster, a resumable stream's id reaches the client in its priming event; a client that
@@ -10,10 +10,10 @@ import { StreamTable, type LogicalStream, type StreamMirror } from "../../lib/mc
  * SSE answer is handed over only once the log knows the stream (tests/scale-out 4b found the race:
  * a resume on B right after the drop got 404 when the answer left before the log's write).
  */
-function slowLog(): { mirror: StreamMirror; open: () => void; opened: LogicalStream[] } {
+function slowLog(): { mirror: StreamMirror; open: () => void; opened: MirroredStream[] } {
   let release!: () => void;
   const written = new Promise<void>((resolve) => (release = resolve));
-  const opened: LogicalStream[] = [];
+  const opened: MirroredStream[] = [];
   const mirror: StreamMirror = {
     opened: (stream) => {
       opened.push(stream);

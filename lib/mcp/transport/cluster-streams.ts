@@ -27,22 +27,31 @@ export function clusterMirror(log: StreamLog, bus: ClusterBus, retentionMs: numb
     opened(stream) {
       return enqueue(stream.id, () => log.open(stream.id, stream.sessionId, retentionMs));
     },
-    // Published only once written: a follower that has read the log and then hears the bus can
-    // never miss an event that was announced before it listened but written after it read. A
-    // named event is logged by its seq only, and not published: followers never replay it.
+    // Published once the write has settled: a follower that has read the log and then hears the
+    // bus can never miss an event that was announced before it listened but written after it
+    // read. Published when the write failed too: a slow Redis may still take it, and a follower
+    // writes only seqs above its last, so an event not announced was skipped for good (outside
+    // audit, 2026-11-27: progress 4 and 5 lost during a slowdown). A named event is logged by its
+    // seq only, and not published: followers never replay it.
     event(stream, seq, data) {
       enqueue(stream.id, async () => {
         if (data === undefined) return log.append(stream.id, { seq });
-        await log.append(stream.id, { seq, data });
-        bus.publish({ kind: "stream_event", streamId: stream.id, seq, data });
+        try {
+          await log.append(stream.id, { seq, data });
+        } finally {
+          bus.publish({ kind: "stream_event", streamId: stream.id, seq, data });
+        }
       });
     },
     finished(stream) {
       enqueue(
         stream.id,
         async () => {
-          await log.finish(stream.id);
-          bus.publish({ kind: "stream_finished", streamId: stream.id });
+          try {
+            await log.finish(stream.id);
+          } finally {
+            bus.publish({ kind: "stream_finished", streamId: stream.id });
+          }
         },
         true,
       );

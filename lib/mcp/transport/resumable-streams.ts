@@ -25,12 +25,15 @@ interface LoggedEvent {
 }
 
 /** Where a resumable stream's events are copied for the other instances. */
+/** What a mirror needs of a stream: which one, and whose. */
+export type MirroredStream = Pick<LogicalStream, "id" | "sessionId">;
+
 export interface StreamMirror {
   /** Settles once the shared log knows the stream (never rejects: a failed write is logged). */
-  opened(stream: LogicalStream): Promise<void>;
+  opened(stream: MirroredStream): Promise<void>;
   /** An id was issued: with the message to replay, or without (a named event, never replayed). */
-  event(stream: LogicalStream, seq: number, data: string | undefined): void;
-  finished(stream: LogicalStream): void;
+  event(stream: MirroredStream, seq: number, data: string | undefined): void;
+  finished(stream: MirroredStream): void;
 }
 
 export interface StreamOptions {
