@@ -525,6 +525,9 @@ const CASES: readonly Case[] = [
     id: null,
   },
   { name: "JSON nested 100 levels deep", session: LATEST, body: nested(100), status: 400, code: -32600, id: null },
+  // Two readers could take a repeated member for two requests (lib/jsonrpc/duplicate-members.ts).
+  { name: "an object repeats a member name (two \"method\")", session: LATEST, body: '{"jsonrpc":"2.0","id":28,"method":"ping","method":"tools/list"}', status: 400, code: -32600, id: null },
+  { name: "the same name in two objects is no repeat", session: LATEST, body: '{"jsonrpc":"2.0","id":29,"method":"ping","params":{"_meta":{"id":1}}}', status: 200, code: null, id: 29 },
   { name: "JSON nested exactly 64 levels (the limit, accepted)", session: LATEST, body: nested(64), status: 200, code: null, id: 1 },
   {
     name: "brackets inside strings do not count as depth",
