@@ -15,9 +15,12 @@ import { logWarning } from "../mcp/runtime/request-log";
  * to give the timeout something to wait for. Slow but alive Redis answers within it and is left alone.
  */
 
-/** The connection options: a reply owed for three command timeouts means the connection is gone. */
+/** Never sooner than this: a fork, an fsync or a failover can stall a live Redis for a second. */
+const MIN_SILENCE_MS = 2_000;
+
+/** The connection options: a reply owed for three command timeouts (at least two seconds) means the connection is gone. */
 export function livenessOptions(timeoutMs: number): Pick<RedisOptions, "socketTimeout"> {
-  return { socketTimeout: 3 * Math.max(250, timeoutMs) };
+  return { socketTimeout: Math.max(3 * timeoutMs, MIN_SILENCE_MS) };
 }
 
 /** Logs each replacement for the operator; other connection errors reach the commands that fail. */

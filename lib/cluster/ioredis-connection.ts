@@ -28,6 +28,10 @@ export function sharedIoredis(url: string, timeoutMs: number): Promise<IORedis> 
         commandTimeout: timeoutMs,
         retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
         ...livenessOptions(timeoutMs),
+        // Every command's caller has been told it failed (commandTimeout) when its connection is
+        // replaced: resent on the new one, it would run twice if the old bytes land as well (a
+        // budget spent twice, a session made twice after its initialize was refused 503).
+        autoResendUnfulfilledCommands: false,
       });
       client.on("error", () => undefined); // a failing command reports it; reconnection is automatic
       reportReplacements(client, "command");

@@ -56,8 +56,9 @@ function sessionStore(redis: RedisPort, ns: string, maxPerCaller: number): Sessi
   };
 }
 
-/** How often a claim of a request that was refused 503 is tried to be taken back. */
-const RELEASE_RETRY_MS = 500;
+/** A claim of a request refused 503 is tried to be taken back after this, then twice as long each time, up to the cap. */
+const RELEASE_FIRST_RETRY_MS = 500;
+const RELEASE_MAX_RETRY_MS = 8_000;
 
 /**
  * Spent requestState nonces. SET NX: exactly one instance succeeds in spending a nonce. Each
@@ -69,12 +70,12 @@ const RELEASE_RETRY_MS = 500;
  */
 function spentStates(redis: RedisPort, raw: RedisPort, ns: string): SpentStateStore {
   const release = (key: string, claim: string, expiresAt: number): void => {
-    const attempt = () => {
+    const attempt = (waitMs: number) => {
       raw.delIfEquals(key, claim).catch(() => {
-        if (Date.now() + RELEASE_RETRY_MS < expiresAt) setTimeout(attempt, RELEASE_RETRY_MS).unref?.();
+        if (Date.now() + waitMs < expiresAt) setTimeout(() => attempt(Math.min(2 * waitMs, RELEASE_MAX_RETRY_MS)), waitMs).unref?.();
       });
     };
-    attempt();
+    attempt(RELEASE_FIRST_RETRY_MS);
   };
   return {
     async spend(nonce, expiresAt) {

@@ -52,8 +52,10 @@ function membersOf(value: unknown): number {
     for (const item of value) count += membersOf(item);
     return count;
   }
+  // Own keys only: an enumerable property someone added to Object.prototype must not count.
   const record = value as Record<string, unknown>;
-  for (const key in record) count += 1 + membersOf(record[key]);
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) count += 1 + membersOf(record[keys[i] as string]);
   return count;
 }
 

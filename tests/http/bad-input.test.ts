@@ -178,7 +178,8 @@ const CASES: readonly Case[] = [
   { name: "id 0 (valid)", session: LATEST, body: ping(0), status: 200, code: null, id: 0 },
   { name: "id 2^53-1 (largest safe integer, valid)", session: LATEST, body: ping(Number.MAX_SAFE_INTEGER), status: 200, code: null, id: Number.MAX_SAFE_INTEGER },
   { name: "empty-string id (valid)", session: LATEST, body: ping(""), status: 200, code: null, id: "" },
-  { name: "duplicate id key: the last one wins", session: LATEST, body: '{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}', status: 200, code: null, id: 2 },
+  // Two readers could answer two different ids (lib/jsonrpc/duplicate-members.ts): which one is unknowable.
+  { name: "duplicate id key: refused, id null", session: LATEST, body: '{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}', status: 400, code: -32600, id: null },
 
   // ── Missing fields ──────────────────────────────────────────────────────────────────────
   { name: "no method and no result/error (id present)", session: LATEST, body: { jsonrpc: "2.0", id: 8 }, status: 400, code: -32600, id: 8 },
@@ -651,7 +652,8 @@ const CASES: readonly Case[] = [
     },
   },
   { name: "initialize without params", body: { jsonrpc: "2.0", id: 30, method: "initialize" }, status: 400, code: -32602, id: 30 },
-  { name: "initialize carrying an Mcp-Session-Id", session: LATEST, body: initialize(goodInitParams), status: 400, code: -32600, id: null },
+  // Its id was readable, so the refusal answers it (JSON-RPC 2.0 §5), as the session lookup's do.
+  { name: "initialize carrying an Mcp-Session-Id", session: LATEST, body: initialize(goodInitParams), status: 400, code: -32600, id: 1 },
   { name: "initialize sent as a notification", session: LATEST, body: { jsonrpc: "2.0", method: "initialize", params: goodInitParams }, status: 202, code: null },
   { name: "notification with an unknown method", session: LATEST, body: { jsonrpc: "2.0", method: "notifications/does-not-exist" }, status: 202, code: null },
   { name: "notifications/cancelled for a request that is not running", session: LATEST, body: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "never-sent" } }, status: 202, code: null },

@@ -944,13 +944,22 @@ describe("2026-07-28 multi-round-trip requests", () => {
     expect(textOf(expectComplete(r3, "multi-3"))).toBe("Alice likes teal");
   });
 
-  it("an answer of the wrong shape is asked for again; inputResponses \"x\" / [] are refused", async () => {
-    // mrtr §Error Handling: a new InputRequiredResult, not an error that would spend the round
-    // (the requestState is single-use: an error left the client nothing to retry with).
-    const wrongShape = expectInputRequired(await send(fixtureUrl(), round("shape-1", ELICIT, { inputResponses: { user_name: 12345 }, requestState: await firstRound() })), "shape-1");
-    expect(Object.keys(wrongShape.inputRequests)).toEqual(["user_name"]);
-    const fixed = await send(fixtureUrl(), round("shape-1b", ELICIT, { inputResponses: { user_name: accept({ name: "Ada" }) }, requestState: wrongShape.requestState }));
-    expect(textOf(expectComplete(fixed, "shape-1b"))).toBe("Hello, Ada!");
+  it("a round's answers are to its own questions: step2 answered before it was asked is ignored, and asked", async () => {
+    // The state seals the keys its round asked (request-state.ts `q`): a later round's question (a
+    // confirmation, say) cannot be answered before the client was shown it (review, 2026-11-27).
+    const tool = "test_input_required_result_multi_round";
+    const r1 = expectInputRequired(await send(fixtureUrl(), round("early-1", tool)), "early-1");
+    const early = { step1: accept({ name: "Alice" }), step2: accept({ color: "teal" }) };
+    const r2 = expectInputRequired(await send(fixtureUrl(), round("early-2", tool, { inputResponses: early, requestState: r1.requestState })), "early-2");
+    expect(Object.keys(r2.inputRequests)).toEqual(["step2"]);
+    const r3 = await send(fixtureUrl(), round("early-3", tool, { inputResponses: { step2: accept({ color: "amber" }) }, requestState: r2.requestState }));
+    expect(textOf(expectComplete(r3, "early-3"))).toBe("Alice likes amber");
+  });
+
+  it("an answer of the wrong shape is refused: {user_name: 12345} and inputResponses \"x\" / []", async () => {
+    // mrtr §Error Handling: an answer that does not parse is a protocol error (-32602), not a question asked again forever.
+    const wrongShape = await send(fixtureUrl(), round("shape-1", ELICIT, { inputResponses: { user_name: 12345 }, requestState: await firstRound() }));
+    expectError(wrongShape, 400, -32602, "shape-1");
     const notObject = await send(fixtureUrl(), round("shape-2", ELICIT, { inputResponses: "x" }));
     expectError(notObject, 400, -32602, "shape-2");
     const array = await send(fixtureUrl(), round("shape-3", ELICIT, { inputResponses: [accept({ name: "A" })] }));

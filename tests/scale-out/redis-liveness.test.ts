@@ -47,8 +47,29 @@ describe("a Redis connection gone silent", () => {
     proxy.freeze();
     await expect(client.get(`liveness:${RUN}`)).rejects.toThrow();
     await direct.set(`liveness:${RUN}`, "after");
-    const back = await waitFor(() => client.get(`liveness:${RUN}`).catch(() => undefined), { timeoutMs: 20 * TIMEOUT_MS, intervalMs: 100 });
+    const back = await waitFor(() => client.get(`liveness:${RUN}`).catch(() => undefined), { timeoutMs: 30 * TIMEOUT_MS, intervalMs: 100 });
     expect(back).toBe("after");
+  });
+
+  it("a command left unanswered when its connection is replaced is not sent again: it runs once", async () => {
+    const client = await sharedIoredis(url, TIMEOUT_MS);
+    expect(await waitFor(() => client.ping().catch(() => undefined), { timeoutMs: 30 * TIMEOUT_MS, intervalMs: 100 })).toBe("PONG");
+    const key = `liveness:${RUN}:count`;
+    try {
+      // Held past the connection's silence limit (2 s): the INCR's caller is told it failed, the
+      // connection is replaced, then the held bytes reach Redis after all.
+      proxy.pause();
+      await expect(client.incr(key)).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 2_600));
+      proxy.resume();
+      expect(await waitFor(() => client.ping().catch(() => undefined), { timeoutMs: 30 * TIMEOUT_MS, intervalMs: 100 })).toBe("PONG");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Resent on the new connection as well, it would have counted twice (review, 2026-11-27).
+      expect(Number(await direct.get(key))).toBeLessThanOrEqual(1);
+    } finally {
+      proxy.resume();
+      await direct.del(key);
+    }
   });
 
   it("the subscriber is replaced and subscribed again: messages published after it are delivered", async () => {
@@ -69,7 +90,7 @@ describe("a Redis connection gone silent", () => {
           await direct.publish(channel, `after-${++n}`);
           return heard.some((m) => m.startsWith("after-")) ? true : undefined;
         },
-        { timeoutMs: 20 * TIMEOUT_MS, intervalMs: 100 },
+        { timeoutMs: 30 * TIMEOUT_MS, intervalMs: 100 },
       );
       expect(resumed).toBe(true);
     } finally {
@@ -85,13 +106,13 @@ describe("a Redis connection gone silent", () => {
       // Connected first; then the SET leaves but is held: the command times out (a 503 for the
       // request), then lands.
       const client = await sharedIoredis(url, TIMEOUT_MS);
-      expect(await waitFor(() => client.ping().catch(() => undefined), { timeoutMs: 20 * TIMEOUT_MS, intervalMs: 100 })).toBe("PONG");
+      expect(await waitFor(() => client.ping().catch(() => undefined), { timeoutMs: 30 * TIMEOUT_MS, intervalMs: 100 })).toBe("PONG");
       proxy.pause();
       await expect(Promise.resolve(spentStates.spend(nonce, expiresAt))).rejects.toThrow(/unavailable/);
       await new Promise((resolve) => setTimeout(resolve, 2 * TIMEOUT_MS));
       proxy.resume();
       const spentAgain = await waitFor(async () => ((await Promise.resolve(spentStates.spend(nonce, expiresAt)).catch(() => undefined)) === true ? true : undefined), {
-        timeoutMs: 20 * TIMEOUT_MS,
+        timeoutMs: 30 * TIMEOUT_MS,
         intervalMs: 200,
       });
       expect(spentAgain).toBe(true);
@@ -118,7 +139,7 @@ describe("a Redis connection gone silent", () => {
     await ear.subscribe(`${ns}cluster`);
     try {
       const client = await sharedIoredis(url, TIMEOUT_MS);
-      expect(await waitFor(() => client.ping().catch(() => undefined), { timeoutMs: 20 * TIMEOUT_MS, intervalMs: 100 })).toBe("PONG");
+      expect(await waitFor(() => client.ping().catch(() => undefined), { timeoutMs: 30 * TIMEOUT_MS, intervalMs: 100 })).toBe("PONG");
       const stream = { id: `stream-${RUN}`, sessionId: undefined };
       await mirror.opened(stream);
       mirror.event(stream, 1, "one");
@@ -129,7 +150,7 @@ describe("a Redis connection gone silent", () => {
       await new Promise((resolve) => setTimeout(resolve, 2 * TIMEOUT_MS));
       proxy.resume();
       mirror.event(stream, 3, "three");
-      expect(await waitFor(async () => (announced.includes(3) ? true : undefined), { timeoutMs: 20 * TIMEOUT_MS, intervalMs: 50 })).toBe(true);
+      expect(await waitFor(async () => (announced.includes(3) ? true : undefined), { timeoutMs: 30 * TIMEOUT_MS, intervalMs: 50 })).toBe(true);
       expect(announced).toEqual([1, 2, 3]);
     } finally {
       proxy.resume();

@@ -70,7 +70,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         client.unpipe(upstream);
         upstream.unpipe(client);
         client.pause();
-        upstream.pause();
+        // The far side is let go (nothing more reaches it); the client's side stays open and silent.
+        upstream.destroy();
       }
       pairs.clear();
     },

@@ -48,27 +48,30 @@ function flipAt(value: string, index: number): string {
   return `${value.slice(0, index)}${c === "A" ? "B" : "A"}${value.slice(index + 1)}`;
 }
 
+/** The keys the state's round asked: the only answers its retry may bring. */
+const ASKED = ["confirm"];
+
 describe("RequestStateCodec", () => {
   it("round-trips: a fresh state for the same request and caller gives back the answers", async () => {
     const states = codec();
-    const state = states.issue(binding, answers);
+    const state = states.issue(binding, answers, ASKED);
     expect(state).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     const checked = await states.verify(state, { ...binding });
-    expect(checked).toEqual({ ok: true, answers });
+    expect(checked).toEqual({ ok: true, answers, asked: ASKED });
   });
 
   it("binds the arguments by content, not by key order", async () => {
     const states = codec();
-    const state = states.issue(binding, {});
+    const state = states.issue(binding, {}, ASKED);
     const reordered: RequestBinding = { ...binding, args: { a: [1, { x: null, y: true }], b: 2 } };
     expect(digestArgs(reordered.args)).toBe(digestArgs(binding.args));
-    expect(await states.verify(state, reordered)).toEqual({ ok: true, answers: {} });
+    expect(await states.verify(state, reordered)).toEqual({ ok: true, answers: {}, asked: ASKED });
   });
 
   it("the payload carries the binding, an expiry and a nonce", () => {
     const before = Date.now();
-    const payload = payloadOf(codec(5_000).issue({ ...binding, subject: "user-1" }, answers));
-    expect(payload).toMatchObject({ v: 1, m: binding.method, t: binding.target, h: digestArgs(binding.args), s: "user-1", a: answers });
+    const payload = payloadOf(codec(5_000).issue({ ...binding, subject: "user-1" }, answers, ASKED));
+    expect(payload).toMatchObject({ v: 1, m: binding.method, t: binding.target, h: digestArgs(binding.args), s: "user-1", a: answers, q: ASKED });
     expect(payload.exp).toBeGreaterThanOrEqual(before + 5_000);
     expect(payload.exp).toBeLessThanOrEqual(Date.now() + 5_000);
     expect(typeof payload.n).toBe("string");
@@ -77,17 +80,17 @@ describe("RequestStateCodec", () => {
 
   it("refuses an expired state with reason \"expired\"", async () => {
     const states = codec(1);
-    const state = states.issue(binding, answers);
+    const state = states.issue(binding, answers, ASKED);
     await sleep(10);
     expect(await states.verify(state, binding)).toEqual({ ok: false, reason: "expired" });
   });
 
   it("refuses a state issued to another subject (and an anonymous one presented by a subject)", async () => {
     const states = codec();
-    const mine = states.issue({ ...binding, subject: "alice" }, answers);
+    const mine = states.issue({ ...binding, subject: "alice" }, answers, ASKED);
     expect(await states.verify(mine, { ...binding, subject: "mallory" })).toEqual({ ok: false, reason: "issued to a different caller" });
     expect(await states.verify(mine, { ...binding, subject: undefined })).toEqual({ ok: false, reason: "issued to a different caller" });
-    const anonymous = states.issue(binding, answers);
+    const anonymous = states.issue(binding, answers, ASKED);
     expect(await states.verify(anonymous, { ...binding, subject: "alice" })).toEqual({ ok: false, reason: "issued to a different caller" });
   });
 
@@ -99,14 +102,14 @@ describe("RequestStateCodec", () => {
       { ...binding, args: { b: 3, a: [1, { y: true, x: null }] } },
       { ...binding, args: {} },
     ]) {
-      const state = states.issue(binding, answers);
+      const state = states.issue(binding, answers, ASKED);
       expect(await states.verify(state, other)).toEqual({ ok: false, reason: "issued for a different request" });
     }
   });
 
   it("refuses tampered states: payload, signature, appended junk, a forged payload, another key", async () => {
     const states = codec();
-    const state = states.issue(binding, answers);
+    const state = states.issue(binding, answers, ASKED);
     const dot = state.indexOf(".");
     const tampered = [
       flipAt(state, 5), // inside the payload
@@ -115,13 +118,13 @@ describe("RequestStateCodec", () => {
       `${state}.x`,
       withPayload(state, (p) => ({ ...p, exp: p.exp + 3_600_000 })),
       withPayload(state, (p) => ({ ...p, a: { user_name: { action: "accept", content: { name: "Mallory" } } } })),
-      codec().issue(binding, answers), // signed with another secret
+      codec().issue(binding, answers, ASKED), // signed with another secret
     ];
     for (const forged of tampered) {
       expect(await states.verify(forged, binding), forged.slice(0, 40)).toEqual({ ok: false, reason: "signature mismatch" });
     }
     // The untouched state is still good afterwards: failed attempts do not spend it.
-    expect(await states.verify(state, binding)).toEqual({ ok: true, answers });
+    expect(await states.verify(state, binding)).toEqual({ ok: true, answers, asked: ASKED });
   });
 
   it("refuses malformed states", async () => {
@@ -133,13 +136,13 @@ describe("RequestStateCodec", () => {
 
   it("refuses a spent nonce: every state is good exactly once", async () => {
     const states = codec();
-    const state = states.issue(binding, answers);
+    const state = states.issue(binding, answers, ASKED);
     expect((await states.verify(state, binding)).ok).toBe(true);
     expect(await states.verify(state, binding)).toEqual({ ok: false, reason: "already used" });
     expect(await states.verify(state, binding)).toEqual({ ok: false, reason: "already used" });
     // Two states for the same request are independent.
-    const a = states.issue(binding, answers);
-    const b = states.issue(binding, answers);
+    const a = states.issue(binding, answers, ASKED);
+    const b = states.issue(binding, answers, ASKED);
     expect(a).not.toBe(b);
     expect((await states.verify(b, binding)).ok).toBe(true);
     expect((await states.verify(a, binding)).ok).toBe(true);
@@ -150,8 +153,8 @@ describe("RequestStateCodec", () => {
     const spent = new MemorySpentStateStore();
     const one = new RequestStateCodec(secret, 60_000, spent);
     const two = new RequestStateCodec(secret, 60_000, spent);
-    const state = one.issue(binding, answers);
-    expect(await two.verify(state, binding)).toEqual({ ok: true, answers });
+    const state = one.issue(binding, answers, ASKED);
+    expect(await two.verify(state, binding)).toEqual({ ok: true, answers, asked: ASKED });
     expect(await one.verify(state, binding)).toEqual({ ok: false, reason: "already used" });
   });
 });

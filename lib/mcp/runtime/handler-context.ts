@@ -31,17 +31,13 @@ export interface RequestMeta extends Meta {
  * the client something. The era decides how (an SSE stream in 2025; input-required rounds in
  * 2026-07-28) — handlers never see the difference.
  */
-/** Whether a client's answer has the shape the question asked for. */
-export type AnswerFits = (answer: unknown) => boolean;
-
 export interface CallChannel {
   notify(method: string, params: Record<string, unknown>): Promise<void>;
   /**
    * Ask the client something. `key` names the question where the era needs names (2026-07-28
-   * `inputRequests`); one is made up when the handler gives none. `fits` says whether an answer
-   * is one: where the era can (2026-07-28 rounds) an answer that is not is asked for again.
+   * `inputRequests`); one is made up when the handler gives none.
    */
-  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined, fits?: AnswerFits): Promise<unknown>;
+  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined): Promise<unknown>;
   /** The error for a question the client cannot answer (capability or elicitation mode not declared). */
   missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error;
   /**
@@ -151,11 +147,7 @@ async function ask<T>(scope: CallScope, method: ServerRequestMethod, params: obj
   // Nothing is sent that the client could not answer (may-ask.ts names the rules).
   const refused = refusalToAsk(scope, method, params);
   if (refused) throw refused;
-  // 2026-07-28 asks again for an answer that does not fit (basic/patterns/mrtr §Error Handling:
-  // a new InputRequiredResult rather than an error, so the client keeps its round); the 2025 stream
-  // has no second round for one question, and such an answer is refused below.
-  const fits: AnswerFits = (candidate) => schema.safeParse(candidate).success;
-  const answer = await scope.channel.request(method, questionAt(scope.protocolVersion, method, params), scope.signal, options?.key, fits);
+  const answer = await scope.channel.request(method, questionAt(scope.protocolVersion, method, params), scope.signal, options?.key);
   const parsed = schema.safeParse(answer);
   if (!parsed.success) throw new ProtocolError(-32602, `The client's answer to ${method} is malformed`);
   return parsed.data;

@@ -1,5 +1,5 @@
 import { ErrorCode, McpError, envelopeBytes, envelopeStream, failure, serializedBytesOf, type JsonRpcId, type JsonRpcResponse } from "../../jsonrpc";
-import type { AnswerFits, CallChannel } from "../runtime/handler-context";
+import type { CallChannel } from "../runtime/handler-context";
 import type { ServerRequestMethod } from "../runtime/client-requests";
 import { describeCapability, type RequiredCapability } from "../protocol/client-capabilities";
 import { wholeBodyResponse } from "../../http/whole-body";
@@ -272,7 +272,7 @@ function abandonedError(graceMs: number): McpError {
 
 /** How a handler's questions (elicitation, sampling, roots) reach the client. */
 export interface ClientAsker {
-  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined, fits?: AnswerFits): Promise<unknown>;
+  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined): Promise<unknown>;
   missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error;
   cannotAsk(method: ServerRequestMethod): Error | undefined;
 }
@@ -289,8 +289,8 @@ class ExchangeChannel implements CallChannel {
     this.exchange.notify(this.abort, method, params);
   }
 
-  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined, fits?: AnswerFits): Promise<unknown> {
-    return this.asker.request(method, params, signal, key, fits);
+  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined): Promise<unknown> {
+    return this.asker.request(method, params, signal, key);
   }
 
   missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error {

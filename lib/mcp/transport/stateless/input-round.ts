@@ -3,7 +3,6 @@ import type { ServerRequestMethod } from "../../runtime/client-requests";
 import { InputRequired, ProtocolError } from "../../protocol/protocol-error";
 import { REQUIRED_CLIENT_CAPABILITY, describeCapability, requiredCapabilitiesOf, type RequiredCapability } from "../../protocol/client-capabilities";
 import type { ClientAsker } from "../post-exchange";
-import type { AnswerFits } from "../../runtime/handler-context";
 
 /**
  * One run of a handler in the 2026-07-28 era (basic/patterns/mrtr). Questions whose answers the
@@ -25,10 +24,9 @@ export class InputRound implements ClientAsker {
     return Object.keys(this.missing).length > 0;
   }
 
-  request(method: ServerRequestMethod, params: Record<string, unknown>, _signal: AbortSignal, key: string | undefined, fits?: AnswerFits): Promise<unknown> {
+  request(method: ServerRequestMethod, params: Record<string, unknown>, _signal: AbortSignal, key: string | undefined): Promise<unknown> {
     const name = key ?? `${REQUIRED_CLIENT_CAPABILITY[method]}_${++this.counter}`;
-    // An answer that does not fit is no answer: the question goes out again in this round.
-    if (Object.hasOwn(this.answers, name) && (fits === undefined || fits(this.answers[name]))) {
+    if (Object.hasOwn(this.answers, name)) {
       this.used[name] = this.answers[name];
       return Promise.resolve(this.answers[name]);
     }

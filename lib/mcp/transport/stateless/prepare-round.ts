@@ -5,7 +5,6 @@ import { ownEntry } from "../../protocol/own-property";
 import type { RequiredCapability } from "../../protocol/client-capabilities";
 import { ProtocolError } from "../../protocol/protocol-error";
 import type { ClientAsker } from "../post-exchange";
-import type { AnswerFits } from "../../runtime/handler-context";
 import { InputRound } from "./input-round";
 import type { RequestBinding, RequestStateCodec } from "./request-state";
 
@@ -57,8 +56,8 @@ export class Prepared implements ClientAsker {
     };
   }
 
-  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined, fits?: AnswerFits): Promise<unknown> {
-    return this.round.request(method, params, signal, key, fits);
+  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined): Promise<unknown> {
+    return this.round.request(method, params, signal, key);
   }
 
   missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error {
@@ -97,6 +96,9 @@ export function prepareRound(
   if (typeof state !== "string") throw new ProtocolError(-32602, "Invalid params: requestState must be a string");
   return states.verify(state, new Prepared(message, target, auth?.subject, given).binding).then((checked) => {
     if (!checked.ok) throw new ProtocolError(-32602, `Invalid requestState: ${checked.reason}`);
-    return new Prepared(message, target, auth?.subject, { ...checked.answers, ...given });
+    // Only answers to the questions that round asked; the answers sealed in earlier rounds stand.
+    const answered: Record<string, unknown> = {};
+    for (const key of checked.asked) if (Object.hasOwn(given, key)) answered[key] = given[key];
+    return new Prepared(message, target, auth?.subject, { ...answered, ...checked.answers });
   });
 }

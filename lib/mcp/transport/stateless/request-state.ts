@@ -24,6 +24,12 @@ export interface StatePayload {
   n: string;
   /** Answers collected in earlier rounds, by input request key. */
   a: Record<string, unknown>;
+  /**
+   * The keys of the questions this state's InputRequiredResult asked: the only inputResponses its
+   * retry may bring. A client cannot answer a later round's question (a confirmation) before it
+   * was shown.
+   */
+  q: string[];
 }
 
 export interface RequestBinding {
@@ -63,7 +69,7 @@ export function digestArgs(args: unknown): string {
   return createHash("sha256").update(canonicalJson(args ?? {})).digest("base64url");
 }
 
-export type StateCheck = { ok: true; answers: Record<string, unknown> } | { ok: false; reason: string };
+export type StateCheck = { ok: true; answers: Record<string, unknown>; asked: readonly string[] } | { ok: false; reason: string };
 
 export class RequestStateCodec {
   constructor(
@@ -76,7 +82,7 @@ export class RequestStateCodec {
     return createHmac("sha256", this.secret).update(body).digest("base64url");
   }
 
-  issue(binding: RequestBinding, answers: Record<string, unknown>): string {
+  issue(binding: RequestBinding, answers: Record<string, unknown>, asked: readonly string[]): string {
     const payload: StatePayload = {
       v: 1,
       m: binding.method,
@@ -86,6 +92,7 @@ export class RequestStateCodec {
       exp: Date.now() + this.ttlMs,
       n: randomBytes(12).toString("base64url"),
       a: answers,
+      q: [...asked],
     };
     const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
     return `${body}.${this.sign(body)}`;
@@ -105,7 +112,7 @@ export class RequestStateCodec {
     } catch {
       return { ok: false, reason: "malformed" };
     }
-    if (payload.v !== 1 || typeof payload.exp !== "number" || typeof payload.a !== "object" || payload.a === null) {
+    if (payload.v !== 1 || typeof payload.exp !== "number" || typeof payload.a !== "object" || payload.a === null || !Array.isArray(payload.q) || !payload.q.every((k) => typeof k === "string")) {
       return { ok: false, reason: "malformed" };
     }
     if (payload.exp <= Date.now()) return { ok: false, reason: "expired" };
@@ -114,6 +121,6 @@ export class RequestStateCodec {
     }
     if (payload.s !== (binding.subject ?? "")) return { ok: false, reason: "issued to a different caller" };
     if (!(await this.spent.spend(payload.n, payload.exp))) return { ok: false, reason: "already used" };
-    return { ok: true, answers: payload.a };
+    return { ok: true, answers: payload.a, asked: payload.q };
   }
 }

@@ -109,7 +109,7 @@ class ModernCall {
     const { message, prepared } = this.input;
     if (!prepared || !prepared.needsInput) return undefined;
     const { results, states } = this.options;
-    return success(message.id, results.inputRequired(prepared.round.missing, states.issue(prepared.binding, prepared.round.used)));
+    return success(message.id, results.inputRequired(prepared.round.missing, states.issue(prepared.binding, prepared.round.used, Object.keys(prepared.round.missing))));
   }
 
   private finish(response: JsonRpcResponse): void {
