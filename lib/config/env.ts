@@ -132,6 +132,8 @@ const EnvSchema = z.object({
   MCP_RATE_LIMIT_TOOLS_LIST: z.coerce.number().int().min(1).max(1_000_000).default(10),
   MCP_RATE_LIMIT_TOOLS_CALL: z.coerce.number().int().min(1).max(1_000_000).default(60),
   MCP_RATE_LIMIT_OTHER: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /** tasks/get, tasks/update, tasks/cancel, tasks/result, tasks/list; unset: enough to poll every running task at its interval, twice over (lib/ratelimit/settings.ts). */
+  MCP_RATE_LIMIT_TASKS: z.coerce.number().int().min(1).max(1_000_000).optional(),
   /** Per-tool budgets on top of tools/call's: `export_world=10,create_world=30`. */
   MCP_RATE_LIMIT_TOOLS: list.pipe(z.array(z.string().regex(/^[A-Za-z0-9_.-]{1,128}=\d{1,6}$/, "each entry must be tool=limit"))).default([]),
   MCP_MAX_STREAMS_PER_CALLER: z.coerce.number().int().min(1).max(1000).default(5),

@@ -2,8 +2,10 @@ import type { RateLimitCall } from "../mcp/policy/rate-limit";
 
 /**
  * Which budgets a request spends (seed 001 §rate limiting): tools/list, tools/call and initialize
- * have their own, everything else shares one — every other method, notifications, client
- * responses, GET and DELETE — and a tool may have a budget of its own on top of tools/call's.
+ * have their own, and so do the tasks methods (a client polling its running tasks at the interval
+ * they ask for must not run out: SEP-2663 §polling); everything else shares one — every other
+ * method, notifications, client responses, GET and DELETE — and a tool may have a budget of its
+ * own on top of tools/call's.
  * Budgets count per caller over a sliding window.
  */
 export interface Budget {
@@ -18,6 +20,8 @@ export interface BudgetConfig {
   toolsList: number;
   toolsCall: number;
   initialize: number;
+  /** tasks/get, tasks/update, tasks/cancel, tasks/result, tasks/list. */
+  tasks: number;
   other: number;
   /** Per tool, on top of tools/call. */
   perTool: Readonly<Record<string, number>>;
@@ -29,10 +33,12 @@ export function budgetsOf(config: BudgetConfig): (call: RateLimitCall) => Budget
   const call = make("tools-call", config.toolsCall);
   const other = make("other", config.other);
   const initialize = make("initialize", config.initialize);
+  const tasks = make("tasks", config.tasks);
   const perTool = new Map(Object.entries(config.perTool).map(([tool, limit]) => [tool, make(`tool:${tool}`, limit)]));
   return ({ method, tool }) => {
     if (method === "tools/list") return [list];
     if (method === "initialize") return [initialize];
+    if (method.startsWith("tasks/")) return [tasks];
     if (method === "tools/call") {
       const own = tool ? perTool.get(tool) : undefined;
       // The narrower budget first: a request it refuses never touches the wider one.

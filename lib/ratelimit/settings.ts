@@ -19,6 +19,16 @@ export interface LimiterSettings {
   backend: { kind: "memory" } | { kind: "upstash"; url: string; token: string } | { kind: "redis"; url: string; connectionTimeoutMs: number };
 }
 
+/**
+ * The tasks budget by default: every task a caller may run at once polled at the interval the
+ * server asks for (MCP_TASK_POLL_INTERVAL_MS) for the whole window, twice over (a get and an
+ * update or a cancel, clocks that drift). 1,200 a minute with the defaults.
+ */
+function pollingBudget(env: Env): number {
+  const polls = Math.ceil((env.MCP_RATE_LIMIT_WINDOW_SECONDS * 1000) / env.MCP_TASK_POLL_INTERVAL_MS);
+  return Math.min(1_000_000, 2 * env.MCP_TASKS_MAX_RUNNING_PER_CALLER * polls);
+}
+
 /** The limiter a deployment's configuration asks for (see .env.example, "Rate limits"). */
 export function limiterSettingsOf(env: Env): LimiterSettings {
   return {
@@ -27,6 +37,7 @@ export function limiterSettingsOf(env: Env): LimiterSettings {
       toolsList: env.MCP_RATE_LIMIT_TOOLS_LIST,
       toolsCall: env.MCP_RATE_LIMIT_TOOLS_CALL,
       initialize: env.MCP_RATE_LIMIT_INITIALIZE,
+      tasks: env.MCP_RATE_LIMIT_TASKS ?? pollingBudget(env),
       other: env.MCP_RATE_LIMIT_OTHER,
       perTool: parseToolBudgets(env.MCP_RATE_LIMIT_TOOLS),
     },

@@ -149,6 +149,23 @@ describe("every request kind spends a budget", () => {
   });
 });
 
+describe("the tasks methods spend a budget of their own", () => {
+  // Outside audit (2026-11-27): tasks/* shared the other budget (here 40), so a client polling its
+  // running tasks at the advertised pollIntervalMs was refused 429 within a minute (SEP-2663: a
+  // server may limit only polling faster than the interval). Unset, MCP_RATE_LIMIT_TASKS is every
+  // task a caller may run (10) polled each second of the window (60), twice over: 1,200.
+  it.each(["2025-11-25", "2026-07-28"] as const)("60 tasks/get in a row are all answered, against the tasks budget (%s)", async (era) => {
+    const url = endpointOf(memory);
+    const client = await eraClient(url, era, await tokenFor(memory.url, newSubject(`tasks-${era}`)));
+    const taskId = `no-such-task-${RUN}`;
+    const replies = [];
+    for (let i = 0; i < 60; i += 1) replies.push(await client.request("tasks/get", { taskId }, era === "2026-07-28" ? { "mcp-name": taskId } : {}));
+    expect(replies.map((r) => r.status).filter((status) => status === 429)).toEqual([]);
+    expect(replies[0]!.headers.get("ratelimit-limit")).toBe("1200");
+    expect(replies[59]!.headers.get("ratelimit-remaining")).toBe(String(1200 - 60));
+  });
+});
+
 describe("tools/batch spends a budget of its own", () => {
   // Issue: budgetsOf gave tools/batch none, so a batch refused before its calls were admitted
   // (`calls: []`) cost nothing: 1,100 of them got 400, never 429, and no RateLimit-* headers.
