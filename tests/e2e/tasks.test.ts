@@ -196,6 +196,16 @@ describe("2025-11-25 experimental tasks with the SDK 1.x client", () => {
     await expect(client.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/already failed/) });
   });
 
+  it("a task that failed with a protocol error: tasks/result's error names its task in data (related-task), as its response must", async () => {
+    const { client } = await connectClient(url());
+    const created = await client.request({ method: "tools/call", params: { name: "protocol_error_job", arguments: {}, task: {} } }, CreateTaskResultSchema);
+    const taskId = created.task.taskId;
+    await expect(client.request({ method: "tasks/result", params: { taskId } }, CallToolResultSchema)).rejects.toMatchObject({
+      code: -32603,
+      data: { "io.modelcontextprotocol/related-task": { taskId } },
+    });
+  });
+
   it("a task id with a NUL or other control character is an unknown task (-32602), never a server error", async () => {
     const { client } = await connectClient(url());
     for (const method of ["tasks/get", "tasks/result", "tasks/cancel"]) {
@@ -220,7 +230,9 @@ describe("2025-11-25 experimental tasks with the SDK 1.x client", () => {
       if (methodOf(event) === "notifications/progress") seen.push(JSON.parse(event.data) as Record<string, unknown>);
     }
     expect(seen.length).toBeGreaterThan(0);
-    for (const m of seen) expect(m.params).toMatchObject({ progressToken: "task-progress-1", total: 1 });
+    // Each names its task (basic/utilities/tasks §related task metadata).
+    const taskId = (created.json as { result: { task: { taskId: string } } }).result.task.taskId;
+    for (const m of seen) expect(m.params).toMatchObject({ progressToken: "task-progress-1", total: 1, _meta: { "io.modelcontextprotocol/related-task": { taskId } } });
     expect(seen.at(-1)!.params).toMatchObject({ progress: 1 });
   });
 });

@@ -51,7 +51,11 @@ export const legacyTaskResult: MethodHandler = async (env, call) => {
     const meta = typeof task.result._meta === "object" && task.result._meta !== null ? (task.result._meta as Record<string, unknown>) : {};
     return { ...task.result, _meta: { ...meta, ...related } };
   }
-  if (task.status === "failed" && task.error) throw new ProtocolError(task.error.code, task.error.message, task.error.data);
+  // An error has no _meta: the related task travels in its data, as for a cancelled task below.
+  if (task.status === "failed" && task.error) {
+    const data = task.error.data;
+    throw new ProtocolError(task.error.code, task.error.message, data === undefined ? related : typeof data === "object" && data !== null && !Array.isArray(data) ? { ...data, ...related } : data);
+  }
   throw new ProtocolError(ErrorCode.InvalidRequest, "The task was cancelled: it has no result", related);
 };
 

@@ -2,7 +2,7 @@ import type { CallChannel, CallScope } from "../runtime/handler-context";
 import type { ServerRequestMethod } from "../runtime/client-requests";
 import { ErrorCode } from "../../jsonrpc";
 import { ProtocolError } from "../protocol/protocol-error";
-import { createTaskResult, legacyTask } from "./wire";
+import { RELATED_TASK_META_KEY, createTaskResult, legacyTask } from "./wire";
 import type { TaskEnding } from "./store";
 import { failedEnding, type TaskRun, type TaskRuntime } from "./runtime";
 
@@ -26,11 +26,17 @@ export interface TaskCall {
  * SEP-2663 tasks are polled (progress is stored, tasks/get reads it) or heard through
  * subscriptions/listen; other notifications have nowhere to go.
  */
-function taskNotify(runtime: TaskRuntime, request: CallScope, legacy: boolean): CallChannel["notify"] {
+function taskNotify(runtime: TaskRuntime, request: CallScope, run: TaskRun, legacy: boolean): CallChannel["notify"] {
   const sessionId = request.sessionId;
   if (!legacy || sessionId === undefined) return () => Promise.resolve();
+  // basic/utilities/tasks §related task metadata: every notification associated with a task MUST
+  // name it in `_meta` (outside audit, 2026-11-27: progress went out without it).
+  const related = { [RELATED_TASK_META_KEY]: { taskId: run.record.id } };
   return (method, params) => {
-    if (method === "notifications/progress") runtime.notifySession(sessionId, method, params);
+    if (method === "notifications/progress") {
+      const meta = typeof params._meta === "object" && params._meta !== null ? (params._meta as Record<string, unknown>) : {};
+      runtime.notifySession(sessionId, method, { ...params, _meta: { ...meta, ...related } });
+    }
     return Promise.resolve();
   };
 }
@@ -40,7 +46,7 @@ function taskScopeOf(runtime: TaskRuntime, request: CallScope, run: TaskRun, leg
   const cannotAsk = (method: ServerRequestMethod) =>
     legacy ? new ProtocolError(ErrorCode.InvalidRequest, `A 2025-11-25 task cannot ask the client (${method}): use protocol revision 2026-07-28 for tasks that ask`) : undefined;
   const channel: CallChannel = {
-    notify: taskNotify(runtime, request, legacy),
+    notify: taskNotify(runtime, request, run, legacy),
     request: (method, params, _signal, key) => {
       const refused = cannotAsk(method);
       return refused ? Promise.reject(refused) : run.ask(method, params, key);
