@@ -219,7 +219,8 @@ function callToolAsTask(
       if (refusal) return refusal();
       let result: CallToolResult;
       try {
-        result = await tool.definition.handler(args, createHandlerContext(taskScope, env.locales));
+        // As on the plain path: a tool run as a task announces its writes to listen streams and sessions.
+        result = await tool.definition.handler(args, createHandlerContext(taskScope, env.locales, env.publishResourceUpdate));
       } catch (thrown) {
         return failedResult(thrown, taskScope);
       }

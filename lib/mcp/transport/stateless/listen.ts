@@ -16,6 +16,8 @@ export interface Listener {
   subject: string | undefined;
   /** Whose tasks it hears of (tasks/owner.ts: anonymous callers by their address). */
   taskOwner: string;
+  /** Whether the server offers tasks at all (MCP_TASKS). */
+  tasksOffered: boolean;
   /** The server offers tasks and the request declared the extension. */
   tasks: boolean;
   /** Whether the stream's token has the scopes a read of `uri` needs (policy/authorize.ts). */
@@ -88,7 +90,9 @@ export function listenResponse(
   onEnd?: () => void,
 ): Response {
   const { notifications } = parseOrInvalidParams(ListenParams, params);
-  if (notifications.taskIds?.length && !listener.tasks) {
+  // A server without tasks leaves taskIds out of what it agrees to (subscriptions §acknowledgment:
+  // types it does not support are omitted); one with tasks needs the client to have declared them.
+  if (notifications.taskIds?.length && listener.tasksOffered && !listener.tasks) {
     throw new ProtocolError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${TASKS_EXTENSION} (for taskIds)`, {
       requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
     });
@@ -99,7 +103,7 @@ export function listenResponse(
   if (notifications.promptsListChanged) agreed.promptsListChanged = true;
   if (notifications.resourcesListChanged) agreed.resourcesListChanged = true;
   if (notifications.resourceSubscriptions?.length) agreed.resourceSubscriptions = notifications.resourceSubscriptions;
-  if (notifications.taskIds?.length) agreed.taskIds = notifications.taskIds;
+  if (notifications.taskIds?.length && listener.tasks) agreed.taskIds = notifications.taskIds;
 
   let stop = () => undefined as void;
   const body = new ReadableStream<Uint8Array>({

@@ -70,6 +70,7 @@ function serveListenOf({ options, message, accept, auth, host, meta, caller }: M
   const listener: Listener = {
     subject: auth?.subject,
     taskOwner: taskOwnerOf(auth, host.clientAddress),
+    tasksOffered: options.env.tasks !== undefined,
     tasks: options.env.tasks !== undefined && declaresTasks(meta.clientCapabilities),
     mayRead: (uri) => mayReadResource(options.env, uri, auth),
     mayReachTask: (tool) => mayReachTask(options.env, tool, auth),
