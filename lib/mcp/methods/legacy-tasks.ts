@@ -53,11 +53,19 @@ export const legacyTaskResult: MethodHandler = async (env, call) => {
   }
   // An error has no _meta: the related task travels in its data, as for a cancelled task below.
   if (task.status === "failed" && task.error) {
-    const data = task.error.data;
-    throw new ProtocolError(task.error.code, task.error.message, data === undefined ? related : typeof data === "object" && data !== null && !Array.isArray(data) ? { ...data, ...related } : data);
+    throw new ProtocolError(task.error.code, task.error.message, withRelatedTask(task.error.data, related));
   }
   throw new ProtocolError(ErrorCode.InvalidRequest, "The task was cancelled: it has no result", related);
 };
+
+/**
+ * A failed task's error data with its related task merged in. Data that is not an object (a
+ * string, an array) is the tool's own and stays as it is: there is nowhere to put the key.
+ */
+function withRelatedTask(data: unknown, related: Record<string, unknown>): unknown {
+  if (data === undefined) return related;
+  return typeof data === "object" && data !== null && !Array.isArray(data) ? { ...data, ...related } : data;
+}
 
 /**
  * tasks/cancel: the cancelled task. A task that already ended cannot be cancelled (-32602), and

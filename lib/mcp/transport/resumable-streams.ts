@@ -24,10 +24,10 @@ interface LoggedEvent {
   data: string;
 }
 
-/** Where a resumable stream's events are copied for the other instances. */
 /** What a mirror needs of a stream: which one, and whose. */
 export type MirroredStream = Pick<LogicalStream, "id" | "sessionId">;
 
+/** Where a resumable stream's events are copied for the other instances. */
 export interface StreamMirror {
   /** Settles once the shared log knows the stream (never rejects: a failed write is logged). */
   opened(stream: MirroredStream): Promise<void>;
