@@ -11,6 +11,13 @@
  *   the connection.
  * - A path whose percent-escapes do not decode: 400, whatever the method. proxy.ts answers it
  *   too, where this gate does not run, but only for requests without a body (see there).
+ * - A transfer coding other than chunked alone ("gzip, chunked"): 501 (RFC 9112 §6.1). Node
+ *   undoes the chunked framing and passes the rest on as if it were plain, so a proxy that
+ *   honours the gzip and this server would read different bytes.
+ * - A header section with as many lines as Node keeps: 431. Node 20 keeps 1,000 (2,000 names
+ *   and values: server.maxHeadersCount, when set, counts lines) and drops the rest without a word,
+ *   so a second Authorization past them would go unseen (lib/http/trusted-host.mjs refuses two),
+ *   and so would an Mcp-Method. Node 24 answers such a request 431 itself.
  */
 import { hasMalformedPercentEncoding, MALFORMED_PATH_MESSAGE } from "./path-encoding.mjs";
 
@@ -20,6 +27,11 @@ export const SERVED_METHODS = Object.freeze(["GET", "HEAD", "OPTIONS", "POST", "
 const SERVED = new Set(SERVED_METHODS);
 
 const NOT_IMPLEMENTED = "Not Implemented: this server does not support the request method\n";
+const CODING_NOT_IMPLEMENTED = "Not Implemented: the only transfer coding this server reads is chunked\n";
+const TOO_MANY_HEADERS = "Request Header Fields Too Large: too many header lines\n";
+
+/** Names and values Node 20's parser keeps when server.maxHeadersCount is unset (its MAX_HEADER_PAIRS). */
+const NODE_MAX_HEADER_ENTRIES = 2000;
 
 /**
  * `Connection: close`: a refused request's body is never read, and its unread rest would be taken
@@ -37,14 +49,29 @@ function answer(res, status, body) {
   res.end(body);
 }
 
+/** Whether Node may have dropped header lines of `req`: it kept as many as `server` keeps at most (0: no limit). */
+function headersMayBeCut(server, req) {
+  const entries = typeof server?.maxHeadersCount === "number" ? server.maxHeadersCount * 2 : NODE_MAX_HEADER_ENTRIES;
+  return entries > 0 && req.rawHeaders.length >= entries;
+}
+
 /** Whether the gate answered `req` (then the caller must not). */
-function refused(req, res) {
+function refused(server, req, res) {
   if (!SERVED.has(req.method)) {
     answer(res, 501, NOT_IMPLEMENTED);
     return true;
   }
   if (hasMalformedPercentEncoding(req.url.split("?", 1)[0])) {
     answer(res, 400, MALFORMED_PATH_MESSAGE);
+    return true;
+  }
+  const coding = req.headers["transfer-encoding"];
+  if (coding !== undefined && coding.trim().toLowerCase() !== "chunked") {
+    answer(res, 501, CODING_NOT_IMPLEMENTED);
+    return true;
+  }
+  if (headersMayBeCut(server, req)) {
+    answer(res, 431, TOO_MANY_HEADERS);
     return true;
   }
   return false;
@@ -58,7 +85,7 @@ export function installRequestGate(http) {
     if (at >= 0) {
       const listener = args[at];
       args[at] = function gatedListener(req, res) {
-        if (refused(req, res)) return undefined;
+        if (refused(this, req, res)) return undefined;
         return listener.call(this, req, res);
       };
     }

@@ -53,6 +53,21 @@ describe.each(ERA_REQUESTS)("in $era", ({ body, headers }) => {
     expect((await rawPost(url(), [...base, ["Authorization", `Bearer ${token}`]], body)).status).toBe(200);
   });
 
+  // Node 20 keeps 1,000 header lines and drops the rest unseen (outside audit, 2026-11-27): the gate
+  // in front of Next refuses a section that reaches the limit (Node 24 refuses it itself), so no
+  // second credential hides past it.
+  it("a second Authorization past Node's 1,000th header line is 431, never run as the first", async () => {
+    const token = await tokenFor(inject("statefulUrl"), newSubject("dup-far"));
+    // Short lines: the section stays under Node's 16 KiB, whose own 431 would prove nothing here.
+    const filler = (n: number) => Array.from({ length: n }, (): [string, string] => ["a", "b"]);
+    const far = await rawPost(url(), [...base, ["Authorization", `Bearer ${token}`], ...filler(1100), ["Authorization", "Bearer garbage"]], body);
+    expect(far.status, far.head.slice(0, 200)).toBe(431);
+    expect(far.head.toLowerCase()).toContain("connection: close");
+    // Below the limit every line is seen, and the pair is refused as above.
+    const near = await rawPost(url(), [...base, ["Authorization", `Bearer ${token}`], ...filler(900), ["Authorization", "Bearer garbage"]], body);
+    expect(near.status, near.head.slice(0, 200)).toBe(400);
+  });
+
   it("a joined value that is not one well-formed Bearer credential is 400 too", async () => {
     const token = await tokenFor(inject("statefulUrl"), newSubject("joined"));
     for (const joined of [`Bearer ${token}, Bearer garbage`, `Basic dXNlcjpwYXNz, Bearer ${token}`, `Bearer ${token},`]) {

@@ -162,14 +162,18 @@ describe("the tasks methods spend a budget of their own", () => {
     for (let i = 0; i < 60; i += 1) replies.push(await client.request("tasks/get", { taskId }, era === "2026-07-28" ? { "mcp-name": taskId } : {}));
     expect(replies.map((r) => r.status).filter((status) => status === 429)).toEqual([]);
     expect(replies[0]!.headers.get("ratelimit-limit")).toBe("1200");
-    expect(replies[59]!.headers.get("ratelimit-remaining")).toBe(String(1200 - 60));
+    // A sliding window: when a window turns mid-run, the calls before the turn count a little less.
+    const remaining = Number(replies[59]!.headers.get("ratelimit-remaining"));
+    expect(remaining).toBeGreaterThanOrEqual(1200 - 60);
+    expect(remaining).toBeLessThanOrEqual(1200 - 55);
   });
 });
 
 describe("tools/batch spends a budget of its own", () => {
   // Issue: budgetsOf gave tools/batch none, so a batch refused before its calls were admitted
   // (`calls: []`) cost nothing: 1,100 of them got 400, never 429, and no RateLimit-* headers.
-  it.each(["2025-11-25", "2026-07-28"] as const)("an empty tools/batch spends the other budget, then is 429 (%s)", async (era) => {
+  // Session era only: 2026-07-28 has no tools/batch (404 -32601, tests/http/stateless-era.test.ts).
+  it.each(["2025-11-25"] as const)("an empty tools/batch spends the other budget, then is 429 (%s)", async (era) => {
     const url = endpointOf(memory);
     const client = await eraClient(url, era, await tokenFor(memory.url, newSubject(`batch-${era}`)));
     const replies = [];
@@ -180,7 +184,7 @@ describe("tools/batch spends a budget of its own", () => {
     }
     const statuses = replies.map((r) => r.status);
     // MCP_RATE_LIMIT_OTHER=40; the 2025-11-25 session's notifications/initialized spent one of them.
-    const allowed = era === "2025-11-25" ? 39 : 40;
+    const allowed = 39;
     expect(statuses.indexOf(429), statuses.join()).toBe(allowed);
     // Each refused batch still says what it cost (-32602: no calls), with the budget's headers.
     expect(replies[0]!.headers.get("ratelimit-limit")).toBe("40");

@@ -10,7 +10,8 @@ import { startNextServer, type RunningNextServer } from "../support/next-server.
  * - paths whose percent-escapes do not decode, sent to every route with a dynamic segment: 400,
  *   with a body or without;
  * - methods Next cannot build a web Request for (undici refuses TRACE and CONNECT) or dispatches
- *   to no route (PROPFIND, QUERY…): 501 Not Implemented on every route and page (RFC 9110 §15.6.2).
+ *   to no route (PROPFIND, QUERY…): 501 Not Implemented on every route and page (RFC 9110 §15.6.2);
+ * - a transfer coding other than chunked alone: 501 (RFC 9112 §6.1).
  */
 const MALFORMED = ["/api/files/%E0%A4%A", "/api/auth/%E0%A4%A", "/auth/submit/%E0%A4%A", "/records/world/%E0%A4%A", "/records/%"];
 
@@ -78,6 +79,31 @@ describe("methods no route serves", () => {
       socket.setTimeout(5_000, () => reject(new Error("no answer to CONNECT")));
     });
     expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 501 Not Implemented");
+  });
+
+  // RFC 9112 §6.1: a transfer coding the server does not understand SHOULD be 501. Node undid the
+  // chunked framing of "gzip, chunked" and ran the rest as plain JSON (outside audit, 2026-11-27).
+  it("a transfer coding other than chunked alone is 501 and closes the connection; chunked alone is read", async () => {
+    const url = new URL(base());
+    const exchange = (coding: string) =>
+      new Promise<string>((resolve, reject) => {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
+        const head = [`POST /api/mcp HTTP/1.1`, `Host: ${url.host}`, "Content-Type: application/json", "Accept: application/json, text/event-stream", "MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/list", `Transfer-Encoding: ${coding}`, "Connection: close"];
+        const socket = connect(Number(url.port), url.hostname, () => socket.write(`${head.join("\r\n")}\r\n\r\n${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`));
+        let text = "";
+        socket.setEncoding("utf8");
+        socket.on("data", (d: string) => (text += d));
+        socket.on("end", () => resolve(text));
+        socket.on("error", reject);
+        socket.setTimeout(5_000, () => reject(new Error(`no answer with Transfer-Encoding: ${coding}`)));
+      });
+    for (const coding of ["gzip, chunked", "identity, chunked", "deflate,chunked"]) {
+      const answer = await exchange(coding);
+      expect(answer.split("\r\n")[0], coding).toBe("HTTP/1.1 501 Not Implemented");
+      expect(answer.toLowerCase()).toContain("connection: close");
+      expect(answer).toContain("the only transfer coding this server reads is chunked");
+    }
+    expect((await exchange("Chunked")).split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
   });
 
   describe("on a server of this file's own, whose log is read", () => {

@@ -373,6 +373,15 @@ const CASES: readonly Case[] = [
     id: 136,
   },
   {
+    // Two header texts must not name one value: "…dB==" decodes as "…dA==" does (outside audit).
+    name: "tools/call, Mcp-Name sentinel in a non-canonical spelling (an unused bit set)",
+    body: simpleText(142),
+    headers: { "mcp-name": `=?base64?${b64("test_simple_text").replace(/A==$/, "B==")}?=` },
+    status: 400,
+    code: -32020,
+    id: 142,
+  },
+  {
     name: "tools/call, Mcp-Name sentinel of another name",
     body: simpleText(137),
     headers: { "mcp-name": sentinel("test_error_handling") },
@@ -616,6 +625,23 @@ const CASES: readonly Case[] = [
     status: 200,
     code: null,
     id: 213,
+  },
+  // A gateway routing on Mcp-Name must see every target a request runs (outside audit, 2026-11-27).
+  {
+    name: "an Mcp-Name on a method that names no target (tools/list): 400 -32020",
+    body: listTools(214, meta2026()),
+    headers: { "mcp-name": "test_simple_text" },
+    status: 400,
+    code: -32020,
+    id: 214,
+    check: (r) => expect(errorOf(r).message).toContain("names no target"),
+  },
+  {
+    name: "tools/batch is the session era's: 404 -32601 here, where each call's tool must travel in Mcp-Name",
+    body: req(215, "tools/batch", { calls: [{ name: "test_simple_text", arguments: {} }] }),
+    status: 404,
+    code: -32601,
+    id: 215,
   },
   { name: "GET with MCP-Protocol-Version: 2026-07-28", method: "GET", headers: { accept: "text/event-stream" }, status: 405, code: -32600, id: null },
   { name: "DELETE with MCP-Protocol-Version: 2026-07-28", method: "DELETE", status: 405, code: -32600, id: null },
@@ -886,6 +912,9 @@ describe("2026-07-28 multi-round-trip requests", () => {
       ["a character of the payload flipped", flipAt(state, Math.floor(dot / 2))],
       ["a character of the signature flipped", flipAt(state, dot + 1)],
       ["junk appended", `${state}AAAA`],
+      // base64url decoding skips characters outside its alphabet: these decode to the same bytes.
+      ["characters outside base64url appended", `${state}!!`],
+      ["a character outside base64url inside the signature", `${state.slice(0, dot + 3)}*${state.slice(dot + 3)}`],
       ["the signature removed", state.slice(0, dot + 1)],
       ["not a state at all", "hello"],
     ];
@@ -964,6 +993,18 @@ describe("2026-07-28 multi-round-trip requests", () => {
     expectError(notObject, 400, -32602, "shape-2");
     const array = await send(fixtureUrl(), round("shape-3", ELICIT, { inputResponses: [accept({ name: "A" })] }));
     expectError(array, 400, -32602, "shape-3");
+  });
+
+  // client/elicitation §security: servers SHOULD validate that the content matches the requested
+  // schema. An accepted form whose content does not fit was handed to the tool as is (outside audit).
+  it("an accepted answer whose content does not fit the form asked is refused: -32602 naming the field", async () => {
+    for (const [id, content] of [["fit-1", { name: 12345 }], ["fit-2", {}], ["fit-3", { name: "bell\u0007" }]] as const) {
+      const reply = await send(fixtureUrl(), round(id, ELICIT, { inputResponses: { user_name: accept(content) }, requestState: await firstRound() }));
+      expect(expectError(reply, 400, -32602, id).message, JSON.stringify(content)).toMatch(/^The client's answer to elicitation\/create does not fit the requested schema: name: /);
+    }
+    // Declining carries no content to check.
+    const declined = await send(fixtureUrl(), round("fit-4", ELICIT, { inputResponses: { user_name: { action: "decline" } }, requestState: await firstRound() }));
+    expect(declined.status).toBe(200);
   });
 
   it("a retry without the answer asked for gets input_required again (unknown keys are ignored)", async () => {

@@ -9,7 +9,7 @@ import { invalidArgumentOf } from "../support/tool-errors";
  * real server on PostgreSQL:
  * - LIKE wildcards: `%`, `_` and a trailing `\` are plain characters in every search, filter and
  *   name lookup (they matched everything, or made PostgreSQL fail with 22025);
- * - control characters: a NUL (PostgreSQL 22021) or any other C0 control in a string argument is
+ * - control characters: a NUL (PostgreSQL 22021) or any other C0, DEL or C1 control in a string argument is
  *   refused at the edge (a tool's arguments with an invalid_argument tool error, other params with
  *   -32602); multi-line text keeps tab and newline;
  * - unexpected errors answer a generic message with a reference id, never the error's text.
@@ -89,6 +89,19 @@ describe.each(ERAS)("in %s", (era) => {
         expect(r.status, r.text).toBe(200);
         expect(invalidArgumentMessage(r.message), r.text).toBe("Invalid arguments for tool create_world: name: Control characters are not allowed");
       }
+    });
+
+    // Outside audit (2026-11-27): NEL, the 8-bit CSI and the Unicode line separators were stored in names.
+    it("C1 controls (NEL, CSI), DEL and the line and paragraph separators are refused in a name; C1 in prose too", async () => {
+      for (const name of ["A\u0085B", "A\u009b2J", "A\u007fB", "A\u2028B", "A\u2029B"]) {
+        const r = await client.request("tools/call", { name: "create_world", arguments: { name, theme: "fantasy" } });
+        expect(invalidArgumentMessage(r.message), `${JSON.stringify(name)} ${r.text}`).toBe("Invalid arguments for tool create_world: name: Control characters are not allowed");
+      }
+      const csi = await client.request("tools/call", { name: "create_world", arguments: { name: `C1 ${tag}`, theme: "fantasy", description: "x\u009b2Jy" } });
+      expect(invalidArgumentMessage(csi.message), csi.text).toBe("Invalid arguments for tool create_world: description: Control characters are not allowed");
+      // Prose may break lines however it likes: U+2028 is text there.
+      const prose = await call("create_world", { name: `Separated ${tag}`, theme: "fantasy", description: "one\u2028two" });
+      expect(toolResult(prose)?.isError, JSON.stringify(prose)).toBeFalsy();
     });
 
     it("single-line fields refuse a newline; prose keeps tab and newline", async () => {

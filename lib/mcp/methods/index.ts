@@ -22,12 +22,16 @@ const SHARED: Readonly<Record<string, MethodHandler>> = {
   "prompts/list": listPrompts,
   "prompts/get": getPrompt,
   "completion/complete": complete,
-  "tools/batch": batchTools,
 };
 
 /** Method name → handler, per era: the routing tables of the core (initialize is the transport's). */
 export const SESSION_ERA_METHODS: Readonly<Record<string, MethodHandler>> = {
   ...SHARED,
+  // Session era only. 2026-07-28 mirrors every call's tool in Mcp-Name so that gateways can route
+  // and filter on it (basic/transports/streamable-http §standard request headers); a batch would
+  // run tools no header names. There, each call is its own request, as cheap as a batch without
+  // sessions (outside audit, 2026-11-27).
+  "tools/batch": batchTools,
   ping,
   "resources/subscribe": subscribeResource,
   "resources/unsubscribe": unsubscribeResource,

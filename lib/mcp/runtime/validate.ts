@@ -21,10 +21,11 @@ function issuesOf(issues: readonly { path: PropertyKey[]; message: string }[]): 
 }
 
 /**
- * C0 control characters other than tab, line feed and carriage return. Text never needs them,
- * and PostgreSQL refuses a NUL in text (22021): they are refused at the edge instead (-32602).
+ * Control characters (Unicode Cc) other than tab, line feed and carriage return: C0, DEL and C1.
+ * Text never needs them; PostgreSQL refuses a NUL in text (22021), and C1's CSI (U+009B) is a
+ * terminal escape in an export read with `cat`. They are refused at the edge instead (-32602).
  */
-const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /** The message every refused control character gets, wherever it is found. */
 export const CONTROL_CHARACTERS_MESSAGE = "Control characters are not allowed";

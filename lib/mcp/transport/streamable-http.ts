@@ -127,7 +127,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     // Checked, not trusted: a framework may call a route export with arguments of its own.
     const host = requestHostOf(request, init, options.clientAddresses);
     const cors = (response: Response) => (request.method === "OPTIONS" ? response : applyCors(response, request, options.origin));
-    const refused = (thrown: unknown) => cors(refusal(options, allow, request.method, thrown, started));
+    const refused = (thrown: unknown) => cors(refusal(options, allow, request, thrown, started));
     try {
       const answer = route(request, host);
       return answer instanceof Promise ? answer.then(cors, refused) : Promise.resolve(cors(answer));
@@ -144,15 +144,27 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
 }
 
 /**
+ * A refusal's extra headers. One answered before the body was read (a bad Origin, token, Content-
+ * Type or method) closes the connection: Node would otherwise read and drop the rest of the body
+ * to keep the connection, for as long as a slow sender trickles it (its requestTimeout, 300 s),
+ * and the unread rest must not be taken for the next request either (RFC 9112 §9.3).
+ */
+function refusalHeaders(request: Request, extra: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (request.body === null || request.bodyUsed || request.headers.get("content-length") === "0") return extra;
+  return { ...extra, connection: "close" };
+}
+
+/**
  * Any refusal thrown below becomes its JSON-RPC error body with the right HTTP status, and one
  * log line (a refused request is a request too: 401s and 403s are worth seeing).
  */
-function refusal(options: StreamableHttpOptions, allow: Record<string, string>, method: string, thrown: unknown, started: number): Response {
+function refusal(options: StreamableHttpOptions, allow: Record<string, string>, request: Request, thrown: unknown, started: number): Response {
+  const method = request.method;
   const id = thrown instanceof RequestRefusal ? thrown.id : null;
   const cause = thrown instanceof RequestRefusal ? thrown.refused : thrown;
   if (!(cause instanceof McpError)) logUnexpected(`${method} transport`, cause);
   const error = toMcpError(cause);
-  const response = errorResponse(error, id, error.httpStatus === 405 ? allow : undefined);
+  const response = errorResponse(error, id, refusalHeaders(request, error.httpStatus === 405 ? allow : undefined));
   if (options.log !== silentRequestLogger) {
     const ms = Math.round((performance.now() - started) * 100) / 100;
     // A client that left mid-body cancelled its own request: nobody reads this answer.

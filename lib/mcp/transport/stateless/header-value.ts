@@ -27,8 +27,12 @@ export function decodeHeaderValue(raw: string): string | undefined {
   const encoded = m[1] as string;
   // Strict: padding required, no stray characters (the conformance suite refuses both).
   if (!BASE64.test(encoded)) return undefined;
+  const bytes = Buffer.from(encoded, "base64");
+  // Canonical only: "eA==" and "eB==" (an unused bit set) both decode to "x", so two header texts
+  // would name one value, and a filter matching the one could be passed with the other.
+  if (bytes.toString("base64") !== encoded) return undefined;
   try {
-    return utf8.decode(Buffer.from(encoded, "base64"));
+    return utf8.decode(bytes);
   } catch {
     return undefined;
   }

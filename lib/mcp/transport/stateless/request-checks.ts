@@ -106,9 +106,14 @@ function checkMethodHeaders(request: Request, message: JsonRpcRequest, registry:
   if (method.trim() !== message.method) throw mismatch(`Mcp-Method "${method.trim().slice(0, 64)}" does not match the body's "${message.method.slice(0, 64)}"`);
 
   const source = ownEntry(NAME_SOURCE, message.method);
-  if (!source) return;
-  const bodyName = message.params?.[source];
   const rawName = request.headers.get(Header.Name);
+  if (!source) {
+    // A name the body does not carry cannot match it (§server validation): an intermediary
+    // reading it would act on a target this request does not have.
+    if (rawName !== null) throw mismatch(`Mcp-Name is sent, but ${message.method.slice(0, 64)} names no target`);
+    return;
+  }
+  const bodyName = message.params?.[source];
   if (rawName === null) throw mismatch(`the Mcp-Name header is required for ${message.method}`);
   const name = decodeHeaderValue(rawName);
   if (name === undefined) throw mismatch("Mcp-Name is neither visible ASCII nor valid Base64 (=?base64?…?= form)");

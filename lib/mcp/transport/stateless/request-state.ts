@@ -103,8 +103,10 @@ export class RequestStateCodec {
     const dot = state.indexOf(".");
     if (dot <= 0 || state.length > 256 * 1024) return { ok: false, reason: "malformed" };
     const body = state.slice(0, dot);
-    const given = Buffer.from(state.slice(dot + 1), "base64url");
-    const expected = Buffer.from(this.sign(body), "base64url");
+    // The signature's text, compared as text: base64url decoding skips characters outside its
+    // alphabet, so "<sig>!!" would decode to the same bytes (outside audit, 2026-11-27).
+    const given = Buffer.from(state.slice(dot + 1), "latin1");
+    const expected = Buffer.from(this.sign(body), "latin1");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "signature mismatch" };
     let payload: StatePayload;
     try {
