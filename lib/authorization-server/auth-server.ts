@@ -34,11 +34,24 @@ export function createBuiltinAuthorizationServer(settings: AuthServerSettings): 
     async metadata() {
       // Bearer tokens only: /api/mcp takes no DPoP proof, so no DPoP algorithm is offered
       // (request-hooks.ts and the auth route drop what would ask for a bound token).
-      const { dpop_signing_alg_values_supported: _dpop, ...metadata } = await (await auth()).api.getOAuthServerConfig();
+      // Nor back-channel logout: that is OpenID Connect's, for ID tokens this server does not issue.
+      const {
+        dpop_signing_alg_values_supported: _dpop,
+        backchannel_logout_supported: _logout,
+        backchannel_logout_session_supported: _logoutSession,
+        ...metadata
+      } = await (await auth()).api.getOAuthServerConfig();
       // Public clients revoke with their client_id alone (RFC 7009 §2.1, §5), which better-auth
       // accepts but does not list: "none" as RFC 8414 §2 names it.
       const revocation = metadata.revocation_endpoint_auth_methods_supported;
-      return { ...metadata, revocation_endpoint_auth_methods_supported: [...new Set([...(Array.isArray(revocation) ? revocation : []), "none"])] };
+      // RFC 8414 §2 lists the grants the server supports: client_credentials is not one here (a
+      // registered client is never given it, so no token is ever issued for one).
+      const grants = metadata.grant_types_supported;
+      return {
+        ...metadata,
+        ...(Array.isArray(grants) ? { grant_types_supported: grants.filter((grant) => grant !== "client_credentials") } : {}),
+        revocation_endpoint_auth_methods_supported: [...new Set([...(Array.isArray(revocation) ? revocation : []), "none"])],
+      };
     },
   };
 }

@@ -109,6 +109,11 @@ export async function buildAuthServer(settings: AuthServerSettings) {
         refreshTokenReuseInterval: 0,
         storeTokens: tokenStorage,
         codeExpiresIn: 600,
+        // Per address, counted in the database; the rest keep better-auth's defaults (settings.ts says why these two differ).
+        rateLimit: {
+          token: { window: 60, max: settings.perMinute.token },
+          register: { window: 60, max: settings.perMinute.register },
+        },
       }),
       ...(settings.oidc
         ? [

@@ -66,7 +66,16 @@ function seeOther(location: string, setCookies: readonly string[] = []): Respons
 }
 
 /** Back to the form's page with the error's code (the page words it, page-messages.ts) and the flow's query kept (minus our own parameters). */
+/**
+ * better-auth's answer when the signed authorization request a page carries no longer verifies:
+ * it expired (codeExpiresIn, 10 minutes) or was altered. The same page would carry the same
+ * query back and fail again forever, so the person is sent to the error page, which says to
+ * start again from the app (outside audit, 2026-11-27).
+ */
+const STALE_REQUEST = "invalid_signature";
+
 function backToForm(origin: string, action: FormAction, form: FormData, code: string): Response {
+  if (code === STALE_REQUEST) return seeOther(new URL(`${AuthPage.Error}?error=${STALE_REQUEST}`, origin).toString());
   const target = new URL(ROUTES[action].page, origin);
   const query = oauthQuery(form);
   if (query) for (const [k, v] of new URLSearchParams(query)) target.searchParams.append(k, v);

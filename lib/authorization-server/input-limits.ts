@@ -42,6 +42,22 @@ const LIST_LIMITS: Readonly<Record<string, { entries: number; characters: number
   resources: { entries: 10, characters: 2048, error: "invalid_client_metadata" },
 };
 
+/**
+ * Metadata fields that name a page or image a person may be shown (RFC 7591 §2: "a URL string of a
+ * web page" / "that references a logo"). Stored as given, they would be a `javascript:` link the
+ * day a page renders one: only https is accepted (RFC 7591 §5 leaves the checks to the server).
+ */
+const WEB_PAGE_FIELDS = ["client_uri", "logo_uri", "tos_uri", "policy_uri"] as const;
+
+function isWebPage(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  try {
+    return new URL(value).protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
 export interface RegistrationProblem {
   error: RegistrationError;
   error_description: string;
@@ -57,6 +73,10 @@ export function registrationProblem(body: Readonly<Record<string, unknown>>): Re
     const value = body[field];
     if (typeof value === "string" && value.length > limit) return { error: "invalid_client_metadata", error_description: `${field} is longer than ${limit} characters` };
   }
+  for (const field of WEB_PAGE_FIELDS) {
+    const value = body[field];
+    if (value !== undefined && !isWebPage(value)) return { error: "invalid_client_metadata", error_description: `${field} must be an https URL` };
+  }
   for (const [field, limit] of Object.entries(LIST_LIMITS)) {
     const value = body[field];
     if (!Array.isArray(value)) continue;
@@ -69,14 +89,15 @@ export function registrationProblem(body: Readonly<Record<string, unknown>>): Re
 }
 
 /**
- * A C0 control character: no parameter of an OAuth, registration or sign-in request is multi-line
- * text (tab and newlines included), and PostgreSQL refuses a NUL in text outright (error 22021,
- * which better-auth let through as an empty 500).
+ * A control character (C0, DEL, C1): no parameter of an OAuth, registration or sign-in request is
+ * multi-line text (tab and newlines included), PostgreSQL refuses a NUL in text outright (error
+ * 22021, which better-auth let through as an empty 500), and a client name is shown on the
+ * consent page.
  */
-const CONTROL_CHARACTER = /[\u0000-\u001f]/;
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
- * Whether `text` may be stored and shown as text: no C0 control character and no lone surrogate
+ * Whether `text` may be stored and shown as text: no control character and no lone surrogate
  * (JSON and percent-escapes can spell one, `\ud800` or `%ED%A0%80` decoded leniently; UTF-8 has no
  * form for it, RFC 8259 §8.2).
  */

@@ -11,17 +11,15 @@ import { OFFLINE_ACCESS, RETURN_TO } from "./paths";
 
 export interface AskingClient {
   name: string;
-  uri: string | undefined;
 }
 
 /** The registered client `clientId`, or undefined for an unknown id (one that is not plain text is never looked up: PostgreSQL refuses a NUL). */
 export async function askingClient(clientId: string | undefined): Promise<AskingClient | undefined> {
   if (!clientId || clientId.length > 256 || !isPlainText(clientId)) return undefined;
   const prisma = await getPrisma();
-  const client = await prisma.oauthClient.findUnique({ where: { clientId }, select: { name: true, uri: true, clientId: true } });
+  const client = await prisma.oauthClient.findUnique({ where: { clientId }, select: { name: true, clientId: true } });
   if (!client) return undefined;
-  const uri = client.uri && /^https?:\/\//.test(client.uri) ? client.uri : undefined;
-  return { name: client.name?.trim() || `Application ${client.clientId.slice(0, 8)}`, uri };
+  return { name: client.name?.trim() || `Application ${client.clientId.slice(0, 8)}` };
 }
 
 /**

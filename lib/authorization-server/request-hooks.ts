@@ -9,9 +9,11 @@ import { signUpRefusal, type AuthServerSettings } from "./settings";
  * What the built-in server adds in front of better-auth's endpoints, each for a client that
  * exists today:
  * - registration: every text field within its bound (./input-limits.ts; better-auth stores any
- *   length); clients whose redirect URIs are all loopback or private-use schemes are native
- *   apps (RFC 8252 §7); MCP Inspector and the SDKs register `http://localhost:…` without saying
- *   so, and better-auth would treat them as web clients that need https;
+ *   length), page and logo URLs https; clients with a loopback or private-use redirect URI and
+ *   https ones beside it are native apps (RFC 8252 §7); MCP Inspector and the SDKs register
+ *   `http://localhost:…` without saying so, and better-auth would treat them as web clients
+ *   that need https; software statements are ignored;
+ * - revocation: the token type hint is dropped, so every type is searched (RFC 7009 §2.1);
  * - authorization: the token's audience is this server's one resource (RFC 8707) even when a
  *   client sends no `resource`, and `offline_access` is asked for so a linked account stays
  *   linked (ChatGPT and Claude refresh; the consent page says so);
@@ -33,6 +35,27 @@ function isOwnCallback(value: unknown, origin: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** An https redirect URI on a host that is not loopback: what a web client (and a native one, RFC 8252 §7.2) may use. */
+function isWebRedirect(uri: unknown): boolean {
+  if (typeof uri !== "string") return false;
+  try {
+    const url = new URL(uri);
+    return url.protocol === "https:" && !isLoopbackHost(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The application_type to register a client as when it names none: native when any redirect URI
+ * is loopback or a private-use scheme and the rest are https (VS Code registers its loopback port
+ * beside https://vscode.dev/redirect), which better-auth would refuse as a web client's.
+ */
+function impliedApplicationType(uris: unknown): "native" | undefined {
+  if (!Array.isArray(uris) || uris.length === 0 || !uris.some(isNativeRedirect)) return undefined;
+  return uris.every((uri) => isNativeRedirect(uri) || isWebRedirect(uri)) ? "native" : undefined;
 }
 
 function isNativeRedirect(uri: unknown): boolean {
@@ -122,10 +145,11 @@ export function requestHooks(settings: AuthServerSettings) {
         // Bearer tokens only (no DPoP, see dpop_jkt below): a client cannot ask for bound ones.
         // Deleted in place: a hook's returned context is merged over the request's, never removing a key.
         delete body.dpop_bound_access_tokens;
-        const uris = body.redirect_uris;
-        if (body.application_type === undefined && Array.isArray(uris) && uris.length > 0 && uris.every(isNativeRedirect)) {
-          return { context: { body: { ...body, application_type: "native" } } };
-        }
+        // Unsigned or signed by no one this server trusts, a statement proves nothing; RFC 7591
+        // §3.1.1 lets a server that does not support them ignore them (it was stored as given).
+        delete body.software_statement;
+        const implied = body.application_type === undefined ? impliedApplicationType(body.redirect_uris) : undefined;
+        if (implied) return { context: { body: { ...body, application_type: implied } } };
         return;
       }
       case "/oauth2/authorize": {
@@ -151,6 +175,12 @@ export function requestHooks(settings: AuthServerSettings) {
           },
         };
       }
+      case "/oauth2/revoke":
+        // RFC 7009 §2.1: a token the hint does not find MUST be searched for as the other type;
+        // given a hint, better-auth searches that type only and answers 200 having revoked
+        // nothing. Without one it tries both, access token first ("MAY ignore" the hint, §2.1).
+        delete body.token_type_hint;
+        return;
       case "/oauth2/token": {
         // RFC 6749 §6: a narrowed refresh still gets a refresh token (refresh-scope.ts restores its scope).
         const scope = body.grant_type === "refresh_token" ? withOfflineAccess(body.scope) : undefined;

@@ -23,6 +23,8 @@ export interface AuthServerSettings {
   signIn: { attemptsPerAccount: number; attemptsPerAddress: number; windowSeconds: number };
   /** better-auth's per-address endpoint limits (off only for tests that make many clients from one address). */
   addressLimits: boolean;
+  /** Per address a minute, when addressLimits is on: token requests, client registrations. */
+  perMinute: { token: number; register: number };
   github?: { clientId: string; clientSecret: string };
   google?: { clientId: string; clientSecret: string };
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
@@ -53,6 +55,7 @@ export function resolveAuthServerSettings(env: Env, auth: AuthSettings): AuthSer
       windowSeconds: env.MCP_AUTH_SIGN_IN_WINDOW_SECONDS,
     },
     addressLimits: env.MCP_AUTH_RATE_LIMITS,
+    perMinute: { token: env.MCP_AUTH_TOKEN_REQUESTS_PER_MINUTE, register: env.MCP_AUTH_REGISTRATIONS_PER_MINUTE },
     ...(github ? { github } : {}),
     ...(google ? { google } : {}),
     ...(env.MCP_AUTH_OIDC_ISSUER && oidcClient ? { oidc: { issuer: env.MCP_AUTH_OIDC_ISSUER, name: env.MCP_AUTH_OIDC_NAME, ...oidcClient } } : {}),

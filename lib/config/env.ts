@@ -115,8 +115,16 @@ const EnvSchema = z.object({
   /** Failed sign-ins per account (and, separately, per address) in MCP_AUTH_SIGN_IN_WINDOW_SECONDS. */
   MCP_AUTH_SIGN_IN_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(10),
   MCP_AUTH_SIGN_IN_WINDOW_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
-  /** better-auth's per-address limits on its endpoints (register 5/min, token 20/min, sign-in…); the per-account sign-in limit always applies. */
+  /** better-auth's per-address limits on its endpoints (token, registration, sign-in…); the per-account sign-in limit always applies. */
   MCP_AUTH_RATE_LIMITS: bool.default(true),
+  /**
+   * Token requests (codes redeemed, refreshes) per address a minute. ChatGPT and Claude call the
+   * token endpoint from their own servers, so one address is every user of that host: better-auth's
+   * 20 a minute would throttle them all together once a few hundred are linked.
+   */
+  MCP_AUTH_TOKEN_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
+  /** Client registrations per address a minute: a host registers once per person who adds the app (better-auth's own default: 5). */
+  MCP_AUTH_REGISTRATIONS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(60),
   GITHUB_CLIENT_ID: z.string().min(1).optional(),
   GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),

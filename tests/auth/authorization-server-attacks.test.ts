@@ -297,6 +297,35 @@ describe("authorization server attack matrix", () => {
       expect(html).toMatch(/data-testid="redirect-destination"[^>]*>127\.0\.0\.1:1</);
     });
 
+    // Outside audit (2026-11-27): a client_uri of chatgpt.com beside the name undercut the host shown
+    // below it, and "revoke by signing out" was not true (a sign-out leaves the grant).
+    it("37. the consent page shows no host the client only claims, and says how access really ends", async () => {
+      const { status, body } = await register({ client_name: "ChatGPT", client_uri: "https://chatgpt.com", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" });
+      expect(status).toBe(201);
+      const { cookie } = await signedInPerson();
+      const next = await authorize({ response_type: "code", client_id: body.client_id as string, redirect_uri: REDIRECT, scope: "worlds:read", state: "c", code_challenge: pkce().challenge, code_challenge_method: "S256" }, cookie);
+      const html = await (await fetch(next, { headers: { cookie } })).text();
+      expect(html).not.toContain("chatgpt.com");
+      expect(html).not.toContain("signing out");
+      expect(html).toContain("disconnect WorldCrafter in the app you are using");
+    });
+
+    // The signed query a page carries expires with the code (10 minutes); a stale or altered one
+    // sent the person back to the same form, which failed again forever.
+    it("38. a sign-in whose signed request no longer verifies ends on the error page saying to start again", async () => {
+      const clientId = await publicClient();
+      const person = await signedInPerson();
+      const next = await authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, state: "x", code_challenge: pkce().challenge, code_challenge_method: "S256", scope: "worlds:read" });
+      expect(next.pathname).toBe("/auth/sign-in");
+      const query = new URLSearchParams(next.search);
+      query.set("sig", `${query.get("sig")?.slice(0, -2) ?? ""}AA`);
+      const form = await fetch(`${as.origin}/auth/submit/sign-in`, { method: "POST", redirect: "manual", headers: { origin: as.origin, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: person.email, password: person.password, oauth_query: query.toString() }) });
+      expect(form.status).toBe(303);
+      const location = new URL(form.headers.get("location")!, as.origin);
+      expect(location.pathname).toBe("/auth/error");
+      expect(await (await fetch(location)).text()).toContain("go back to the app and connect again");
+    });
+
     it("32. the sign-in, sign-up and consent pages may not be framed by another site (clickjacking)", async () => {
       for (const page of ["/auth/sign-in", "/auth/sign-up", "/auth/consent", "/auth/error"]) {
         const res = await fetch(`${as.origin}${page}`, { redirect: "manual" });
@@ -350,6 +379,36 @@ describe("authorization server attack matrix", () => {
       expect(stored).toEqual([{ n: 0 }]);
       // The bounds leave room for every honest client.
       expect((await register({ ...base, client_name: "n".repeat(200), software_id: randomUUID(), software_version: "1.2.3" })).status).toBe(201);
+    });
+    it("35. page and logo URLs must be https (no javascript: to render one day), and a software statement is ignored, not stored", async () => {
+      const base = { redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" };
+      for (const field of ["logo_uri", "client_uri", "tos_uri", "policy_uri"]) {
+        for (const value of ["javascript:alert(1)", "http://client.example/x", "data:image/png;base64,AAAA", 42]) {
+          const { status, body } = await register({ ...base, [field]: value });
+          expect(status, `${field}=${String(value)}`).toBe(400);
+          expect(body.error).toBe("invalid_client_metadata");
+          expect(String(body.error_description)).toContain(field);
+        }
+      }
+      const unsigned = `${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from('{"client_name":"Trusted"}').toString("base64url")}.`;
+      const ok = await register({ ...base, logo_uri: "https://client.example/logo.png", software_statement: unsigned });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+      expect(ok.body.logo_uri).toBe("https://client.example/logo.png");
+      expect(ok.body.software_statement).toBeUndefined();
+    });
+    // VS Code registers its loopback port beside https://vscode.dev/redirect and names no
+    // application_type; as a web client it was refused for the loopback one.
+    it("36. https and loopback redirect URIs together, no application_type: registered as a native app, and both work", async () => {
+      const { status, body } = await register({ client_name: "Editor", redirect_uris: ["https://editor.example/redirect", "http://127.0.0.1:33418/"], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] });
+      expect(status, JSON.stringify(body)).toBe(201);
+      expect(body.application_type).toBe("native");
+      const person = await signedInPerson();
+      for (const redirect of ["http://127.0.0.1:40001/", "https://editor.example/redirect"]) {
+        const next = await authorize({ response_type: "code", client_id: body.client_id as string, redirect_uri: redirect, state: "x", code_challenge: pkce().challenge, code_challenge_method: "S256", scope: "worlds:read" }, person.cookie);
+        expect(next.pathname, redirect).toBe("/auth/consent");
+      }
+      // Still refused: plain http on a host that is not loopback, whatever sits beside it.
+      expect((await register({ redirect_uris: ["https://editor.example/redirect", "http://editor.example/cb"], token_endpoint_auth_method: "none" })).status).toBe(400);
     });
   });
 });

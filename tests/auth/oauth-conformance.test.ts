@@ -16,7 +16,11 @@ let limited: AuthServerUnderTest;
 let flow: ReturnType<typeof oauthFlow>;
 
 beforeAll(async () => {
-  [as, limited] = await Promise.all([startAuthServer({ MCP_AUTH_RATE_LIMITS: "0" }), startAuthServer({ MCP_AUTH_RATE_LIMITS: "1" })]);
+  // Small limits on purpose (the defaults, 600 and 60 a minute, are per host, not per person).
+  [as, limited] = await Promise.all([
+    startAuthServer({ MCP_AUTH_RATE_LIMITS: "0" }),
+    startAuthServer({ MCP_AUTH_RATE_LIMITS: "1", MCP_AUTH_REGISTRATIONS_PER_MINUTE: "5", MCP_AUTH_TOKEN_REQUESTS_PER_MINUTE: "20" }),
+  ]);
   flow = oauthFlow(as);
 }, 120_000);
 
@@ -42,6 +46,16 @@ describe("revocation (RFC 7009)", () => {
     expect((await flow.refresh(grant.clientId, token)).body.error).toBe("invalid_grant");
   });
 
+  // RFC 7009 §2.1: a token the hint does not find MUST be searched for as the other types. It was
+  // answered 200 and left working (outside audit, 2026-11-27).
+  it("a refresh token sent with the access_token hint is revoked all the same", async () => {
+    const grant = await flow.grantCode();
+    const tokens = await flow.exchange(grant);
+    const token = tokens.body.refresh_token as string;
+    expect((await postForm(flow.api("/oauth2/revoke"), { token, token_type_hint: "access_token", client_id: grant.clientId })).status).toBe(200);
+    expect((await flow.refresh(grant.clientId, token)).body.error).toBe("invalid_grant");
+  });
+
   it("a missing token is still 400 invalid_request", async () => {
     const clientId = await flow.publicClient();
     const missing = await postForm(flow.api("/oauth2/revoke"), { client_id: clientId });
@@ -52,6 +66,15 @@ describe("revocation (RFC 7009)", () => {
   it("the metadata lists none among the revocation endpoint's auth methods", async () => {
     const metadata = (await (await fetch(`${as.origin}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     expect(metadata.revocation_endpoint_auth_methods_supported).toContain("none");
+  });
+
+  // RFC 8414 §2: what the server supports. No client is ever given client_credentials, and
+  // back-channel logout is OpenID Connect's, for ID tokens this server does not issue.
+  it("the metadata offers only what the server does: no client_credentials grant, no back-channel logout", async () => {
+    const metadata = (await (await fetch(`${as.origin}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(["authorization_code", "refresh_token"]));
+    expect(metadata.grant_types_supported).not.toContain("client_credentials");
+    expect(Object.keys(metadata).filter((key) => key.startsWith("backchannel_logout"))).toEqual([]);
   });
 
   it("no OpenID configuration: the built-in server is no OpenID provider, so 404 rather than a document OIDC Discovery §3 would refuse", async () => {
@@ -93,14 +116,17 @@ describe("code_challenge at /authorize (RFC 7636 §4.2)", () => {
 });
 
 describe("429 and 415 are OAuth errors", () => {
-  it("over the registration limit: 429, JSON error and a standard Retry-After", async () => {
+  it("over the registration limit (MCP_AUTH_REGISTRATIONS_PER_MINUTE): 429, JSON error and a standard Retry-After", async () => {
     let res: Response | undefined;
+    let sent = 0;
     for (let i = 0; i < 20; i++) {
       res = await fetch(`${limited.origin}/api/auth/oauth2/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "rl", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }) });
+      sent += 1;
       if (res.status === 429) break;
       await res.arrayBuffer();
     }
     expect(res?.status).toBe(429);
+    expect(sent).toBe(6);
     expect(res!.headers.get("content-type")).toMatch(/^application\/json/);
     expect(Number(res!.headers.get("retry-after"))).toBeGreaterThan(0);
     const body = (await res!.json()) as Record<string, unknown>;
@@ -108,14 +134,17 @@ describe("429 and 415 are OAuth errors", () => {
     expect(body.error_description).toEqual(expect.any(String));
   });
 
-  it("over the token limit: the same", async () => {
+  it("over the token limit (MCP_AUTH_TOKEN_REQUESTS_PER_MINUTE): the same", async () => {
     let res: Response | undefined;
+    let sent = 0;
     for (let i = 0; i < 40; i++) {
       res = await fetch(`${limited.origin}/api/auth/oauth2/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: "x", client_id: "y" }) });
+      sent += 1;
       if (res.status === 429) break;
       await res.arrayBuffer();
     }
     expect(res?.status).toBe(429);
+    expect(sent).toBe(21);
     expect(res!.headers.get("content-type")).toMatch(/^application\/json/);
     expect(Number(res!.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(((await res!.json()) as Record<string, unknown>).error).toBe("invalid_request");

@@ -61,6 +61,7 @@ async function builtinServer(keysDir: string | undefined) {
     refreshTokenTtlSeconds: 86_400,
     signIn: { attemptsPerAccount: 5, attemptsPerAddress: 25, windowSeconds: 60 },
     addressLimits: false,
+    perMinute: { token: 600, register: 60 },
   });
 }
 

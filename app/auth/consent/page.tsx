@@ -19,15 +19,9 @@ export default async function Consent({ searchParams }: { searchParams: Promise<
   const destination = redirectDestination(firstParam(params, "redirect_uri"));
   return (
     <AuthFrame title={`Allow ${client.name} to use WorldCrafter?`} error={formMessage(firstParam(params, "error"))}>
+      {/* No client_uri beside the name: it is whatever the client registered, as the name is; only the host the answer goes back to (below) says who is asking. */}
       <p>
-        <strong>{client.name}</strong>
-        {client.uri ? (
-          <>
-            {" "}
-            (<a href={client.uri} rel="noopener noreferrer">{new URL(client.uri).host}</a>)
-          </>
-        ) : null}{" "}
-        is asking to:
+        <strong>{client.name}</strong> is asking to:
       </p>
       <ul className={styles.scopes} aria-label="Requested access">
         {scopes.map((s) => (
@@ -41,7 +35,7 @@ export default async function Consent({ searchParams }: { searchParams: Promise<
           Your answer goes back to <strong data-testid="redirect-destination">{destination}</strong>. Allow only if that is the app you are using.
         </p>
       ) : null}
-      <p className={styles.lead}>You can revoke this access at any time by signing out of the app.</p>
+      <p className={styles.lead}>To end this access later, disconnect WorldCrafter in the app you are using.</p>
       <form method="post" action={AuthFormAction.Consent} className={styles.actions}>
         <input type="hidden" name="oauth_query" value={query} />
         <button type="submit" name="decision" value="allow" className={styles.button}>
