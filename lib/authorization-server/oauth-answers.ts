@@ -9,7 +9,12 @@ import { AUTH_BASE_PATH } from "./paths";
 const AUTHORIZATION_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/authorize`;
 const TOKEN_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/token`;
 const REVOCATION_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/revoke`;
+const REGISTRATION_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/register`;
+const INTROSPECTION_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/introspect`;
 const OAUTH_ENDPOINTS = `${AUTH_BASE_PATH}/oauth2/`;
+
+/** The endpoints an RFC defines for POST alone, whose every error has the OAuth shape ({error, error_description}). */
+const RFC_POST_ENDPOINTS: ReadonlySet<string> = new Set([TOKEN_ENDPOINT, REVOCATION_ENDPOINT, REGISTRATION_ENDPOINT, INTROSPECTION_ENDPOINT]);
 
 /** What better-auth's revocation endpoint says about a token it does not hold (or holds revoked already). */
 const UNKNOWN_TOKEN_DESCRIPTIONS: ReadonlySet<string> = new Set(["token not found", "refresh token revoked", "Invalid access token"]);
@@ -43,8 +48,12 @@ function tooManyRequests(answer: Response): Response {
   return oauthError(429, "invalid_request", `too many requests from this address: retry after ${retryAfter} seconds`, answer.headers, { "retry-after": String(retryAfter) });
 }
 
-/** better-call refuses a body of another media type with its own shape: the OAuth one instead (RFC 6749 §3.2, RFC 7009 §2.1 want form encoding). */
-function unsupportedMediaType(answer: Response): Response {
+/**
+ * better-call refuses a body of another media type with its own shape: the OAuth one instead.
+ * Registration takes JSON (RFC 7591 §3.1); the others form encoding (RFC 6749 §3.2, RFC 7009 §2.1).
+ */
+function unsupportedMediaType(path: string, answer: Response): Response {
+  if (path === REGISTRATION_ENDPOINT) return oauthError(415, "invalid_client_metadata", "the body must be application/json", answer.headers);
   return oauthError(415, "invalid_request", "the body must be application/x-www-form-urlencoded", answer.headers);
 }
 
@@ -107,8 +116,12 @@ export async function conformOAuthAnswer(request: Request, answer: Response): Pr
   }
   if (!path.startsWith(OAUTH_ENDPOINTS) || answer.ok) return answer;
   if (answer.status === 429) return tooManyRequests(answer);
+  // A GET (or PUT…) was answered 404 with no body, as if the endpoint were not there (RFC 9110 §15.5.6).
+  if (RFC_POST_ENDPOINTS.has(path) && request.method !== "POST" && request.method !== "OPTIONS" && answer.status === 404) {
+    return oauthError(405, "invalid_request", "this endpoint takes POST only", answer.headers, { allow: "POST" });
+  }
   const body = await errorBody(answer);
-  if (answer.status === 415 && body?.code === "UNSUPPORTED_MEDIA_TYPE") return unsupportedMediaType(answer);
+  if (answer.status === 415 && body?.code === "UNSUPPORTED_MEDIA_TYPE") return unsupportedMediaType(path, answer);
   // RFC 7636 §4.6: a code_verifier that does not match the challenge is invalid_grant, and RFC
   // 6749 §5.2 gives it status 400; better-auth answers 401 invalid_request.
   if (path === TOKEN_ENDPOINT && answer.status === 401 && body?.error === "invalid_request" && body.error_description === "code verification failed") {
@@ -121,6 +134,12 @@ export async function conformOAuthAnswer(request: Request, answer: Response): Pr
     headers.delete("content-length");
     headers.delete("content-type");
     return new Response(null, { status: 200, headers });
+  }
+  // better-call's own refusals ({message, code}: a body that is not JSON, say) carry no `error`,
+  // which RFC 6749 §5.2 and RFC 7591 §3.2.2 require of every error answer.
+  if (RFC_POST_ENDPOINTS.has(path) && answer.status >= 400 && answer.status < 500 && typeof body?.error !== "string") {
+    const description = typeof body?.message === "string" ? body.message : "the request could not be read";
+    return oauthError(answer.status, path === REGISTRATION_ENDPOINT ? "invalid_client_metadata" : "invalid_request", description, answer.headers);
   }
   return answer;
 }

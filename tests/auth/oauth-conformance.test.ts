@@ -150,6 +150,23 @@ describe("429 and 415 are OAuth errors", () => {
     expect(((await res!.json()) as Record<string, unknown>).error).toBe("invalid_request");
   });
 
+  // Outside audit (2026-11-27): these answers lacked the `error` member, named the wrong media type,
+  // or were a bodiless 404.
+  it("every error of the registration, token and revocation endpoints has the OAuth shape", async () => {
+    const notJson = await fetch(flow.api("/oauth2/register"), { method: "POST", headers: { "content-type": "application/json" }, body: "not json" });
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ error: "invalid_client_metadata", error_description: expect.any(String) });
+    const form = await fetch(flow.api("/oauth2/register"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "redirect_uris=x" });
+    expect(form.status).toBe(415);
+    expect(await form.json()).toMatchObject({ error: "invalid_client_metadata", error_description: "the body must be application/json" });
+    for (const path of ["/oauth2/token", "/oauth2/register", "/oauth2/revoke"]) {
+      const get = await fetch(flow.api(path));
+      expect(get.status, path).toBe(405);
+      expect(get.headers.get("allow"), path).toBe("POST");
+      expect(await get.json(), path).toMatchObject({ error: "invalid_request" });
+    }
+  });
+
   it("JSON sent to the token or revocation endpoint: 415 with an OAuth error body", async () => {
     for (const path of ["/oauth2/token", "/oauth2/revoke"]) {
       const res = await fetch(flow.api(path), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });

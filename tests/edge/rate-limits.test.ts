@@ -461,12 +461,21 @@ describe("budgets shared by two instances through REDIS_URL", () => {
     expectServed(await listWorlds(serverB, { sub }), TOOLS_CALL_LIMIT, TOOLS_CALL_LIMIT - 1);
   });
 
+  // tools/batch is the session era's (2026-07-28 answers it 404: its tools would travel in no Mcp-Name).
   it("counts each call of a tools/batch against the tools/call budget, as if it came alone", async () => {
     const sub = subject("tools-batch");
+    const base = { "content-type": "application/json", accept: JSON_AND_SSE, authorization: `Bearer ${await tokenFor(serverA, sub)}` };
+    const post = (headers: Record<string, string>, message: Json) => fetch(`${serverA.url}/api/mcp`, { method: "POST", headers, body: JSON.stringify(message), signal: AbortSignal.timeout(15_000) });
+    const init = await post(base, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "rate-limit-test", version: "1" } } });
+    const session = { ...base, "mcp-session-id": init.headers.get("mcp-session-id") ?? "", "mcp-protocol-version": "2025-11-25" };
+    expect((await post(session, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
     const calls = Array.from({ length: TOOLS_CALL_LIMIT + 3 }, () => ({ name: "list_worlds", arguments: { limit: 1 } }));
-    const reply = await rpc(serverA, "tools/batch", { calls }, { sub });
-    expect(reply.status).toBe(200);
-    const results = (reply.body.result as { results: Json[] }).results;
+    const res = await post(session, { jsonrpc: "2.0", id: 1, method: "tools/batch", params: { calls } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const sse = (res.headers.get("content-type") ?? "").startsWith("text/event-stream");
+    const reply = (sse ? sseMessages(text) : [JSON.parse(text)]).find((m): m is Json => isRecord(m) && m.id === 1);
+    const results = ((reply?.result ?? { results: [] }) as { results: Json[] }).results;
     expect(results.filter((r) => "result" in r)).toHaveLength(TOOLS_CALL_LIMIT);
     const refused = results.filter((r) => "error" in r);
     expect(refused).toHaveLength(3);
