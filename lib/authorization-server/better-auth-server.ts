@@ -112,6 +112,8 @@ export async function buildAuthServer(settings: AuthServerSettings) {
         // Per address, counted in the database; the rest keep better-auth's defaults (settings.ts says why these two differ).
         rateLimit: {
           token: { window: 60, max: settings.perMinute.token },
+          // Hosts revoke from the same servers when a person disconnects: a 429 there would leave the grant alive.
+          revoke: { window: 60, max: settings.perMinute.token },
           register: { window: 60, max: settings.perMinute.register },
         },
       }),

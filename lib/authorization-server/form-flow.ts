@@ -65,7 +65,6 @@ function seeOther(location: string, setCookies: readonly string[] = []): Respons
   return new Response(null, { status: 303, headers });
 }
 
-/** Back to the form's page with the error's code (the page words it, page-messages.ts) and the flow's query kept (minus our own parameters). */
 /**
  * better-auth's answer when the signed authorization request a page carries no longer verifies:
  * it expired (codeExpiresIn, 10 minutes) or was altered. The same page would carry the same
@@ -74,6 +73,7 @@ function seeOther(location: string, setCookies: readonly string[] = []): Respons
  */
 const STALE_REQUEST = "invalid_signature";
 
+/** Back to the form's page with the error's code (the page words it, page-messages.ts) and the flow's query kept (minus our own parameters). */
 function backToForm(origin: string, action: FormAction, form: FormData, code: string): Response {
   if (code === STALE_REQUEST) return seeOther(new URL(`${AuthPage.Error}?error=${STALE_REQUEST}`, origin).toString());
   const target = new URL(ROUTES[action].page, origin);

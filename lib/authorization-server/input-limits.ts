@@ -45,11 +45,12 @@ const LIST_LIMITS: Readonly<Record<string, { entries: number; characters: number
 /**
  * Metadata fields that name a page or image a person may be shown (RFC 7591 §2: "a URL string of a
  * web page" / "that references a logo"). Stored as given, they would be a `javascript:` link the
- * day a page renders one: only https is accepted (RFC 7591 §5 leaves the checks to the server).
+ * day a page renders one. No page reads them today, so one that is not https is dropped rather
+ * than the registration refused over it (RFC 7591 §2: the server may ignore a value it does not take).
  */
-const WEB_PAGE_FIELDS = ["client_uri", "logo_uri", "tos_uri", "policy_uri"] as const;
+export const WEB_PAGE_FIELDS = ["client_uri", "logo_uri", "tos_uri", "policy_uri"] as const;
 
-function isWebPage(value: unknown): boolean {
+export function isWebPage(value: unknown): boolean {
   if (typeof value !== "string") return false;
   try {
     return new URL(value).protocol === "https:";
@@ -72,10 +73,6 @@ export function registrationProblem(body: Readonly<Record<string, unknown>>): Re
   for (const [field, limit] of Object.entries(TEXT_LIMITS)) {
     const value = body[field];
     if (typeof value === "string" && value.length > limit) return { error: "invalid_client_metadata", error_description: `${field} is longer than ${limit} characters` };
-  }
-  for (const field of WEB_PAGE_FIELDS) {
-    const value = body[field];
-    if (value !== undefined && !isWebPage(value)) return { error: "invalid_client_metadata", error_description: `${field} must be an https URL` };
   }
   for (const [field, limit] of Object.entries(LIST_LIMITS)) {
     const value = body[field];

@@ -42,7 +42,7 @@ const FLOW_MESSAGES: Readonly<Record<string, string>> = {
   temporarily_unavailable: "This server is busy: try again in a moment.",
   state_mismatch: "The sign-in took too long or was started elsewhere.",
   please_restart_the_process: "The sign-in took too long or was started elsewhere.",
-  invalid_signature: "This sign-in page was open too long and has expired: go back to the app and connect again.",
+  invalid_signature: "This page was open too long and has expired: go back to the app and connect again.",
   ...FORM_MESSAGES,
 };
 

@@ -1,7 +1,7 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { sql } from "../db/prisma";
 import { isLoopbackHost } from "../http/loopback-host";
-import { isCodeChallenge, registrationProblem, signUpProblem, unplainParameter } from "./input-limits";
+import { WEB_PAGE_FIELDS, isCodeChallenge, isWebPage, registrationProblem, signUpProblem, unplainParameter } from "./input-limits";
 import { AuthPage, OFFLINE_ACCESS } from "./paths";
 import { signUpRefusal, type AuthServerSettings } from "./settings";
 
@@ -9,7 +9,7 @@ import { signUpRefusal, type AuthServerSettings } from "./settings";
  * What the built-in server adds in front of better-auth's endpoints, each for a client that
  * exists today:
  * - registration: every text field within its bound (./input-limits.ts; better-auth stores any
- *   length), page and logo URLs https; clients with a loopback or private-use redirect URI and
+ *   length), page and logo URLs other than https dropped, back-channel logout never stored; clients with a loopback or private-use redirect URI and
  *   https ones beside it are native apps (RFC 8252 §7); MCP Inspector and the SDKs register
  *   `http://localhost:…` without saying so, and better-auth would treat them as web clients
  *   that need https; software statements are ignored;
@@ -148,6 +148,12 @@ export function requestHooks(settings: AuthServerSettings) {
         // Unsigned or signed by no one this server trusts, a statement proves nothing; RFC 7591
         // §3.1.1 lets a server that does not support them ignore them (it was stored as given).
         delete body.software_statement;
+        // Back-channel logout is OpenID Connect's, and the metadata offers none; better-auth would
+        // POST a logout token to the client's URL on every sign-out: a request to a host of anyone's
+        // choosing, checked by its spelling only (review, 2026-11-27).
+        delete body.backchannel_logout_uri;
+        delete body.backchannel_logout_session_required;
+        for (const field of WEB_PAGE_FIELDS) if (body[field] !== undefined && !isWebPage(body[field])) delete body[field];
         const implied = body.application_type === undefined ? impliedApplicationType(body.redirect_uris) : undefined;
         if (implied) return { context: { body: { ...body, application_type: implied } } };
         return;

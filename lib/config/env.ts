@@ -118,7 +118,7 @@ const EnvSchema = z.object({
   /** better-auth's per-address limits on its endpoints (token, registration, sign-in…); the per-account sign-in limit always applies. */
   MCP_AUTH_RATE_LIMITS: bool.default(true),
   /**
-   * Token requests (codes redeemed, refreshes) per address a minute. ChatGPT and Claude call the
+   * Token requests (codes redeemed, refreshes) per address a minute, and as many revocations. ChatGPT and Claude call the
    * token endpoint from their own servers, so one address is every user of that host: better-auth's
    * 20 a minute would throttle them all together once a few hundred are linked.
    */

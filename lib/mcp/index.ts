@@ -21,3 +21,4 @@ export type { TaskStore, TaskRecord, NewTask, TaskEnding, TaskError, TaskInputRe
 export type { TaskAdapters, TaskSettings } from "./tasks/runtime";
 export { TASKS_EXTENSION, type TaskSupport } from "./tasks/wire";
 export { CONTROL_CHARACTERS_MESSAGE, LONE_SURROGATES_MESSAGE, forbiddenTextIssue } from "./runtime/validate";
+export { ElicitAnswerMisfit } from "./runtime/elicit-answer";

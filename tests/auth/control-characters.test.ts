@@ -49,6 +49,12 @@ describe("control characters and lone surrogates in authorization server input",
     const surrogate = await postJson("/api/auth/oauth2/register", '{"client_name":"a\\ud800b","redirect_uris":["https://client.example/cb"],"token_endpoint_auth_method":"none"}');
     expect(surrogate.status).toBe(400);
     expect(surrogate.body.error).toBe("invalid_client_metadata");
+    // DEL and C1 too (the name is shown on the consent page; U+009B is a terminal escape).
+    for (const odd of ["a\u007fb", "a\u0085b", "a\u009b2Jb"]) {
+      const c1 = await postJson("/api/auth/oauth2/register", JSON.stringify({ client_name: odd, redirect_uris: ["https://client.example/cb"], token_endpoint_auth_method: "none" }));
+      expect(c1.status, JSON.stringify(odd)).toBe(400);
+      expect(c1.body.error).toBe("invalid_client_metadata");
+    }
     const uri = await postJson("/api/auth/oauth2/register", JSON.stringify({ client_name: "ok", redirect_uris: ["https://client.example/c\u0000b"], token_endpoint_auth_method: "none" }));
     expect(uri.status).toBe(400);
     expect(uri.body.error).toBe("invalid_redirect_uri");

@@ -330,13 +330,14 @@ describe("request bodies", () => {
 
   // Outside audit (2026-11-27): these refusals came at once but kept the connection, and Node then
   // read the unread body for as long as it trickled in (its requestTimeout, 300 s).
-  it("a refusal answered before the body is read (415, 403, 405) closes the connection at once", async () => {
+  it("a refusal answered before the body is read (415, 403, 405, 401) closes the connection at once", async () => {
     const head = (method: string, lines: string[]) =>
       `${method} /api/mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAccept: ${JSON_AND_SSE}\r\nMCP-Protocol-Version: 2025-11-25\r\n${lines.join("\r\n")}\r\nContent-Length: 100000\r\n\r\n`;
     const cases: [number, string][] = [
       [415, head("POST", ["Content-Type: text/plain"])],
       [403, head("POST", ["Content-Type: application/json", "Origin: http://evil.example"])],
       [405, head("PUT", ["Content-Type: application/json"])],
+      [401, head("POST", ["Content-Type: application/json", "Authorization: Bearer not-a-token"])],
     ];
     for (const [status, request] of cases) {
       const answer = await rawExchange(request, Buffer.from('{"jsonrpc"'), { waitMs: 5_000 });

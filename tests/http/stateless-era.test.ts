@@ -637,6 +637,14 @@ const CASES: readonly Case[] = [
     check: (r) => expect(errorOf(r).message).toContain("names no target"),
   },
   {
+    name: "an unknown method with an Mcp-Name is still 404 -32601 (the transport's answer for it), not a header mismatch",
+    body: req(216, "tools/frobnicate", { name: "x" }),
+    headers: { "mcp-name": "x" },
+    status: 404,
+    code: -32601,
+    id: 216,
+  },
+  {
     name: "tools/batch is the session era's: 404 -32601 here, where each call's tool must travel in Mcp-Name",
     body: req(215, "tools/batch", { calls: [{ name: "test_simple_text", arguments: {} }] }),
     status: 404,
@@ -915,6 +923,8 @@ describe("2026-07-28 multi-round-trip requests", () => {
       // base64url decoding skips characters outside its alphabet: these decode to the same bytes.
       ["characters outside base64url appended", `${state}!!`],
       ["a character outside base64url inside the signature", `${state.slice(0, dot + 3)}*${state.slice(dot + 3)}`],
+      // Latin-1 keeps a character's low byte only: U+0100 + c would read as c.
+      ["a signature character raised by U+0100", `${state.slice(0, dot + 1)}${String.fromCharCode(state.charCodeAt(dot + 1) + 0x100)}${state.slice(dot + 2)}`],
       ["the signature removed", state.slice(0, dot + 1)],
       ["not a state at all", "hello"],
     ];

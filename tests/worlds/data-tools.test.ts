@@ -128,11 +128,14 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
         expect(asked).toHaveLength(1);
         ok(await call("get_world", { worldId }));
       }
-      // Accepted but not ticked: kept too.
-      const { call } = await client(() => ({ action: "accept", content: { confirm: false } }));
-      const worldId = ((ok(await call("create_world", { name: `Keep ${uid()}`, theme: "mystery" })).world as Json).id) as string;
-      expect(ok(await call("delete_world", { worldId }))).toMatchObject({ deleted: false });
-      ok(await call("get_world", { worldId }));
+      // Accepted but not ticked: kept too. So is a form that does not fit it (the box left out,
+      // "yes" for true): checked against the form, it confirms nothing, and the call does not fail.
+      for (const content of [{ confirm: false }, {}, { confirm: "yes" }] as Record<string, string | boolean>[]) {
+        const { call } = await client(() => ({ action: "accept", content }));
+        const worldId = ((ok(await call("create_world", { name: `Keep ${uid()}`, theme: "mystery" })).world as Json).id) as string;
+        expect(ok(await call("delete_world", { worldId })), JSON.stringify(content)).toMatchObject({ deleted: false, reason: "not_confirmed" });
+        ok(await call("get_world", { worldId }));
+      }
     });
 
     it("unknown ids, bad cursors, domain problems and (2025-11-25) schema violations are isError results", async () => {

@@ -15,7 +15,7 @@ import {
 } from "./client-requests";
 import type { ElicitationMode, RequiredCapability } from "../protocol/client-capabilities";
 import { questionAt, refusalToAsk } from "./may-ask";
-import { checkElicitAnswer } from "./elicit-answer";
+import { elicitAnswerCheck } from "./elicit-answer";
 import { loggingLevelRank, type LoggingLevel, type Meta } from "../protocol/types";
 import { LOCALE_META_KEY, lookupLocale, type LocalePolicy } from "../policy/locale";
 import { readClientHints, type ClientHints } from "../policy/client-hints";
@@ -234,7 +234,14 @@ class CallHandlerContext implements HandlerContext {
   }
 
   elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult> {
-    return ask(this.scope, "elicitation/create", params, ElicitResultSchema, options).then((answer) => checkElicitAnswer(params, answer));
+    // Synchronous, before anything is sent: a form that cannot be checked fails now (elicit-answer.ts).
+    let check: ReturnType<typeof elicitAnswerCheck>;
+    try {
+      check = elicitAnswerCheck(params);
+    } catch (thrown) {
+      return Promise.reject(thrown);
+    }
+    return ask(this.scope, "elicitation/create", params, ElicitResultSchema, options).then(check);
   }
 
   sample(params: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult> {

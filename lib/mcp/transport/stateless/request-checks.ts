@@ -7,6 +7,9 @@ import type { Registry } from "../../registry";
 import { LOGGING_LEVELS, type LoggingLevel } from "../../protocol/types";
 import { decodeHeaderValue, headerMatches } from "./header-value";
 import { ownEntry } from "../../protocol/own-property";
+import { STATELESS_ERA_METHODS } from "../../methods";
+
+const LISTEN_METHOD = "subscriptions/listen";
 
 /** What a 2026-07-28 request says about its caller, read from `_meta` (basic/index §request _meta). */
 export interface ModernRequestMeta {
@@ -99,6 +102,11 @@ function requiredMeta(meta: unknown): RequiredMetaShape {
   );
 }
 
+/** Whether a 2026-07-28 request of `method` is served here: a method of the era's table, or the listen stream. */
+function servesMethod(method: string): boolean {
+  return method === LISTEN_METHOD || Object.hasOwn(STATELESS_ERA_METHODS, method);
+}
+
 function checkMethodHeaders(request: Request, message: JsonRpcRequest, registry: Registry): void {
   const method = request.headers.get(Header.Method);
   if (method === null) throw mismatch("the Mcp-Method header is required");
@@ -109,8 +117,9 @@ function checkMethodHeaders(request: Request, message: JsonRpcRequest, registry:
   const rawName = request.headers.get(Header.Name);
   if (!source) {
     // A name the body does not carry cannot match it (§server validation): an intermediary
-    // reading it would act on a target this request does not have.
-    if (rawName !== null) throw mismatch(`Mcp-Name is sent, but ${message.method.slice(0, 64)} names no target`);
+    // reading it would act on a target this request does not have. A method this server does not
+    // serve is left to the dispatcher's 404 -32601, which the transport requires for it.
+    if (rawName !== null && servesMethod(message.method)) throw mismatch(`Mcp-Name is sent, but ${message.method.slice(0, 64)} names no target`);
     return;
   }
   const bodyName = message.params?.[source];

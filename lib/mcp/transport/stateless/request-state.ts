@@ -41,6 +41,9 @@ export interface RequestBinding {
 
 export type { SpentStateStore } from "../../cluster/stores";
 
+/** An HMAC-SHA256 in base64url without padding: 43 characters of its alphabet, nothing else. */
+const SIGNATURE_TEXT = /^[A-Za-z0-9_-]{43}$/;
+
 export class MemorySpentStateStore implements SpentStateStore {
   private readonly spent = new Map<string, number>();
 
@@ -103,10 +106,13 @@ export class RequestStateCodec {
     const dot = state.indexOf(".");
     if (dot <= 0 || state.length > 256 * 1024) return { ok: false, reason: "malformed" };
     const body = state.slice(0, dot);
-    // The signature's text, compared as text: base64url decoding skips characters outside its
-    // alphabet, so "<sig>!!" would decode to the same bytes (outside audit, 2026-11-27).
-    const given = Buffer.from(state.slice(dot + 1), "latin1");
-    const expected = Buffer.from(this.sign(body), "latin1");
+    // The signature's exact text: base64url decoding skips characters outside its alphabet ("<sig>!!"
+    // decodes as "<sig>" does), and Latin-1 keeps a character's low byte only (U+0134 reads as "4").
+    // After the alphabet check every character is one ASCII byte (outside audit and review, 2026-11-27).
+    const signature = state.slice(dot + 1);
+    if (!SIGNATURE_TEXT.test(signature)) return { ok: false, reason: "signature mismatch" };
+    const given = Buffer.from(signature, "ascii");
+    const expected = Buffer.from(this.sign(body), "ascii");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "signature mismatch" };
     let payload: StatePayload;
     try {

@@ -3,7 +3,6 @@ import type { AuthInfo } from "../../../auth/auth-info";
 import { STATELESS_ERA_METHODS, dispatch } from "../../methods";
 import { InputRequired, ProtocolError } from "../../protocol/protocol-error";
 import { logUnexpected, requestLogEntry } from "../../runtime/request-log";
-import { admitter } from "../admit";
 import { callScopeOf, type ClientAddressSource } from "../call-scope";
 import type { LazyAbort } from "../lazy-abort";
 import type { ClientAsker, PostExchange } from "../post-exchange";
@@ -86,8 +85,8 @@ class ModernCall {
       channel: exchange.channelFor(abort, prepared ?? CANNOT_ASK),
       ...(events ? { onProgress: (progress: number, total: number | undefined) => options.toolEvents.progress(events.audience, events.tool, progress, total) } : {}),
     });
-    const admit = message.method === "tools/batch" ? admitter(options.env, options.limiter, caller, auth) : undefined;
-    return dispatch(options.env, message.method, { params: message.params ?? {}, scope, session: undefined, ...(admit ? { admit } : {}) }, STATELESS_ERA_METHODS);
+    // No `admit`: tools/batch, the one method that runs calls inside itself, is the session era's.
+    return dispatch(options.env, message.method, { params: message.params ?? {}, scope, session: undefined }, STATELESS_ERA_METHODS);
   }
 
   private done(result: Record<string, unknown>): void {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineTool, toolErrorResult } from "../../../mcp";
+import { ElicitAnswerMisfit, defineTool, toolErrorResult } from "../../../mcp";
 import { worldCardWidget, worldListWidget } from "../../widgets";
 import { ownerOf } from "../../owner";
 import * as worlds from "../../data/worlds";
@@ -144,10 +144,14 @@ export const deleteWorld = defineTool({
       worldDeleted(ctx, worldId, await worlds.deleteWorld(owner, worldId));
       return result(say.deleted(w.name), { deleted: true, worldId, name: w.name }, CLOSE_WIDGET);
     }
-    const answer = await ctx.elicit(
-      { mode: "form", message: say.confirmDelete(w.name, w._count.characters, w._count.locations), requestedSchema: ConfirmSchema },
-      { key: "confirm_delete" },
-    );
+    const answer = await ctx
+      .elicit({ mode: "form", message: say.confirmDelete(w.name, w._count.characters, w._count.locations), requestedSchema: ConfirmSchema }, { key: "confirm_delete" })
+      // An accepted form that does not fit (the box left out, "yes" for true) confirmed nothing:
+      // kept, as an unticked box is, rather than the call failing on the person's answer.
+      .catch((thrown: unknown) => {
+        if (thrown instanceof ElicitAnswerMisfit) return { action: "accept" as const, content: { confirm: false } };
+        throw thrown;
+      });
     if (answer.action !== "accept" || answer.content?.confirm !== true) {
       const reason = answer.action === "accept" ? "not_confirmed" : answer.action === "decline" ? "declined" : "cancelled";
       return result(say.kept(w.name, reason), { deleted: false, worldId, reason });
