@@ -64,6 +64,8 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
       expect(byName.get("get_world")?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
       expect(byName.get("create_world")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
       expect(byName.get("delete_world")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
+      // It fetches the file's URL from any public https host: an open world (server/tools §annotations).
+      expect(byName.get("import_world")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: true });
       expect(byName.get("list_worlds")?._meta).toMatchObject({ "openai/toolInvocation/invoking": expect.any(String), "openai/toolInvocation/invoked": expect.any(String) });
       expect(byName.get("create_world")?.inputSchema.properties).toMatchObject({ name: { type: "string", maxLength: 120 } });
     });

@@ -75,7 +75,9 @@ export const importWorldTool = defineTool({
     "Import a world file — a WorldCrafter Markdown or JSON export (export_world) — as a NEW world of the user's, with its characters and locations. Pass the uploaded file as `file`, or the file's text as `document`. A file that cannot be read is refused with what is wrong, and nothing is created.",
   input: Input,
   output: ImportOutput,
-  annotations: CREATES,
+  // Open world: `file.download_url` is fetched from whatever public https host it names
+  // (files/safe-fetch.ts), so the tool reaches beyond this server's own data (outside review).
+  annotations: { ...CREATES, openWorldHint: true },
   security: WRITES,
   meta: { "openai/fileParams": [...IMPORT_FILE_PARAMS] },
   ui: { widget: worldCardWidget, invoking: "Importing world…", invoked: "World imported" },
