@@ -50,13 +50,19 @@ const LIST_LIMITS: Readonly<Record<string, { entries: number; characters: number
  */
 export const WEB_PAGE_FIELDS = ["client_uri", "logo_uri", "tos_uri", "policy_uri"] as const;
 
-export function isWebPage(value: unknown): boolean {
-  if (typeof value !== "string") return false;
+/** `value` as an https URL, or undefined when it is none. */
+export function httpsUrlOf(value: unknown): URL | undefined {
+  if (typeof value !== "string") return undefined;
   try {
-    return new URL(value).protocol === "https:";
+    const url = new URL(value);
+    return url.protocol === "https:" ? url : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+export function isWebPage(value: unknown): boolean {
+  return httpsUrlOf(value) !== undefined;
 }
 
 export interface RegistrationProblem {

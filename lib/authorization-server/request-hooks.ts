@@ -1,7 +1,7 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { sql } from "../db/prisma";
 import { isLoopbackHost } from "../http/loopback-host";
-import { WEB_PAGE_FIELDS, isCodeChallenge, isWebPage, registrationProblem, signUpProblem, unplainParameter } from "./input-limits";
+import { WEB_PAGE_FIELDS, httpsUrlOf, isCodeChallenge, isWebPage, registrationProblem, signUpProblem, unplainParameter } from "./input-limits";
 import { AuthPage, OFFLINE_ACCESS } from "./paths";
 import { signUpRefusal, type AuthServerSettings } from "./settings";
 
@@ -9,10 +9,11 @@ import { signUpRefusal, type AuthServerSettings } from "./settings";
  * What the built-in server adds in front of better-auth's endpoints, each for a client that
  * exists today:
  * - registration: every text field within its bound (./input-limits.ts; better-auth stores any
- *   length), page and logo URLs other than https dropped, back-channel logout never stored; clients with a loopback or private-use redirect URI and
- *   https ones beside it are native apps (RFC 8252 §7); MCP Inspector and the SDKs register
+ *   length), page and logo URLs other than https dropped, back-channel logout never stored,
+ *   software statements ignored; clients with a loopback or private-use redirect URI and https
+ *   ones beside it are native apps (RFC 8252 §7); MCP Inspector and the SDKs register
  *   `http://localhost:…` without saying so, and better-auth would treat them as web clients
- *   that need https; software statements are ignored;
+ *   that need https;
  * - revocation: the token type hint is dropped, so every type is searched (RFC 7009 §2.1);
  * - authorization: the token's audience is this server's one resource (RFC 8707) even when a
  *   client sends no `resource`, and `offline_access` is asked for so a linked account stays
@@ -39,13 +40,8 @@ function isOwnCallback(value: unknown, origin: string): boolean {
 
 /** An https redirect URI on a host that is not loopback: what a web client (and a native one, RFC 8252 §7.2) may use. */
 function isWebRedirect(uri: unknown): boolean {
-  if (typeof uri !== "string") return false;
-  try {
-    const url = new URL(uri);
-    return url.protocol === "https:" && !isLoopbackHost(url.hostname);
-  } catch {
-    return false;
-  }
+  const url = httpsUrlOf(uri);
+  return url !== undefined && !isLoopbackHost(url.hostname);
 }
 
 /**

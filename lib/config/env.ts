@@ -118,9 +118,10 @@ const EnvSchema = z.object({
   /** better-auth's per-address limits on its endpoints (token, registration, sign-in…); the per-account sign-in limit always applies. */
   MCP_AUTH_RATE_LIMITS: bool.default(true),
   /**
-   * Token requests (codes redeemed, refreshes) per address a minute, and as many revocations. ChatGPT and Claude call the
-   * token endpoint from their own servers, so one address is every user of that host: better-auth's
-   * 20 a minute would throttle them all together once a few hundred are linked.
+   * Token requests (codes redeemed, refreshes) per address a minute, and as many revocations.
+   * ChatGPT and Claude call the token endpoint from their own servers, so one address is every
+   * user of that host: better-auth's 20 a minute would throttle them all together once a few
+   * hundred are linked.
    */
   MCP_AUTH_TOKEN_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
   /** Client registrations per address a minute: a host registers once per person who adds the app (better-auth's own default: 5). */

@@ -233,15 +233,10 @@ class CallHandlerContext implements HandlerContext {
     return this.scope.channel.notify(method, params);
   }
 
-  elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult> {
-    // Synchronous, before anything is sent: a form that cannot be checked fails now (elicit-answer.ts).
-    let check: ReturnType<typeof elicitAnswerCheck>;
-    try {
-      check = elicitAnswerCheck(params);
-    } catch (thrown) {
-      return Promise.reject(thrown);
-    }
-    return ask(this.scope, "elicitation/create", params, ElicitResultSchema, options).then(check);
+  async elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult> {
+    // Made before anything is sent: a form that cannot be checked fails now (elicit-answer.ts).
+    const check = elicitAnswerCheck(params);
+    return check(await ask(this.scope, "elicitation/create", params, ElicitResultSchema, options));
   }
 
   sample(params: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult> {

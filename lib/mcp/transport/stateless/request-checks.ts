@@ -9,7 +9,8 @@ import { decodeHeaderValue, headerMatches } from "./header-value";
 import { ownEntry } from "../../protocol/own-property";
 import { STATELESS_ERA_METHODS } from "../../methods";
 
-const LISTEN_METHOD = "subscriptions/listen";
+/** The 2026-07-28 stream the transport serves itself, beside the era's method table. */
+export const LISTEN_METHOD = "subscriptions/listen";
 
 /** What a 2026-07-28 request says about its caller, read from `_meta` (basic/index §request _meta). */
 export interface ModernRequestMeta {
@@ -103,7 +104,7 @@ function requiredMeta(meta: unknown): RequiredMetaShape {
 }
 
 /** Whether a 2026-07-28 request of `method` is served here: a method of the era's table, or the listen stream. */
-function servesMethod(method: string): boolean {
+export function servesMethod(method: string): boolean {
   return method === LISTEN_METHOD || Object.hasOwn(STATELESS_ERA_METHODS, method);
 }
 

@@ -2,7 +2,6 @@ import { McpError, httpStatusForCode, type JsonRpcRequest } from "../../../jsonr
 import type { Acceptable } from "../../../http/accept";
 import type { RequestHost } from "../../../http/handle-init";
 import type { AuthInfo } from "../../../auth/auth-info";
-import { STATELESS_ERA_METHODS } from "../../methods";
 import { authorizeRequest, mayReadResource } from "../../policy/authorize";
 import { mayReachTask } from "../../policy/task-access";
 import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams, type RateLimitDecision } from "../../policy/rate-limit";
@@ -11,7 +10,7 @@ import { PostExchange } from "../post-exchange";
 import { listenResponse, type Listener } from "./listen";
 import { declaresTasks } from "../../tasks/wire";
 import { prepareRound, type Prepared } from "./prepare-round";
-import { checkModernRequest, type ModernRequestMeta } from "./request-checks";
+import { LISTEN_METHOD, checkModernRequest, servesMethod, type ModernRequestMeta } from "./request-checks";
 import { runCall } from "./run-call";
 import { taskOwnerOf } from "../../tasks/owner";
 import type { StatelessEraOptions } from "./state";
@@ -55,8 +54,8 @@ export function serveRequest(
   host: RequestHost,
 ): Response | Promise<Response> {
   const meta = checkModernRequest(request, message, options.env.registry);
-  const listen = message.method === "subscriptions/listen";
-  if (!listen && !Object.hasOwn(STATELESS_ERA_METHODS, message.method)) throw McpError.methodNotFound(message.method);
+  const listen = message.method === LISTEN_METHOD;
+  if (!servesMethod(message.method)) throw McpError.methodNotFound(message.method);
   authorizeRequest(options.env, message.method, message.params, auth);
   const caller = options.limiter ? callerKey(host.clientAddress, auth) : "";
   const served: ModernRequest = { options, message, accept, auth, host, meta, caller, headers: {} };
