@@ -373,6 +373,40 @@ describe("the file fetcher without the test switch", () => {
     }
   });
 
+  it("closes a redirect's or an error answer's body at once, however long the server would send it", async () => {
+    // The server sends each answer's body without end (as fast as the socket takes it); reading it
+    // to its end kept the process downloading after the call had returned (outside audit, HIGH).
+    const closed: Record<string, number> = {};
+    const endless = (status: number, headers: Record<string, string>) => (req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(status, headers);
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+      };
+      res.on("drain", pump);
+      res.on("close", () => (closed[req.url ?? ""] = Date.now()));
+      pump();
+    };
+    const files = await fileServer({
+      "/moved": endless(302, { location: "/ok.md", "content-type": "text/plain" }),
+      "/broken": endless(500, { "content-type": "text/plain" }),
+      "/ok.md": serve("text/markdown", "# W"),
+    });
+    const patient = { ...strict, timeoutMs: 10_000, allowLoopback: true };
+    try {
+      await expect(fetchFile(files.url("/moved"), patient)).resolves.toMatchObject({ text: "# W" });
+      const movedDone = Date.now();
+      await expect(fetchFile(files.url("/broken"), patient)).rejects.toThrow(/^the file URL answered HTTP 500$/);
+      const brokenDone = Date.now();
+      await expect.poll(() => closed["/moved"], { timeout: 2_000 }).toBeDefined();
+      await expect.poll(() => closed["/broken"], { timeout: 2_000 }).toBeDefined();
+      expect((closed["/moved"] as number) - movedDone).toBeLessThan(1_000);
+      expect((closed["/broken"] as number) - brokenDone).toBeLessThan(1_000);
+    } finally {
+      await files.close();
+    }
+  });
+
   it("fetches https through the pinned lookup and still verifies the certificate", async () => {
     const dir = mkdtempSync(join(tmpdir(), "wc-files-tls-"));
     execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=localhost"], { stdio: "ignore" });

@@ -178,8 +178,26 @@ function lastSegment(url: URL): string | undefined {
   }
 }
 
+/**
+ * The time limit is a timer this call holds and clears, not AbortSignal.timeout(): that signal's
+ * timer dies with the signal once nothing refers to it, so it could not be what stops a transfer.
+ */
 export async function fetchFile(raw: string, limits: FetchLimits, outer?: AbortSignal): Promise<FetchedFile> {
-  const signal = AbortSignal.any([AbortSignal.timeout(limits.timeoutMs), ...(outer ? [outer] : [])]);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), limits.timeoutMs);
+  try {
+    return await fetchWithin(raw, limits, outer ? AbortSignal.any([deadline.signal, outer]) : deadline.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The body of a redirect or an error answer is never read: the connection is closed at once. Reading
+ * it to its end (`resume()`) had no byte limit, and a server that sends one without end kept this
+ * process downloading after the call had returned (outside audit, HIGH).
+ */
+async function fetchWithin(raw: string, limits: FetchLimits, signal: AbortSignal): Promise<FetchedFile> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -191,7 +209,7 @@ export async function fetchFile(raw: string, limits: FetchLimits, outer?: AbortS
     const { response } = await openHop(url, limits, signal);
     const status = response.statusCode ?? 0;
     if (status >= 300 && status < 400 && response.headers.location) {
-      response.resume();
+      response.destroy();
       if (redirects >= maxRedirects) throw new FileFetchRefused(`the file URL redirects more than ${maxRedirects} times`);
       try {
         url = new URL(response.headers.location, url);
@@ -201,7 +219,7 @@ export async function fetchFile(raw: string, limits: FetchLimits, outer?: AbortS
       continue;
     }
     if (status < 200 || status >= 300) {
-      response.resume();
+      response.destroy();
       throw new FileFetchRefused(`the file URL answered HTTP ${status}`);
     }
     const mediaType = mediaTypeOf(response.headers["content-type"]);
