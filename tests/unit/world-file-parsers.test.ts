@@ -4,6 +4,8 @@ import { renderMarkdown } from "../../lib/worlds/export/markdown";
 import { parseMarkdownWorld } from "../../lib/worlds/import/markdown-world";
 import { parseJsonWorld } from "../../lib/worlds/import/json-world";
 import { WorldFileProblems } from "../../lib/worlds/import/world-document";
+import { MAX_LOCATION_DEPTH } from "../../lib/worlds/data/location-depth";
+import { EXPORT_FORMAT } from "../../lib/worlds/export/world-export";
 import { isLoopbackAddress, isNonPublicAddress } from "../../lib/config/address-range";
 import { CLOCK_SKEW_SECONDS, signDownloadToken, verifyDownloadToken } from "../../lib/worlds/files/download-token";
 import { contentDisposition, downloadFileName, exportFileName } from "../../lib/worlds/files/download-link";
@@ -73,6 +75,34 @@ describe("Markdown export read back", () => {
     expect(problemsOf(() => parseMarkdownWorld("# W\n*Theme:* t\n## Characters (0)\n## Locations (1)\n    - **A**\n"))[0]).toBe("line 5: indented more than one level below the location above it");
     expect(problemsOf(() => parseMarkdownWorld(`# ${"n".repeat(121)}\n*Theme:* t\n## Characters (0)\n## Locations (0)\n`))[0]).toMatch(/^line 1: world name: /);
     expect(problemsOf(() => parseMarkdownWorld("# W\n*Theme:* t\n## Characters (1)\n### \n## Locations (0)\n"))[0]).toMatch(/^line 4: character 1 name: /);
+  });
+});
+
+describe("location depth", () => {
+  const chain = (levels: number): Location[] =>
+    Array.from({ length: levels }, (_, i) => location({ id: `l${i}`, name: `Level ${i + 1}`, parentId: i === 0 ? null : `l${i - 1}` }));
+
+  it("a tree as deep as the bound is exported and read back whole; one level more is refused by name", () => {
+    const world = { name: "Deep", theme: "caves", tone: "", description: "" };
+    const deepest = renderMarkdown(world, [], chain(MAX_LOCATION_DEPTH));
+    expect(parseMarkdownWorld(deepest).locations.at(-1)).toMatchObject({ name: `Level ${MAX_LOCATION_DEPTH}` });
+    const json = (levels: number) =>
+      JSON.stringify({ format: EXPORT_FORMAT, world: { name: "Deep", theme: "caves" }, characters: [], locations: chain(levels).map((l) => ({ id: l.id, name: l.name, parentId: l.parentId })) });
+    expect(parseJsonWorld(json(MAX_LOCATION_DEPTH)).locations).toHaveLength(MAX_LOCATION_DEPTH);
+    expect(problemsOf(() => parseJsonWorld(json(MAX_LOCATION_DEPTH + 1)))).toEqual([
+      `$.locations[${MAX_LOCATION_DEPTH}].parentId: it lies more than ${MAX_LOCATION_DEPTH} levels deep (locations nest at most ${MAX_LOCATION_DEPTH} levels)`,
+    ]);
+  });
+
+  it("a tree stored deeper than the bound still exports, every location once, in a file that grows linearly", () => {
+    // 20,000 levels overflowed the recursive walk's stack; indenting each level further made the
+    // file quadratic in the depth (400 MB here).
+    const levels = 20_000;
+    const markdown = renderMarkdown({ name: "Abyss", theme: "caves", tone: "", description: "" }, [], chain(levels));
+    const items = markdown.split("\n").filter((line) => line.trimStart().startsWith("- **"));
+    expect(items).toHaveLength(levels);
+    expect(items[levels - 1]).toBe(`${"  ".repeat(MAX_LOCATION_DEPTH - 1)}- **Level ${levels}**`);
+    expect(markdown.length).toBeLessThan(levels * 100);
   });
 });
 

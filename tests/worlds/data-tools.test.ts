@@ -5,6 +5,7 @@ import { DATABASE_SERVERS, queryServersDatabase } from "../support/servers";
 import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { connectClient } from "../support/sdk-client";
 import { JSON_AND_SSE, sseMessages } from "../support/mcp-http";
+import { MAX_LOCATION_DEPTH } from "../../lib/worlds/data/location-depth";
 
 /**
  * The WorldCrafter data tools on the real servers — next start over PostgreSQL (a fresh migrated
@@ -164,6 +165,14 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
       const cross = await call("create_location", { worldId: b, name: "There", parentId: placeInA });
       expect(cross.isError).toBe(true);
       expect(textOf(cross)).toMatch(/another world/);
+      // Locations nest at most MAX_LOCATION_DEPTH levels: "Here" is level 1, each call one deeper.
+      let deepest = placeInA;
+      for (let level = 2; level <= MAX_LOCATION_DEPTH; level++) {
+        deepest = ((ok(await call("create_location", { worldId: a, name: `Level ${level}`, parentId: deepest })).location as Json).id) as string;
+      }
+      const tooDeep = await call("create_location", { worldId: a, name: "Below the bottom", parentId: deepest });
+      expect(tooDeep.isError).toBe(true);
+      expect(textOf(tooDeep)).toMatch(new RegExp(`^Locations nest at most ${MAX_LOCATION_DEPTH} levels deep, and "${deepest}" is at the deepest level`));
       expect((await call("update_world", { worldId: a })).isError).toBe(true);
       // server/tools §error handling (2025-11-25): an input validation error is a tool error too, naming the field.
       const tooLong = (await c.callTool({ name: "create_world", arguments: { name: "x".repeat(121), theme: "t" } })) as CallToolResult;

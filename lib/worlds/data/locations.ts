@@ -3,6 +3,7 @@ import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf, type Cursor
 import { DomainError, NotFoundError } from "./errors";
 import { assertWorld } from "./worlds";
 import { containsText, equalsText } from "./text-match";
+import { MAX_LOCATION_DEPTH } from "./location-depth";
 
 /** Locations of one owner, inside one of that owner's worlds, optionally inside another location. */
 
@@ -16,12 +17,23 @@ export interface LocationInput {
 export async function createLocation(owner: string, worldId: string, input: LocationInput) {
   await assertWorld(owner, worldId);
   if (input.parentId !== undefined) {
-    const parent = await (await getPrisma()).location.findFirst({
+    const prisma = await getPrisma();
+    const parent = await prisma.location.findFirst({
       where: { id: input.parentId, ownerSubject: owner },
-      select: { worldId: true },
+      select: { worldId: true, parentId: true },
     });
     if (!parent) throw new NotFoundError("Location", input.parentId);
     if (parent.worldId !== worldId) throw new DomainError(`Parent location ${JSON.stringify(input.parentId)} belongs to another world.`);
+    // The parent's level: 1, plus one per ancestor, counted up to the bound (at most
+    // MAX_LOCATION_DEPTH - 1 lookups; a location is created rarely and its tree stays bounded).
+    let parentLevel = 1;
+    for (let above = parent.parentId; above !== null && parentLevel < MAX_LOCATION_DEPTH; parentLevel++) {
+      const next = await prisma.location.findFirst({ where: { id: above, ownerSubject: owner }, select: { parentId: true } });
+      above = next?.parentId ?? null;
+    }
+    if (parentLevel >= MAX_LOCATION_DEPTH) {
+      throw new DomainError(`Locations nest at most ${MAX_LOCATION_DEPTH} levels deep, and ${JSON.stringify(input.parentId)} is at the deepest level. Choose a parent higher up.`);
+    }
   }
   return (await getPrisma()).location.create({ data: { ownerSubject: owner, worldId, ...input } });
 }

@@ -1,5 +1,6 @@
 import type { Character, Location } from "../../db/generated/client";
 import { neutraliseLinks } from "./safe-links";
+import { MAX_LOCATION_DEPTH } from "../data/location-depth";
 
 /**
  * A world as a Markdown document. Names, roles, kinds and traits are escaped so user text can
@@ -40,27 +41,40 @@ interface WorldHead {
   description: string;
 }
 
+/**
+ * The locations as a nested list, parents before their children. A tree stored before locations
+ * had a depth bound may be deeper than MAX_LOCATION_DEPTH (outside audit: 11,000 levels made
+ * every export of its world fail, and 3,000 levels a 9 MB file of indentation), so the walk uses
+ * an explicit stack, not recursion, and a location below the bound is listed at the deepest level.
+ */
 function locationTree(locations: Location[]): string[] {
   const ids = new Set(locations.map((l) => l.id));
   const children = new Map<string | null, Location[]>();
   for (const l of locations) {
     // A parent outside this world's export (cannot happen today) is treated as top level.
     const parent = l.parentId !== null && ids.has(l.parentId) ? l.parentId : null;
-    children.set(parent, [...(children.get(parent) ?? []), l]);
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(l);
+    else children.set(parent, [l]);
   }
   const lines: string[] = [];
   const seen = new Set<string>();
-  const walk = (parent: string | null, depth: number) => {
-    for (const l of children.get(parent) ?? []) {
-      if (seen.has(l.id)) continue;
-      seen.add(l.id);
-      const kind = l.kind ? ` (${escapeInline(l.kind)})` : "";
-      const about = l.description ? ` — ${escapeInline(l.description)}` : "";
-      lines.push(`${"  ".repeat(depth)}- **${escapeInline(l.name)}**${kind}${about}`);
-      walk(l.id, depth + 1);
-    }
+  // Pushed in reverse so each parent's children come off the stack in their stored order.
+  const stack: { location: Location; depth: number }[] = [];
+  const pushChildren = (parent: string | null, depth: number) => {
+    const list = children.get(parent) ?? [];
+    for (let i = list.length - 1; i >= 0; i--) stack.push({ location: list[i] as Location, depth });
   };
-  walk(null, 0);
+  pushChildren(null, 0);
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { location: l, depth } = next;
+    if (seen.has(l.id)) continue;
+    seen.add(l.id);
+    const kind = l.kind ? ` (${escapeInline(l.kind)})` : "";
+    const about = l.description ? ` — ${escapeInline(l.description)}` : "";
+    lines.push(`${"  ".repeat(Math.min(depth, MAX_LOCATION_DEPTH - 1))}- **${escapeInline(l.name)}**${kind}${about}`);
+    pushChildren(l.id, depth + 1);
+  }
   return lines;
 }
 

@@ -1,4 +1,5 @@
 import { loadEnv } from "../../config/env";
+import { logUnexpected } from "../../mcp/runtime/request-log";
 import { exportWorld } from "../export/world-export";
 import { NotFoundError } from "../data/errors";
 import { downloadLinkKey } from "./link-key";
@@ -24,14 +25,28 @@ function notFound(): Response {
   });
 }
 
+/**
+ * An export that failed (the database down, a bug): logged, and answered with the private headers
+ * all the route's answers carry, not the framework's bare 500.
+ */
+function failed(thrown: unknown): Response {
+  logUnexpected("download link: the export", thrown);
+  return new Response("The export could not be made just now. Try the link again in a moment.\n", {
+    status: 500,
+    headers: { ...PRIVATE_HEADERS, "content-type": "text/plain; charset=utf-8" },
+  });
+}
+
 export async function serveDownload(token: string, signal: AbortSignal): Promise<Response> {
   const env = loadEnv();
   const grant = verifyDownloadToken(await downloadLinkKey(env), token, env.MCP_DOWNLOAD_LINK_TTL_SECONDS);
   if (!grant) return notFound();
-  const exported = await exportWorld(grant.subject, grant.worldId, { signal }).catch((thrown: unknown) => {
-    if (thrown instanceof NotFoundError) return undefined;
-    throw thrown;
-  });
+  let exported: Awaited<ReturnType<typeof exportWorld>> | undefined;
+  try {
+    exported = await exportWorld(grant.subject, grant.worldId, { signal });
+  } catch (thrown) {
+    if (!(thrown instanceof NotFoundError)) return failed(thrown);
+  }
   if (!exported) return notFound();
   const body = grant.format === "md" ? exported.markdown : exported.json;
   return new Response(body, {

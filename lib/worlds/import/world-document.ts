@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { forbiddenTextIssue } from "../../mcp";
 import { LongText, Name, ShortText, Theme, Traits } from "../tools/data/shared";
+import { MAX_LOCATION_DEPTH } from "../data/location-depth";
 
 /**
  * A world file read back — from WorldCrafter's Markdown or JSON export — before anything is
@@ -46,6 +47,7 @@ export const WorldDocument = z
       }
     });
     // A parent chain must end: one that comes back to where it started cannot be stored as a tree.
+    // It must also end within MAX_LOCATION_DEPTH levels, as create_location's do.
     const parentOf = new Map(doc.locations.map((l) => [l.key, l.parentKey]));
     doc.locations.forEach((l, i) => {
       const seen = new Set<string>([l.key]);
@@ -55,6 +57,10 @@ export const WorldDocument = z
           return;
         }
         seen.add(p);
+        if (seen.size > MAX_LOCATION_DEPTH) {
+          ctx.addIssue({ code: "custom", path: ["locations", i, "parentId"], message: `it lies more than ${MAX_LOCATION_DEPTH} levels deep (locations nest at most ${MAX_LOCATION_DEPTH} levels)` });
+          return;
+        }
       }
     });
   });
