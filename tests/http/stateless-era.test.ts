@@ -285,6 +285,23 @@ const CASES: readonly Case[] = [
     },
   },
   {
+    // A legacy version in modern _meta: served only after initialize, so the versions to retry
+    // with here are the modern ones alone; listing 2025-11-25 sent a client back with the same
+    // request (outside audit).
+    name: "a legacy version in header and _meta: -32022 listing only what this form serves",
+    body: listTools(113, meta2026({ [Meta.protocolVersion]: "2025-11-25" })),
+    headers: { "mcp-protocol-version": "2025-11-25" },
+    status: 400,
+    code: -32022,
+    id: 113,
+    check: (r) => {
+      const error = errorOf(r);
+      expect(error.message).toMatch(/2025-11-25 is served after an initialize handshake/);
+      expect((error.data as Json).supported).toEqual([V]);
+      expect((error.data as Json).requested).toBe("2025-11-25");
+    },
+  },
+  {
     // The method headers are this revision's: a client of another need not send them, and the
     // -32022 telling it what to retry with comes first (outside audit, 2026-11-27).
     name: "unsupported version without Mcp-Method: still -32022",

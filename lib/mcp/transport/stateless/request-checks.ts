@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ErrorCode, McpError, type JsonRpcRequest } from "../../../jsonrpc";
 import { Header, PARAM_HEADER_PREFIX } from "../../protocol/http-headers";
 import { MetaKey } from "../../protocol/meta-keys";
-import { ALL_SUPPORTED_VERSIONS, isStatelessEraVersion } from "../../protocol/protocol-versions";
+import { ALL_SUPPORTED_VERSIONS, STATELESS_ERA_VERSIONS, isStatelessEraVersion, isSupportedVersion } from "../../protocol/protocol-versions";
 import type { Registry } from "../../registry";
 import { LOGGING_LEVELS, type LoggingLevel } from "../../protocol/types";
 import { decodeHeaderValue, headerMatches } from "./header-value";
@@ -73,6 +73,15 @@ export function checkModernRequest(request: Request, message: JsonRpcRequest, re
     throw mismatch(`MCP-Protocol-Version header "${headerVersion.slice(0, 64)}" does not match _meta "${bodyVersion}"`);
   }
 
+  if (isSupportedVersion(bodyVersion)) {
+    // A legacy version we do speak, asked for in the modern way: it is served only after an
+    // initialize handshake. Listing it as supported here would send a client that follows
+    // basic/versioning ("retry with a mutually supported version") back with the same request.
+    throw new McpError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${bodyVersion} is served after an initialize handshake, not with per-request _meta`, {
+      supported: STATELESS_ERA_VERSIONS,
+      requested: bodyVersion,
+    });
+  }
   if (!isStatelessEraVersion(bodyVersion)) {
     throw new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
       supported: ALL_SUPPORTED_VERSIONS,
