@@ -174,6 +174,26 @@ describe.each(DATABASE_SERVERS)("on $database", ({ server }) => {
       await unicodeRes.text();
     });
 
+    it("gives a 2025-03-26 client, whose results hold no resource_link blocks, the links as text blocks", async () => {
+      const { ok } = await open();
+      const worldId = await sampleWorld(ok);
+      const { client: old } = await connectClient(url(), { token: await tokenFor(server(), newSubject("files-0326")), protocolVersion: "2025-03-26" });
+      try {
+        const made = (await old.callTool({ name: "create_world", arguments: { name: "Old Isles", theme: "sea" } })) as CallToolResult;
+        const r = (await old.callTool({ name: "export_world", arguments: { worldId: (sc(made).world as Json).id } })) as CallToolResult;
+        expect(r.isError).toBeFalsy();
+        expect(r.content.map((b) => b.type)).not.toContain("resource_link");
+        const texts = r.content.filter((b) => b.type === "text").map((b) => (b as { text: string }).text);
+        for (const ref of sc(r).files as { download_url: string; file_name: string }[]) {
+          expect(texts.some((t) => t.startsWith(`${ref.file_name}: ${ref.download_url} (`))).toBe(true);
+        }
+      } finally {
+        await old.close();
+      }
+      // A later revision keeps the blocks (the test above, at 2025-11-25).
+      expect((await exportOf(ok, worldId)).r.content.some((b) => b.type === "resource_link")).toBe(true);
+    });
+
     it("answers a forged, altered, expired or foreign link with the same 404", async () => {
       const a = await open();
       const b = await open();

@@ -8,6 +8,7 @@ import type { CompiledTool } from "../registry";
 import { InputRequired, ProtocolError } from "../protocol/protocol-error";
 import { CursorParams } from "./list-params";
 import { listForRevision } from "./icons-by-revision";
+import { contentForRevision } from "./content-by-revision";
 import type { CallScope } from "../runtime/handler-context";
 import type { ToolCallObserver, ToolCallOutcome } from "../runtime/tool-call-observer";
 import { errorReference, logUnexpected, unexpectedFailureText } from "../runtime/request-log";
@@ -78,7 +79,11 @@ function failedResult(thrown: unknown, scope: CallScope): Record<string, unknown
   return { ...toolErrorResult("internal", unexpectedFailureText(reference), { id: reference }) };
 }
 
-function finishedResult(tool: CompiledTool, result: CallToolResult): Record<string, unknown> {
+function finishedResult(tool: CompiledTool, result: CallToolResult, version: string): Record<string, unknown> {
+  return contentForRevision(checkedResult(tool, result), version);
+}
+
+function checkedResult(tool: CompiledTool, result: CallToolResult): Record<string, unknown> {
   // An output schema describes successful results (server/tools §output schema); an isError
   // result's structuredContent is the error envelope instead (tool-error.ts).
   if (tool.definition.output && !result.isError) {
@@ -138,10 +143,10 @@ export const callTool: MethodHandler = (env, { params, scope }) => {
     return observe ? observe.settled(() => failedResult(thrown, scope)) : failedResult(thrown, scope);
   }
   if (outcome instanceof Promise) {
-    const answer = outcome.then((result) => finishedResult(tool, result), (thrown: unknown) => failedResult(thrown, scope));
+    const answer = outcome.then((result) => finishedResult(tool, result, scope.protocolVersion), (thrown: unknown) => failedResult(thrown, scope));
     return observe ? answer.then((result) => observe.done(result), (thrown: unknown) => observe.failed(thrown)) : answer;
   }
-  return observe ? observe.settled(() => finishedResult(tool, outcome)) : finishedResult(tool, outcome);
+  return observe ? observe.settled(() => finishedResult(tool, outcome, scope.protocolVersion)) : finishedResult(tool, outcome, scope.protocolVersion);
 };
 
 /**
@@ -224,7 +229,7 @@ function callToolAsTask(
       } catch (thrown) {
         return failedResult(thrown, taskScope);
       }
-      return finishedResult(tool, result);
+      return finishedResult(tool, result, taskScope.protocolVersion);
     },
   });
 }

@@ -80,6 +80,11 @@ export function allowsErrorResponsesWithoutId(version: string): boolean {
   return isSince20251125(version);
 }
 
+/** `resource_link` content blocks arrived in 2025-06-18 (its changelog; server/tools §resource links). */
+export function hasResourceLinks(version: string): boolean {
+  return version !== "2025-03-26";
+}
+
 /** `icons` on serverInfo, tools, resources and prompts arrived in 2025-11-25 (basic §icons). */
 export function hasIcons(version: string): boolean {
   return isSince20251125(version);
