@@ -43,6 +43,9 @@ export function isAddressOrRange(entry: string): boolean {
  * unique-local, link-local, site-local, multicast, NAT64, 6to4, IPv4-compatible and IPv4-translated
  * (whose embedded IPv4 could be any of the former). IPv4-mapped IPv6 (`::ffff:10.0.0.1`, `::ffff:a00:1`) is judged as its IPv4 (BlockList would
  * also match every IPv4 against an IPv6 rule for ::ffff:0:0/96, so that range is not listed).
+ * Any other IPv6 address outside global unicast (2000::/3) is non-public too, and inside it the
+ * IETF protocol block 2001::/23 (Teredo, whose address embeds an IPv4 server, ORCHID, benchmarking)
+ * and the documentation ranges (outside audit: Teredo with 127.0.0.1 inside was connected to).
  */
 const NON_PUBLIC_V4: [string, number][] = [
   ["0.0.0.0", 8],
@@ -53,6 +56,8 @@ const NON_PUBLIC_V4: [string, number][] = [
   ["172.16.0.0", 12],
   ["192.0.0.0", 24],
   ["192.0.2.0", 24],
+  // The deprecated 6to4 relay anycast (RFC 7526): a relay into whatever IPv4 the packet names.
+  ["192.88.99.0", 24],
   ["192.168.0.0", 16],
   ["198.18.0.0", 15],
   ["198.51.100.0", 24],
@@ -69,7 +74,9 @@ const NON_PUBLIC_V6: [string, number][] = [
   ["64:ff9b::", 96],
   ["64:ff9b:1::", 48],
   ["100::", 64],
+  ["2001::", 23],
   ["2001:db8::", 32],
+  ["3fff::", 20],
   ["2002::", 16],
   ["fc00::", 7],
   ["fe80::", 10],
@@ -81,6 +88,8 @@ const LOOPBACK_V4: [string, number] = ["127.0.0.0", 8];
 const nonPublic = new BlockList();
 for (const [a, bits] of NON_PUBLIC_V4) nonPublic.addSubnet(a, bits, "ipv4");
 for (const [a, bits] of NON_PUBLIC_V6) nonPublic.addSubnet(a, bits, "ipv6");
+const globalUnicastV6 = new BlockList();
+globalUnicastV6.addSubnet("2000::", 3, "ipv6");
 const loopback = new BlockList();
 loopback.addSubnet(...LOOPBACK_V4, "ipv4");
 loopback.addAddress("::1", "ipv6");
@@ -100,6 +109,7 @@ export function isNonPublicAddress(address: string): boolean {
   const plain = unmapped(address.replace(/^\[|\]$/g, ""));
   const kind = family(plain);
   if (!kind) return true;
+  if (kind === "ipv6" && !globalUnicastV6.check(plain, kind)) return true;
   return nonPublic.check(plain, kind);
 }
 

@@ -225,7 +225,12 @@ describe("addresses a file fetch may not reach", () => {
     for (const a of ["10.0.0.1", "127.0.0.1", "169.254.169.254", "172.16.5.4", "192.168.1.1", "100.64.0.1", "0.0.0.0", "::1", "[::1]", "::", "fd00::1", "fe80::1", "::ffff:10.0.0.1", "::ffff:a9fe:a9fe", "::ffff:7f00:1", "64:ff9b::a00:1", "::10.0.0.1", "::127.0.0.1", "::a00:1", "::8.8.8.8", "::ffff:0:7f00:1", "::ffff:0:808:808"]) {
       expect(isNonPublicAddress(a), a).toBe(true);
     }
-    for (const a of ["93.184.216.34", "2606:4700::1111", "::ffff:93.184.216.34"]) expect(isNonPublicAddress(a), a).toBe(false);
+    // IETF protocol assignments (Teredo embeds an IPv4 server: 127.0.0.1 here), ORCHID, the
+    // documentation ranges, SRv6 and anything else outside global unicast, the 6to4 relay anycast.
+    for (const a of ["2001:0:7f00:1::", "2001::", "2001:10::1", "2001:20::1", "2001:2::1", "3fff::1", "5f00::1", "4000::1", "192.88.99.1"]) {
+      expect(isNonPublicAddress(a), a).toBe(true);
+    }
+    for (const a of ["93.184.216.34", "2606:4700::1111", "::ffff:93.184.216.34", "2001:4860:4860::8888", "2a00:1450:4001::1"]) expect(isNonPublicAddress(a), a).toBe(false);
     expect(isLoopbackAddress("::ffff:127.0.0.1")).toBe(true);
     expect(isLoopbackAddress("10.0.0.1")).toBe(false);
   });
