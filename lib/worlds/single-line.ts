@@ -2,12 +2,27 @@ import { z } from "zod";
 import { CONTROL_CHARACTERS_MESSAGE } from "../mcp";
 
 /**
- * Single-line text (names, themes, ids, queries, file names): no control character at all, and no
- * line or paragraph separator. Every text field already refuses the other control characters
+ * Single-line text (names, themes, ids, queries, file names): no control character at all, no
+ * line or paragraph separator, and no bidirectional control. Every text field already refuses the other control characters
  * (lib/mcp/runtime/validate.ts); multi-line text keeps tab and newlines, single-line text refuses
  * them too (docs/errors.md), and NEL (U+0085), U+2028 and U+2029, which some readers also break
  * lines on, so a name cannot be split in an outline, a prompt or a log line.
  */
 const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/;
 
-export const singleLine = () => z.string().regex(SINGLE_LINE, CONTROL_CHARACTERS_MESSAGE);
+/**
+ * The bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) reorder the
+ * text after them: "evil\u202Egpj.exe" reads as "evilexe.jpg" to the user and the model (outside
+ * audit). A name has no need of them; right-to-left names are written with the letters themselves,
+ * and the marks U+200E/U+200F stay allowed.
+ */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+export const BIDI_CONTROLS_MESSAGE = "Bidirectional control characters (U+202A-U+202E, U+2066-U+2069) are not allowed";
+
+// A refinement, not a second pattern: the published JSON Schema keeps one `pattern` (a second
+// became an allOf, which not every host's schema reader takes).
+export const singleLine = () =>
+  z
+    .string()
+    .regex(SINGLE_LINE, CONTROL_CHARACTERS_MESSAGE)
+    .refine((text) => !BIDI_CONTROL.test(text), BIDI_CONTROLS_MESSAGE);

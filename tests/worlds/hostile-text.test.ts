@@ -104,6 +104,20 @@ describe.each(ERAS)("in %s", (era) => {
       expect(toolResult(prose)?.isError, JSON.stringify(prose)).toBeFalsy();
     });
 
+    // Outside audit: "evil\u202Egpj.exe" was stored and read as "evilexe.jpg".
+    it("bidirectional overrides and isolates are refused in a name; marks, joiners and right-to-left letters are kept", async () => {
+      for (const name of ["evil\u202Egpj.exe", "a\u202Ab", "a\u202Db", "a\u2066b\u2069", "a\u2067b", "a\u2068b"]) {
+        const r = await client.request("tools/call", { name: "create_world", arguments: { name, theme: "fantasy" } });
+        expect(invalidArgumentMessage(r.message), `${JSON.stringify(name)} ${r.text}`).toBe(
+          "Invalid arguments for tool create_world: name: Bidirectional control characters (U+202A-U+202E, U+2066-U+2069) are not allowed",
+        );
+      }
+      for (const name of [`عالم ${tag}`, `\u200fשלום\u200e ${tag}`, `👨\u200d👩\u200d👧 ${tag}`]) {
+        const made = await call("create_world", { name, theme: "fantasy" });
+        expect(toolResult(made)?.isError, `${JSON.stringify(name)} ${JSON.stringify(made)}`).toBeFalsy();
+      }
+    });
+
     it("single-line fields refuse a newline; prose keeps tab and newline", async () => {
       const r = await client.request("tools/call", { name: "create_world", arguments: { name: "two\nlines", theme: "fantasy" } });
       expect(invalidArgumentMessage(r.message), r.text).toMatch(/^Invalid arguments for tool create_world: name: /);
