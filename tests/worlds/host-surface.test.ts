@@ -62,6 +62,8 @@ describe("icons and the MCP Apps extension, per revision", () => {
     expect(client.getServerCapabilities()?.extensions).toEqual({ [UI]: { mimeTypes: [MCP_APP] } });
     const { tools } = await client.listTools();
     for (const tool of tools) expectIcons(tool.icons, tool.name);
+    // Tool.execution is this revision's (tasks): export_world may run as one.
+    expect(tools.find((t) => t.name === "export_world")?.execution).toEqual({ taskSupport: "optional" });
   });
 
   it("2025-06-18 has no icons: neither serverInfo nor tools carry them", async () => {
@@ -70,6 +72,8 @@ describe("icons and the MCP Apps extension, per revision", () => {
     const { tools } = await client.listTools();
     expect(tools.length).toBeGreaterThan(10);
     for (const tool of tools) expect(tool, tool.name).not.toHaveProperty("icons");
+    // Nor Tool.execution, which arrived with tasks in 2025-11-25 (outside protocol audit).
+    for (const tool of tools) expect(tool, tool.name).not.toHaveProperty("execution");
   });
 
   it("2026-07-28: server/discover announces the extension and the full serverInfo; tools/list carries icons; other results stay lean", async () => {
@@ -79,6 +83,8 @@ describe("icons and the MCP Apps extension, per revision", () => {
     expectIcons(((discovered._meta as Json)["io.modelcontextprotocol/serverInfo"] as Json).icons, "discover serverInfo");
     const listed = await modern("tools/list", {});
     for (const tool of listed.tools as Json[]) expectIcons(tool.icons, String(tool.name));
+    // 2026-07-28's Tool has no execution: its tasks extension lets the server decide per request (SEP-2663).
+    for (const tool of listed.tools as Json[]) expect(tool, String(tool.name)).not.toHaveProperty("execution");
     // Every other result names the server without its icons (they travel once, in discover).
     expect((listed._meta as Json)["io.modelcontextprotocol/serverInfo"]).not.toHaveProperty("icons");
   });

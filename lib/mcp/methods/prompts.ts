@@ -4,7 +4,7 @@ import { createHandlerContext } from "../runtime/handler-context";
 import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../runtime/validate";
 import type { MethodHandler } from "./method-env";
 import { CursorParams } from "./list-params";
-import { listForRevision } from "./icons-by-revision";
+import { listForRevision } from "./list-by-revision";
 
 const GetPromptParams = z.looseObject({
   name: z.string().min(1).max(256),

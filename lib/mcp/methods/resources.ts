@@ -9,7 +9,7 @@ import { createHandlerContext } from "../runtime/handler-context";
 import { parseArgumentsOrInvalidParams, parseOrInvalidParams } from "../runtime/validate";
 import type { MethodEnv, MethodHandler } from "./method-env";
 import { CursorParams } from "./list-params";
-import { listForRevision } from "./icons-by-revision";
+import { listForRevision } from "./list-by-revision";
 
 const UriParams = z.looseObject({ uri: z.string().min(1).max(2048) });
 

@@ -7,7 +7,7 @@ import type { MethodHandler } from "./method-env";
 import type { CompiledTool } from "../registry";
 import { InputRequired, ProtocolError } from "../protocol/protocol-error";
 import { CursorParams } from "./list-params";
-import { listForRevision } from "./icons-by-revision";
+import { listForRevision } from "./list-by-revision";
 import { contentForRevision } from "./content-by-revision";
 import type { CallScope } from "../runtime/handler-context";
 import type { ToolCallObserver, ToolCallOutcome } from "../runtime/tool-call-observer";

@@ -85,6 +85,11 @@ export function hasResourceLinks(version: string): boolean {
   return version !== "2025-03-26";
 }
 
+/** A tool's `execution` (taskSupport) is 2025-11-25's alone: 2026-07-28's Tool has none (SEP-2663). */
+export function hasToolExecution(version: string): boolean {
+  return version === "2025-11-25";
+}
+
 /** `icons` on serverInfo, tools, resources and prompts arrived in 2025-11-25 (basic §icons). */
 export function hasIcons(version: string): boolean {
   return isSince20251125(version);

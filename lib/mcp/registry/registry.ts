@@ -85,7 +85,8 @@ function compileTool(def: ToolDefinition): CompiledTool {
     inputSchema,
     outputSchema: def.output ? outputSchemaOf(def.output) : undefined,
     annotations: def.annotations,
-    // Tool.execution (2025-11-25 server/tools; SEP-2663 keeps it): whether the call may run as a task.
+    // Tool.execution (2025-11-25 server/tools): whether the call may run as a task. Only that
+    // revision's lists carry it (methods/list-by-revision.ts).
     execution: def.execution ? { taskSupport: def.execution.taskSupport } : undefined,
     icons: def.icons,
     securitySchemes: security,
