@@ -2,7 +2,8 @@
 /**
  * The MCP core's own cost per request, with no HTTP server and no framework: web Requests built
  * in this process go straight to worldcrafterEndpoint().handle() (the object app/api/mcp/route.ts
- * hands Next's requests to), and each answer is read whole. Steadier than the HTTP rows on a
+ * hands Next's requests to), and each answer is read whole. The core is bundled as a deployed
+ * build bundles it (bench/core-bundle.mjs). Steadier than the HTTP rows on a
  * shared machine, so it is what the profiling rounds in bench/PROFILING.md compare.
  *
  *   tests/node24/node_modules/.bin/node bench/core-inprocess.mjs [tools/call|tools/list] [requests]
@@ -26,7 +27,7 @@ import { writeFileSync } from "node:fs";
 import inspector from "node:inspector/promises";
 import v8 from "node:v8";
 import { PerformanceObserver, constants as perfConstants } from "node:perf_hooks";
-import { createJiti } from "jiti";
+import { importBundled } from "./core-bundle.mjs";
 import { preparePostgres } from "./databases.mjs";
 
 const database = await preparePostgres(process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test");
@@ -45,8 +46,7 @@ const requests = Number(process.argv[3] ?? 20_000);
 if (!["tools/call", "tools/list"].includes(method)) throw new Error(`method must be tools/call or tools/list, got ${method}`);
 if (!Number.isInteger(requests) || requests < 1) throw new Error("requests must be a positive integer");
 
-const jiti = createJiti(import.meta.url);
-const { worldcrafterEndpoint } = await jiti.import("../lib/worlds/endpoint.ts");
+const { worldcrafterEndpoint } = await importBundled("lib/worlds/endpoint.ts");
 const endpoint = worldcrafterEndpoint();
 
 const meta = {

@@ -13,7 +13,7 @@
  *
  *   tests/node24/node_modules/.bin/node bench/core-layers.mjs [tools/call|tools/list] [requests]
  */
-import { createJiti } from "jiti";
+import { importBundled } from "./core-bundle.mjs";
 import { preparePostgres } from "./databases.mjs";
 
 const database = await preparePostgres(process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test");
@@ -30,7 +30,7 @@ const method = process.argv[2] ?? "tools/call";
 const requests = Number(process.argv[3] ?? 20_000);
 if (!["tools/call", "tools/list"].includes(method)) throw new Error(`method must be tools/call or tools/list, got ${method}`);
 
-const { worldcrafterEndpoint } = await createJiti(import.meta.url).import("../lib/worlds/endpoint.ts");
+const { worldcrafterEndpoint } = await importBundled("lib/worlds/endpoint.ts");
 const endpoint = worldcrafterEndpoint();
 const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "core-layers", version: "1.0.0" }, "io.modelcontextprotocol/clientCapabilities": {} };
 const call = method === "tools/call" ? { name: "suggest_names", arguments: { style: "elvish", count: 3 } } : {};

@@ -100,7 +100,7 @@ function describe(frame) {
     }
   }
   const rel = file.startsWith(ROOT) ? path.relative(ROOT, file) : file;
-  // lib/ loaded from source (jiti: bench/core-inprocess.mjs) has no .map beside it, but is app code.
+  // lib/ loaded from source (jiti: db-worker.mjs, node-http-server.mjs) has no .map beside it, but is app code.
   const category = rel.startsWith("lib/") || rel.startsWith("app/") ? "app code (lib/, app/)" : rel.includes("node_modules/zod/") ? "zod" : rel.startsWith("node:") ? "node internals" : rel.includes("node_modules/next/") ? "next" : rel.startsWith(".next") ? "next (build output)" : "other";
   const where = `${rel}:${lineNumber + 1}`;
   return { key: `${functionName}@${where}`, label: `${functionName || "(anonymous)"}  ${where}`, category };
