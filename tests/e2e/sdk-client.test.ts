@@ -6,6 +6,7 @@ import { describe, expect, inject, it } from "vitest";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { LoggingMessageNotificationSchema, type LoggingMessageNotification, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import { post } from "../support/mcp-http";
+import { newSubject, tokenFor } from "../support/auth";
 import { connectClient, mcpErrorOf, textOf } from "../support/sdk-client";
 import { invalidArgumentOf } from "../support/tool-errors";
 import { PRODUCT_TOOLS } from "../support/product-tools";
@@ -190,6 +191,18 @@ describe("SDK client: resources", () => {
     await expect(client.unsubscribeResource({ uri: "worldcrafter://guide" })).resolves.toEqual({});
     const error = await mcpErrorOf(client.subscribeResource({ uri: "worldcrafter://nowhere" }));
     expect(error.code).toBe(-32002);
+  });
+
+  // Outside audit: 60,000 subscriptions were kept in one session for its lifetime (up to a day).
+  it("follows at most 100 resources in a session; a repeat costs nothing, an unsubscribe frees a place", async () => {
+    const { client } = await connectClient(productUrl(), { token: await tokenFor(inject("statefulUrl"), newSubject("subscriptions")) });
+    for (let i = 0; i < 100; i++) await client.subscribeResource({ uri: `world://w${i}` });
+    await expect(client.subscribeResource({ uri: "world://w0" })).resolves.toEqual({});
+    const full = await mcpErrorOf(client.subscribeResource({ uri: "world://w100" }));
+    expect(full.code).toBe(-32602);
+    expect(full.message).toMatch(/at most 100 resources at once; unsubscribe from one first/);
+    await client.unsubscribeResource({ uri: "world://w7" });
+    await expect(client.subscribeResource({ uri: "world://w100" })).resolves.toEqual({});
   });
 });
 
