@@ -4,8 +4,7 @@ import { createMcpEndpoint, type McpEndpoint } from "../mcp";
 import { createAuditSink, type AuditSink } from "./audit/tool-call-audit";
 import { WORLDCRAFTER_NAMESPACE, worldcrafterServer } from "./server-definition";
 import { worldcrafterResourceServer } from "./authorization";
-import { createRequestLimiter } from "../ratelimit/create-limiter";
-import { limiterSettingsOf } from "../ratelimit/settings";
+import { worldcrafterLimiter } from "./request-limiter";
 import { clusterOf } from "../cluster/create-cluster";
 import { tasksOf } from "../tasks/create-tasks";
 
@@ -27,11 +26,12 @@ export function worldcrafterEndpoint(platform: Platform = {}): McpEndpoint {
   });
   const env = loadEnv();
   const tasks = tasksOf(env, platform.afterResponse);
+  const limiter = worldcrafterLimiter(env);
   endpoint = createMcpEndpoint(worldcrafterServer, env, {
     ...(tasks ? { tasks } : {}),
     onToolCall: audit.observe,
     access: worldcrafterResourceServer().access,
-    ...(env.MCP_RATE_LIMITS ? { limiter: createRequestLimiter(limiterSettingsOf(env)) } : {}),
+    ...(limiter ? { limiter } : {}),
     cluster: clusterOf(env, WORLDCRAFTER_NAMESPACE),
   });
   return endpoint;

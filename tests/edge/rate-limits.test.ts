@@ -500,6 +500,32 @@ describe("budgets shared by two instances through REDIS_URL", () => {
     expect(headerInt(other, "ratelimit-remaining")).toBe(TOOLS_CALL_LIMIT - SUGGEST_NAMES_LIMIT - 1);
   });
 
+  // Outside audit: a download link rebuilt its export on every GET with no budget at all.
+  it("charges each download of an export link to its owner, as an export_world call (tools/call's budget)", async () => {
+    const sub = subject("downloads");
+    const made = await rpc(serverA, "tools/call", { name: "create_world", arguments: { name: "Budget Isles", theme: "sea" } }, { sub });
+    const worldId = (((made.body.result as Json).structuredContent as Json).world as Json).id as string;
+    const exported = await rpc(serverA, "tools/call", { name: "export_world", arguments: { worldId } }, { sub });
+    const files = ((exported.body.result as Json).structuredContent as Json).files as Json[];
+    const link = (files[0] as Json).download_url as string;
+    // Two calls spent; each download spends one more, on whichever instance serves it.
+    const statuses: number[] = [];
+    for (let i = 0; i < TOOLS_CALL_LIMIT - 2; i++) {
+      const res = await fetch(link.replace(serverA.url, i % 2 === 0 ? serverA.url : serverB.url));
+      statuses.push(res.status);
+      await res.text();
+    }
+    expect(statuses).toEqual(Array.from({ length: TOOLS_CALL_LIMIT - 2 }, () => 200));
+    const refused = await fetch(link);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(refused.headers.get("ratelimit-limit")).toBe(String(TOOLS_CALL_LIMIT));
+    expect(refused.headers.get("cache-control")).toBe("private, no-store");
+    expect(await refused.text()).toMatch(/^Too many exports of this world's owner just now: try the link again in \d+ s\.\n$/);
+    // The owner's own calls share that budget.
+    expectLimited(await listWorlds(serverB, { sub }), TOOLS_CALL_LIMIT);
+  });
+
   it("keys anonymous callers by the address a trusted proxy forwards (IPv6: its /64); client hints never choose a budget", async () => {
     // The servers trust the loopback (MCP_TRUSTED_PROXIES): X-Forwarded-For is read from the right,
     // past trusted hops, and the first address that is not a trusted proxy is the client.

@@ -54,7 +54,12 @@ export interface RequestLimiter {
  * Budgets, open streams and sessions per caller all count under this key.
  */
 export function callerKey(clientAddress: string, auth: AuthInfo | undefined): string {
-  return auth ? `sub:${auth.subject}` : `ip:${addressIdentity(clientAddress)}`;
+  return auth ? subjectKey(auth.subject) : `ip:${addressIdentity(clientAddress)}`;
+}
+
+/** The key of a token subject's budgets, for work done on its behalf outside /api/mcp (download links). */
+export function subjectKey(subject: string): string {
+  return `sub:${subject}`;
 }
 
 /**

@@ -1,5 +1,8 @@
 import { loadEnv } from "../../config/env";
 import { logUnexpected } from "../../mcp/runtime/request-log";
+import { McpError } from "../../jsonrpc";
+import { spendOne, subjectKey, type RequestLimiter } from "../../mcp/policy/rate-limit";
+import { worldcrafterLimiter } from "../request-limiter";
 import { exportWorld } from "../export/world-export";
 import { NotFoundError } from "../data/errors";
 import { downloadLinkKey } from "./link-key";
@@ -37,10 +40,34 @@ function failed(thrown: unknown): Response {
   });
 }
 
+/**
+ * A download renders the whole export again, so it spends what an export_world call spends (its
+ * own budget if MCP_RATE_LIMIT_TOOLS gives it one, and tools/call's), from the link's owner: a link
+ * is reusable by whoever holds it, and without a budget one link rebuilt a 1.4 MB export as fast as
+ * it was asked and held the database from every other user (outside audit).
+ */
+async function spendExportBudget(limiter: RequestLimiter | undefined, subject: string): Promise<Response | undefined> {
+  if (!limiter) return undefined;
+  try {
+    await spendOne(limiter, { method: "tools/call", tool: "export_world", caller: subjectKey(subject) });
+    return undefined;
+  } catch (thrown) {
+    if (!(thrown instanceof McpError)) throw thrown;
+    const retryAfter = (thrown.data as { retryAfter?: unknown } | undefined)?.retryAfter;
+    const when = typeof retryAfter === "number" ? `in ${retryAfter} s` : "in a moment";
+    return new Response(`Too many exports of this world's owner just now: try the link again ${when}.\n`, {
+      status: thrown.httpStatus ?? 429,
+      headers: { ...PRIVATE_HEADERS, ...thrown.headers, "content-type": "text/plain; charset=utf-8" },
+    });
+  }
+}
+
 export async function serveDownload(token: string, signal: AbortSignal): Promise<Response> {
   const env = loadEnv();
   const grant = verifyDownloadToken(await downloadLinkKey(env), token, env.MCP_DOWNLOAD_LINK_TTL_SECONDS);
   if (!grant) return notFound();
+  const refusal = await spendExportBudget(worldcrafterLimiter(env), grant.subject);
+  if (refusal) return refusal;
   let exported: Awaited<ReturnType<typeof exportWorld>> | undefined;
   try {
     exported = await exportWorld(grant.subject, grant.worldId, { signal });
