@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { ErrorCode, McpError } from "../../jsonrpc";
 import type { SessionRecord, SessionStore } from "../cluster/stores";
 
 // The record and store interfaces live with the cluster's other stores (lib/mcp/cluster/stores.ts),
@@ -11,15 +10,13 @@ export function mintSessionId(): string {
   return randomUUID();
 }
 
-/** The process holds all the sessions it may: a new one waits until some expire or end. */
-function storeFull(): McpError {
-  return new McpError(ErrorCode.InternalError, "Too many sessions on this server; try again later", { retryAfter: 30 }, 503, { "Retry-After": "30" });
-}
-
 /**
  * In-process sessions with idle expiry, a bound per caller and a bound on how many are kept. A
- * caller at its bound loses its own oldest session; a full process refuses new sessions rather
- * than end anyone's (one caller's flood must never evict another's session).
+ * caller at its bound loses its own oldest session. A full process ends the oldest session of the
+ * caller holding the most: refusing every new session instead let some 200 callers (one IPv6 /56)
+ * at their bound shut every other client out for a day (outside audit), while a client whose
+ * session ends is told 404 and starts another (basic/transports §session management). A caller
+ * with a session or two is not evicted while anyone holds more.
  */
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, SessionRecord>();
@@ -38,7 +35,7 @@ export class MemorySessionStore implements SessionStore {
       this.forget(id);
     }
     if (this.sessions.size >= this.maxSessions) this.dropExpired();
-    if (this.sessions.size >= this.maxSessions) throw storeFull();
+    if (this.sessions.size >= this.maxSessions) this.evictFromLargestHolder();
     this.sessions.set(record.id, record);
     own.add(record.id);
     this.byCaller.set(record.caller, own);
@@ -71,6 +68,14 @@ export class MemorySessionStore implements SessionStore {
     own?.delete(id);
     if (own?.size === 0) this.byCaller.delete(record.caller);
     return true;
+  }
+
+  /** Ends the oldest session of the caller with the most (the first such caller on a tie). */
+  private evictFromLargestHolder(): void {
+    let largest: Set<string> | undefined;
+    for (const own of this.byCaller.values()) if (!largest || own.size > largest.size) largest = own;
+    const oldest = largest?.values().next();
+    if (oldest && !oldest.done) this.forget(oldest.value);
   }
 
   private dropExpired(): void {
