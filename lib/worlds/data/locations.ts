@@ -16,8 +16,8 @@ export interface LocationInput {
 
 export async function createLocation(owner: string, worldId: string, input: LocationInput) {
   await assertWorld(owner, worldId);
+  const prisma = await getPrisma();
   if (input.parentId !== undefined) {
-    const prisma = await getPrisma();
     const parent = await prisma.location.findFirst({
       where: { id: input.parentId, ownerSubject: owner },
       select: { worldId: true, parentId: true },
@@ -35,7 +35,7 @@ export async function createLocation(owner: string, worldId: string, input: Loca
       throw new DomainError(`Locations nest at most ${MAX_LOCATION_DEPTH} levels deep, and ${JSON.stringify(input.parentId)} is at the deepest level. Choose a parent higher up.`);
     }
   }
-  return (await getPrisma()).location.create({ data: { ownerSubject: owner, worldId, ...input } });
+  return prisma.location.create({ data: { ownerSubject: owner, worldId, ...input } });
 }
 
 export async function listLocations(

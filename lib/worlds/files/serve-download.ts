@@ -21,11 +21,13 @@ const PRIVATE_HEADERS = {
   "referrer-policy": "no-referrer",
 } as const;
 
+/** Every answer but the export itself: a line of plain text, with the private headers. */
+function plainText(status: number, text: string, headers: Readonly<Record<string, string>> = {}): Response {
+  return new Response(`${text}\n`, { status, headers: { ...PRIVATE_HEADERS, ...headers, "content-type": "text/plain; charset=utf-8" } });
+}
+
 function notFound(): Response {
-  return new Response("Not found: this download link is invalid or has expired. Export the world again for a new link.\n", {
-    status: 404,
-    headers: { ...PRIVATE_HEADERS, "content-type": "text/plain; charset=utf-8" },
-  });
+  return plainText(404, "Not found: this download link is invalid or has expired. Export the world again for a new link.");
 }
 
 /**
@@ -34,10 +36,7 @@ function notFound(): Response {
  */
 function failed(thrown: unknown): Response {
   logUnexpected("download link: the export", thrown);
-  return new Response("The export could not be made just now. Try the link again in a moment.\n", {
-    status: 500,
-    headers: { ...PRIVATE_HEADERS, "content-type": "text/plain; charset=utf-8" },
-  });
+  return plainText(500, "The export could not be made just now. Try the link again in a moment.");
 }
 
 /**
@@ -55,10 +54,7 @@ async function spendExportBudget(limiter: RequestLimiter | undefined, subject: s
     if (!(thrown instanceof McpError)) throw thrown;
     const retryAfter = (thrown.data as { retryAfter?: unknown } | undefined)?.retryAfter;
     const when = typeof retryAfter === "number" ? `in ${retryAfter} s` : "in a moment";
-    return new Response(`Too many exports of this world's owner just now: try the link again ${when}.\n`, {
-      status: thrown.httpStatus ?? 429,
-      headers: { ...PRIVATE_HEADERS, ...thrown.headers, "content-type": "text/plain; charset=utf-8" },
-    });
+    return plainText(thrown.httpStatus ?? 429, `Too many exports of this world's owner just now: try the link again ${when}.`, thrown.headers);
   }
 }
 
