@@ -23,6 +23,7 @@ import { startUpstashRestFront, type UpstashRestFront } from "../support/upstash
  *    at once), the rest are 429 with Retry-After, RateLimit-* and a -32000 body with
  *    data.retryAfter; successful answers count RateLimit-Remaining down. tools/list has a budget of
  *    its own, a per-tool budget (MCP_RATE_LIMIT_TOOLS) stops that tool earlier, anonymous callers
+ *    reading a world's export (resources/read) spends export_world's budgets in both eras, anonymous callers
  *    are keyed by the client address a trusted proxy forwards (an IPv6 one by its /64; never by a
  *    hint), and in a 2025-03-26 JSON-RPC batch the budget running out refuses single messages
  *    inside an HTTP 200.
@@ -251,7 +252,8 @@ function requestBody(method: string, params: Json, caller: Caller): Json {
 
 async function rpc(server: RunningNextServer, method: string, params: Json, caller: Caller): Promise<Reply> {
   const body = requestBody(method, params, caller);
-  const name = method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
+  const target = method === "tools/call" ? params.name : method === "resources/read" ? params.uri : undefined;
+  const name = typeof target === "string" ? target : undefined;
   const res = await fetch(`${server.url}/api/mcp`, {
     method: "POST",
     headers: await requestHeaders(server, method, caller, name),
@@ -524,6 +526,45 @@ describe("budgets shared by two instances through REDIS_URL", () => {
     expect(await refused.text()).toMatch(/^Too many exports of this world's owner just now: try the link again in \d+ s\.\n$/);
     // The owner's own calls share that budget.
     expectLimited(await listWorlds(serverB, { sub }), TOOLS_CALL_LIMIT);
+  });
+
+  // Outside audit: resources/read of world://…/export.* built the same export on "every other
+  // method"'s budget (120 here), the way around export_world's.
+  it("charges a resources/read of a world's export as an export_world call, in both eras; other reads keep their own budget", async () => {
+    const sub = subject("export-reads");
+    const made = await rpc(serverA, "tools/call", { name: "create_world", arguments: { name: "Read Isles", theme: "sea" } }, { sub });
+    const worldId = (((made.body.result as Json).structuredContent as Json).world as Json).id as string;
+    const exportUri = (format: string) => `world://${worldId}/export.${format}`;
+    // One call spent; each export read spends one more, counted down in the tools/call budget's headers.
+    for (let i = 0; i < TOOLS_CALL_LIMIT - 2; i++) {
+      const read = await rpc(i % 2 === 0 ? serverA : serverB, "resources/read", { uri: exportUri(i % 2 === 0 ? "md" : "json") }, { sub });
+      expectServed(read, TOOLS_CALL_LIMIT, TOOLS_CALL_LIMIT - 2 - i);
+    }
+    // A 2025-era session spends from the same budget: its read takes the last call.
+    const token = await tokenFor(serverB, sub);
+    const base = { "content-type": "application/json", accept: JSON_AND_SSE, authorization: `Bearer ${token}` };
+    const init = await fetch(`${serverB.url}/api/mcp`, {
+      method: "POST",
+      headers: base,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "rate-limit-test", version: "1" } } }),
+    });
+    expect(init.status).toBe(200);
+    await init.text();
+    const session = { ...base, "mcp-session-id": init.headers.get("mcp-session-id") ?? "", "mcp-protocol-version": "2025-11-25" };
+    const readInSession = (id: number) =>
+      fetch(`${serverB.url}/api/mcp`, { method: "POST", headers: session, body: JSON.stringify({ jsonrpc: "2.0", id, method: "resources/read", params: { uri: exportUri("md") } }) });
+    const last = await readInSession(1);
+    expect(last.status).toBe(200);
+    expect(last.headers.get("ratelimit-limit")).toBe(String(TOOLS_CALL_LIMIT));
+    expect(last.headers.get("ratelimit-remaining")).toBe("0");
+    await last.text();
+    const refusedInSession = await readInSession(2);
+    expect(refusedInSession.status).toBe(429);
+    expect(((await refusedInSession.json()) as Json).error).toMatchObject({ code: -32000, message: "Rate limit exceeded" });
+    expectLimited(await rpc(serverA, "resources/read", { uri: exportUri("json") }, { sub }), TOOLS_CALL_LIMIT);
+    expectLimited(await listWorlds(serverA, { sub }), TOOLS_CALL_LIMIT);
+    // A read that is not an export still spends only the budget every other method shares.
+    expectServed(await rpc(serverA, "resources/read", { uri: `world://${worldId}` }, { sub }), 120);
   });
 
   it("keys anonymous callers by the address a trusted proxy forwards (IPv6: its /64); client hints never choose a budget", async () => {

@@ -1,6 +1,7 @@
 import type { AuthInfo } from "../../auth/auth-info";
 import { ErrorCode, McpError } from "../../jsonrpc";
 import { addressIdentity } from "../../http/address-identity";
+import type { Registry } from "../registry";
 
 /**
  * Rate limits as the core sees them (seed 001 §rate limiting): a decision per JSON-RPC request,
@@ -44,6 +45,24 @@ export interface RequestLimiter {
    * (RFC 9110 §9.3.2) without holding a stream.
    */
   streamSlotFree(caller: string): Promise<boolean>;
+}
+
+/**
+ * What a request spends (the one place that decides it): a tools/call its tool's budgets and
+ * tools/call's; a resources/read of a resource that does a tool's work (`spendsToolBudget`, e.g.
+ * a whole world export) the same as calling that tool; anything else its method's budget.
+ */
+export function budgetCallOf(registry: Registry, method: string, params: Readonly<Record<string, unknown>> | undefined, caller: string): RateLimitCall {
+  if (method === "tools/call") {
+    const name = params?.name;
+    return typeof name === "string" ? { method, tool: name, caller } : { method, caller };
+  }
+  if (method === "resources/read" && typeof params?.uri === "string") {
+    const found = registry.findResource(params.uri);
+    const tool = found?.kind === "static" ? found.resource.spendsToolBudget : found?.template.definition.spendsToolBudget;
+    if (tool) return { method: "tools/call", tool, caller };
+  }
+  return { method, caller };
 }
 
 /**

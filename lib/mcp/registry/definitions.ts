@@ -76,6 +76,8 @@ export interface ResourceDefinition {
   meta?: Meta;
   /** Scopes a caller's token must carry to read it; none: anyone may. */
   scopes?: readonly string[];
+  /** The tool whose work a read does: see ResourceTemplateDefinition.spendsToolBudget. */
+  spendsToolBudget?: string;
   read: (ctx: HandlerContext) => Promise<ResourceContents[]> | ResourceContents[];
 }
 
@@ -92,6 +94,13 @@ export interface ResourceTemplateDefinition {
   meta?: Meta;
   /** Scopes a caller's token must carry to read through it or complete its variables. */
   scopes?: readonly string[];
+  /**
+   * A read that does a tool's work (a whole export) spends that tool's budgets, its own and
+   * tools/call's, as calling it would (lib/mcp/policy/rate-limit.ts budgetCallOf); otherwise a
+   * read spends the budget every other method shares, and the resource would be the way around the
+   * tool's.
+   */
+  spendsToolBudget?: string;
   complete?: Record<string, Completer>;
   read: (uri: string, variables: Record<string, string>, ctx: HandlerContext) => Promise<ResourceContents[]> | ResourceContents[];
 }

@@ -2,7 +2,7 @@ import type { AuthInfo } from "../../auth/auth-info";
 import { toMcpError, type McpError } from "../../jsonrpc";
 import { authorizeRequest } from "../policy/authorize";
 import type { MethodEnv } from "../methods";
-import { rateLimitExceeded, type RateLimitDecision, type RequestLimiter } from "../policy/rate-limit";
+import { budgetCallOf, rateLimitExceeded, type RateLimitDecision, type RequestLimiter } from "../policy/rate-limit";
 
 /**
  * The checks a request made inside another (a call of tools/batch) passes as if it had come
@@ -21,10 +21,9 @@ export function admitter(
       return toMcpError(thrown);
     }
     if (!limiter) return undefined;
-    const tool = method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
     const judge = (decision: RateLimitDecision | undefined) => (decision && !decision.allowed ? rateLimitExceeded(decision) : undefined);
     try {
-      const checking = limiter.check({ method, ...(tool ? { tool } : {}), caller });
+      const checking = limiter.check(budgetCallOf(env.registry, method, params, caller));
       return checking instanceof Promise ? checking.then(judge, (thrown: unknown) => toMcpError(thrown)) : judge(checking);
     } catch (thrown) {
       return toMcpError(thrown);

@@ -4,6 +4,7 @@ import { McpError } from "../../jsonrpc";
 import { spendOne, subjectKey, type RequestLimiter } from "../../mcp/policy/rate-limit";
 import { worldcrafterLimiter } from "../request-limiter";
 import { exportWorld } from "../export/world-export";
+import { EXPORT_TOOL_NAME } from "../export/export-tool-name";
 import { NotFoundError } from "../data/errors";
 import { downloadLinkKey } from "./link-key";
 import { verifyDownloadToken } from "./download-token";
@@ -48,7 +49,7 @@ function failed(thrown: unknown): Response {
 async function spendExportBudget(limiter: RequestLimiter | undefined, subject: string): Promise<Response | undefined> {
   if (!limiter) return undefined;
   try {
-    await spendOne(limiter, { method: "tools/call", tool: "export_world", caller: subjectKey(subject) });
+    await spendOne(limiter, { method: "tools/call", tool: EXPORT_TOOL_NAME, caller: subjectKey(subject) });
     return undefined;
   } catch (thrown) {
     if (!(thrown instanceof McpError)) throw thrown;

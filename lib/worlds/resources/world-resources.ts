@@ -5,6 +5,7 @@ import * as worlds from "../data/worlds";
 import * as characters from "../data/characters";
 import * as locations from "../data/locations";
 import { exportWorld } from "../export/world-export";
+import { EXPORT_TOOL_NAME } from "../export/export-tool-name";
 import { characterRecord, locationRecord, uriOf, worldWithCounts } from "../records";
 import { Scope } from "../scopes";
 
@@ -86,6 +87,7 @@ export const worldExportTemplate = defineResourceTemplate({
   title: "World export",
   description: "A whole world as Markdown (export.md) or JSON (export.json), as export_world makes it",
   scopes,
+  spendsToolBudget: EXPORT_TOOL_NAME,
   complete: {
     worldId: (value, { ctx }) => worldIds(value, ctx),
     format: (value) => EXPORT_FORMATS.filter((f) => f.startsWith(value)),

@@ -1,8 +1,9 @@
 import { failure, toMcpError, type ClassifiedMessage, type JsonRpcRequest, type JsonRpcResponse } from "../../../jsonrpc";
 import type { AuthInfo } from "../../../auth/auth-info";
 import type { MethodEnv } from "../../methods";
+import type { Registry } from "../../registry";
 import { authorizeRequest } from "../../policy/authorize";
-import { rateLimitExceeded, rateLimitHeaders, spendOne, type RateLimitCall, type RateLimitDecision, type RequestLimiter } from "../../policy/rate-limit";
+import { budgetCallOf, rateLimitExceeded, rateLimitHeaders, spendOne, type RateLimitCall, type RateLimitDecision, type RequestLimiter } from "../../policy/rate-limit";
 
 /** One message of a POST that needs an answer: a request to run, or its refusal. */
 export type Slot = { kind: "request"; message: JsonRpcRequest } | { kind: "invalid"; response: JsonRpcResponse };
@@ -32,13 +33,6 @@ export async function spendUnanswered(limiter: RequestLimiter, caller: string, m
   }
 }
 
-/** What a request spends: its method's budget, and a tools/call's tool's own. */
-function callOf(message: JsonRpcRequest, caller: string): RateLimitCall {
-  const { method, params } = message;
-  const tool = method === "tools/call" && typeof params?.name === "string" ? params.name : undefined;
-  return { method, ...(tool ? { tool } : {}), caller };
-}
-
 /** A lone request's budget check, started before its session is known (post.ts). */
 export interface CheckAhead {
   call: RateLimitCall;
@@ -47,8 +41,8 @@ export interface CheckAhead {
   spent: boolean;
 }
 
-export function checkAhead(limiter: RequestLimiter, caller: string, message: JsonRpcRequest): CheckAhead {
-  const call = callOf(message, caller);
+export function checkAhead(registry: Registry, limiter: RequestLimiter, caller: string, message: JsonRpcRequest): CheckAhead {
+  const call = budgetCallOf(registry, message.method, message.params, caller);
   let decision: CheckAhead["decision"];
   try {
     decision = limiter.check(call);
@@ -75,12 +69,12 @@ export function giveBackAhead(limiter: RequestLimiter, ahead: CheckAhead): void 
  * answer (429 with Retry-After); inside a 2025-03-26 batch, it is that message's error. A
  * single request's answer carries its RateLimit-* headers; `ahead`: its check, already started.
  */
-export async function spendBudgets(caller: string, slots: Slot[], batch: boolean, headers: Record<string, string>, limiter: RequestLimiter, ahead?: CheckAhead): Promise<void> {
+export async function spendBudgets(registry: Registry, caller: string, slots: Slot[], batch: boolean, headers: Record<string, string>, limiter: RequestLimiter, ahead?: CheckAhead): Promise<void> {
   await Promise.all(
     slots.map(async (slot, index) => {
       if (slot.kind !== "request") return;
       if (ahead) ahead.spent = true;
-      const decision = await (ahead ? ahead.decision : limiter.check(callOf(slot.message, caller)));
+      const decision = await (ahead ? ahead.decision : limiter.check(budgetCallOf(registry, slot.message.method, slot.message.params, caller)));
       if (!decision) return;
       if (!decision.allowed) {
         if (!batch) throw rateLimitExceeded(decision);

@@ -48,7 +48,7 @@ export function handlePost(
   const lone = !batch && messages[0]?.kind === "request" ? messages[0].message : undefined;
   const found = lone ? sessionOfRequest(state, request, auth, lone.id) : resolveSession(state, request, auth);
   const limiter = state.limiter;
-  const ahead = limiter && lone ? checkAhead(limiter, callerKey(host.clientAddress, auth), lone) : undefined;
+  const ahead = limiter && lone ? checkAhead(state.env.registry, limiter, callerKey(host.clientAddress, auth), lone) : undefined;
   const post: SessionPost = { request, messages, batch, accept, auth, host };
   if (!ahead || !limiter) return postInSession(state, post, found, undefined);
   const giveBack = (thrown: unknown): never => {
@@ -148,7 +148,7 @@ async function answerLimited(state: SessionEraState, ctx: PostContext, messages:
   const stored: Promise<void>[] = [];
   const slots = slotsOf(state, ctx, messages, batch, stored);
   if (slots.length === 0) return accepted(ctx.headers, stored);
-  await spendBudgets(caller, slots, batch, ctx.headers, limiter, ahead);
+  await spendBudgets(state.env.registry, caller, slots, batch, ctx.headers, limiter, ahead);
   return answerSlots(state, ctx, slots, batch);
 }
 

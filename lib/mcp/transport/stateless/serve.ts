@@ -4,7 +4,7 @@ import type { RequestHost } from "../../../http/handle-init";
 import type { AuthInfo } from "../../../auth/auth-info";
 import { authorizeRequest, mayReadResource } from "../../policy/authorize";
 import { mayReachTask } from "../../policy/task-access";
-import { callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams, type RateLimitDecision } from "../../policy/rate-limit";
+import { budgetCallOf, callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams, type RateLimitDecision } from "../../policy/rate-limit";
 import { LazyAbort } from "../lazy-abort";
 import { PostExchange } from "../post-exchange";
 import { listenResponse, type Listener } from "./listen";
@@ -122,8 +122,7 @@ function runExchange({ options, message, accept, auth, host, meta, caller, heade
  */
 function spendBudget(options: StatelessEraOptions, message: JsonRpcRequest, caller: string, headers: Record<string, string>): void | Promise<void> {
   if (!options.limiter) return;
-  const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
-  const checking = options.limiter.check({ method: message.method, ...(tool ? { tool } : {}), caller });
+  const checking = options.limiter.check(budgetCallOf(options.env.registry, message.method, message.params, caller));
   if (checking instanceof Promise) return checking.then((decision) => applyDecision(decision, headers));
   applyDecision(checking, headers);
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineTool, type ContentBlock } from "../../../mcp";
 import { ownerOf } from "../../owner";
 import { exportWorld } from "../../export/world-export";
+import { EXPORT_TOOL_NAME } from "../../export/export-tool-name";
 import { narrate } from "../../i18n/narration";
 import { uriOf } from "../../records";
 import { exportFileReferences, type FileReference } from "../../files/download-link";
@@ -50,7 +51,7 @@ function linkBlock(file: FileReference, bytes: number | undefined): ContentBlock
 }
 
 export const exportWorldTool = defineTool({
-  name: "export_world",
+  name: EXPORT_TOOL_NAME,
   title: "Export World",
   description:
     "Export a whole world — details, every character and every location — as a Markdown document and a JSON document, with a short-lived download link for each file (structuredContent.files). Long worlds report progress per step; cancelling stops it.",
