@@ -13,5 +13,7 @@ export const STREAMS_ENV = {
   MCP_LISTEN_MAX_LIFETIME_MS: "3600000",
   MCP_MAX_SESSIONS: "1000000",
   MCP_MAX_SESSIONS_PER_CALLER: "100000",
+  // One load generator on the loopback stands for 10,000 clients: the per-address connection cap would stop it at 1,000.
+  MCP_MAX_CONNECTIONS_PER_ADDRESS: "0",
 };
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isAddressOrRange } from "./address-range";
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from "./connection-cap-default.mjs";
 
 /**
  * The one place that reads the environment. Validated once; everything else receives typed
@@ -27,6 +28,12 @@ const EnvSchema = z.object({
   MCP_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
   /** A request body still incomplete after this long is answered 408 (Node alone would wait 300 s). */
   MCP_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  /**
+   * Connections one client (an address; IPv6: its /64) may hold open at once under npm start and
+   * npm run dev; trusted proxies are not capped; 0: no cap. Read by lib/http/connection-cap.mjs,
+   * in front of Next; validated here so a malformed value stops the start.
+   */
+  MCP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
   MCP_MAX_BATCH: z.coerce.number().int().min(1).max(1000).default(32),
   /** Tools switched off from start-up (comma-separated names); `npm run tools` switches at run time. */
   MCP_DISABLED_TOOLS: list.default([]),
@@ -150,7 +157,10 @@ const EnvSchema = z.object({
   MCP_RATE_LIMIT_INITIALIZE: z.coerce.number().int().min(1).max(1_000_000).default(30),
   /** Sessions one caller may hold; its next initialize ends its own oldest (never anyone else's). */
   MCP_MAX_SESSIONS_PER_CALLER: z.coerce.number().int().min(1).max(100_000).default(50),
-  /** Sessions one process keeps in memory (without Redis); past it, initialize answers 503. */
+  /**
+   * Sessions one process keeps in memory (without Redis); past it, a new session ends the oldest
+   * one of the caller holding the most.
+   */
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /**
    * Proxies in front of the server whose X-Forwarded-For names the client (addresses or CIDR

@@ -1,5 +1,5 @@
-import { BlockList } from "node:net";
-import { family, normalized, parseRange } from "../config/address-range";
+import type { BlockList } from "node:net";
+import { family, inRangeList, normalized, rangeListOf } from "../config/address-parse.mjs";
 import type { Env } from "../config/env";
 import { trustedPeerHeader } from "./trusted-host.mjs";
 
@@ -22,33 +22,20 @@ export interface ClientAddressPolicy {
 /** Where no trusted source says who the client is, all such callers share one budget. */
 export const UNKNOWN_ADDRESS = "unknown";
 
-/** MCP_TRUSTED_PROXIES (validated entries) as a BlockList to check sockets against. */
-export function trustedProxiesOf(entries: readonly string[]): BlockList {
-  const list = new BlockList();
-  for (const entry of entries) {
-    const range = parseRange(entry);
-    if (!range) continue;
-    if (range.bits === undefined) list.addAddress(range.address, range.kind);
-    else list.addSubnet(range.address, range.bits, range.kind);
-  }
-  return list;
-}
-
 const policies = new WeakMap<object, ClientAddressPolicy>();
 
 /** The deployment's policy (MCP_TRUSTED_PROXIES, VERCEL), built once per loaded configuration. */
 export function clientAddressPolicyOf(env: Pick<Env, "MCP_TRUSTED_PROXIES" | "VERCEL">): ClientAddressPolicy {
   let policy = policies.get(env);
   if (!policy) {
-    policy = { trustedProxies: trustedProxiesOf(env.MCP_TRUSTED_PROXIES), vercel: env.VERCEL === "1" };
+    policy = { trustedProxies: rangeListOf(env.MCP_TRUSTED_PROXIES), vercel: env.VERCEL === "1" };
     policies.set(env, policy);
   }
   return policy;
 }
 
 function isTrusted(address: string, policy: ClientAddressPolicy): boolean {
-  const kind = family(address);
-  return kind !== undefined && policy.trustedProxies.check(address, kind);
+  return inRangeList(policy.trustedProxies, address);
 }
 
 /**

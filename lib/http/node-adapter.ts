@@ -12,6 +12,9 @@ import { wholeBodyOf } from "./whole-body";
  *
  *   http.createServer(nodeListener(endpoint, { baseUrl: "http://127.0.0.1:3000" })).listen(3000)
  *
+ * The rate limits count requests, not connections: `capConnections(server)` (connection-cap.mjs)
+ * bounds what one client holds open, as `npm start` does.
+ *
  * Streams stay streams (SSE answers flow with back-pressure; a chunked request body is read by
  * the core, which counts it against its limit). The common case is cut short on both sides: a
  * body with a Content-Length within the limit is read here and handed over as text, and a JSON

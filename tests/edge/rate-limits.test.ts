@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { currentKeyRow, signAccessToken } from "../../lib/authorization-server/key-file";
-import { addressIdentity } from "../../lib/http/address-identity";
+import { addressIdentity } from "../../lib/http/address-identity.mjs";
 import { Scope } from "../../lib/worlds/scopes";
 import { JSON_AND_SSE, sseMessages } from "../support/mcp-http";
 import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
@@ -78,7 +78,7 @@ function hint(name: string): string {
 
 /**
  * A documentation-prefix IPv6 address unique to this run (RFC 3849): client `n`'s own /64, host
- * `host` in it. Anonymous callers are keyed by their /64 (lib/http/address-identity.ts).
+ * `host` in it. Anonymous callers are keyed by their /64 (lib/http/address-identity.mjs).
  */
 function address(n: number, host = 1): string {
   const ip = `2001:db8:${RUN.slice(0, 4)}:${RUN.slice(4, 7)}${n.toString(16)}::${host.toString(16)}`;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { addressIdentity } from "../../lib/http/address-identity";
+import { addressIdentity } from "../../lib/http/address-identity.mjs";
 import { callerKey } from "../../lib/mcp/policy/rate-limit";
 
 /**
- * Which part of an anonymous client's address its limits count under (lib/http/address-identity.ts):
+ * Which part of an anonymous client's address its limits count under (lib/http/address-identity.mjs):
  * an IPv4 address whole, an IPv6 address by its /64 — one end site holds a whole /64 and picks its
  * interface identifiers itself, so a key per /128 would be 2^64 budgets for one client.
  */

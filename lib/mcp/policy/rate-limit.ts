@@ -1,6 +1,6 @@
 import type { AuthInfo } from "../../auth/auth-info";
 import { ErrorCode, McpError } from "../../jsonrpc";
-import { addressIdentity } from "../../http/address-identity";
+import { addressIdentity } from "../../http/address-identity.mjs";
 import type { Registry } from "../registry";
 
 /**
@@ -68,7 +68,7 @@ export function budgetCallOf(registry: Registry, method: string, params: Readonl
 /**
  * The key requests are counted under: the token's subject; anonymous callers by the client's
  * address as a trusted source reports it (lib/http/client-address.ts), an IPv6 one by its /64
- * (lib/http/address-identity.ts: one client holds a whole /64). Client hints such as
+ * (lib/http/address-identity.mjs: one client holds a whole /64). Client hints such as
  * `_meta["openai/subject"]` never choose a budget: a fresh value per request would be a fresh one.
  * Budgets, open streams and sessions per caller all count under this key.
  */

@@ -1,10 +1,10 @@
 import type { AuthInfo } from "../../auth/auth-info";
-import { addressIdentity } from "../../http/address-identity";
+import { addressIdentity } from "../../http/address-identity.mjs";
 
 /**
  * Whose task it is: the token's subject, or for an anonymous caller the same identity the rate
  * limiter counts it under (its trusted client address, an IPv6 one by its /64: policy/rate-limit.ts
- * callerKey, http/address-identity.ts). One anonymous client's tasks neither count against
+ * callerKey, http/address-identity.mjs). One anonymous client's tasks neither count against
  * another's limits nor are readable by it, and rotating addresses inside its /64 gains nothing.
  *
  * The two kinds live in separate namespaces (`subject:` / `anonymous:`): a subject is whatever

@@ -1,4 +1,4 @@
-import { family } from "../config/address-range";
+import { family } from "../config/address-parse.mjs";
 
 /** A client sends request after request from one address: the last answer is remembered. */
 let lastAddress = "";
@@ -10,9 +10,10 @@ let lastIdentity = "";
  * interface identifiers itself (temporary addresses, RFC 8981): keyed per /128, one client would
  * hold 2^64 budgets. So IPv6 is keyed by its /64 prefix, written `2001:db8:1:2::/64`. An
  * IPv4-mapped IPv6 address (`::ffff:10.0.0.1`, `::ffff:a00:1`) is the IPv4 client it carries.
- * Anything else (UNKNOWN_ADDRESS) is its own identity.
+ * Anything else (UNKNOWN_ADDRESS) is its own identity. Plain JavaScript: the connection cap in
+ * front of Next (connection-cap.mjs) keys sockets the same way, and it loads no TypeScript.
  */
-export function addressIdentity(address: string): string {
+export function addressIdentity(address) {
   if (address === lastAddress) return lastIdentity;
   const identity = family(address) === "ipv6" ? ipv6Identity(address) : address;
   lastAddress = address;
@@ -20,7 +21,7 @@ export function addressIdentity(address: string): string {
   return identity;
 }
 
-function ipv6Identity(address: string): string {
+function ipv6Identity(address) {
   const groups = groupsOf(address);
   const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0] = groups;
   // ::ffff:0:0/96 (RFC 4291 §2.5.5.2): an IPv4 address, keyed whole like any other.
@@ -29,10 +30,10 @@ function ipv6Identity(address: string): string {
 }
 
 /** An IPv6 address (valid: `family` said so) as its eight 16-bit groups. */
-function groupsOf(address: string): number[] {
+function groupsOf(address) {
   // A zone (fe80::1%eth0) names the local interface, not part of the address.
   let text = address.split("%", 1)[0] ?? "";
-  const tail: number[] = [];
+  const tail = [];
   // The last 32 bits may be written as an IPv4 address (RFC 4291 §2.2, form 3).
   const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (dotted) {
@@ -41,9 +42,9 @@ function groupsOf(address: string): number[] {
     text = rest.endsWith("::") ? rest : rest.slice(0, -1);
   }
   const [left = "", right] = text.split("::");
-  const parse = (part: string) => (part === "" ? [] : part.split(":").map((group) => parseInt(group, 16)));
+  const parse = (part) => (part === "" ? [] : part.split(":").map((group) => parseInt(group, 16)));
   const head = parse(left);
   const rear = [...(right === undefined ? [] : parse(right)), ...tail];
-  const zeros = new Array<number>(8 - head.length - rear.length).fill(0);
+  const zeros = new Array(8 - head.length - rear.length).fill(0);
   return [...head, ...zeros, ...rear];
 }

@@ -1,0 +1,1 @@
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS: number;

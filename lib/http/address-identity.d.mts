@@ -1,0 +1,1 @@
+export function addressIdentity(address: string): string;

@@ -1,0 +1,113 @@
+import { request as httpRequest } from "node:http";
+import { connect, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { waitFor } from "../support/sdk-client";
+import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
+
+/**
+ * The per-client connection cap in front of Next (lib/http/connection-cap.mjs), on a production
+ * server (`npm start`'s script) with MCP_MAX_CONNECTIONS_PER_ADDRESS=20. An outside audit held
+ * 15,000 slow-body connections from one host; the rate limits, which count requests, never saw
+ * them. Clients are told apart by the loopback address they connect from (127.0.0.1, .2, .3: all
+ * this host's), and 127.0.0.3 is a trusted proxy.
+ */
+const CAP = 20;
+const PROXY = "127.0.0.3";
+
+let server: RunningNextServer;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  const port = await freePort();
+  server = await startNextServer({
+    port,
+    env: {
+      DATABASE_URL: inject("databaseUrl"),
+      MCP_RESOURCE_URL: `http://127.0.0.1:${port}/api/mcp`,
+      MCP_MAX_CONNECTIONS_PER_ADDRESS: String(CAP),
+      MCP_TRUSTED_PROXIES: PROXY,
+    },
+  });
+}, 90_000);
+
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await server?.stop();
+});
+
+/**
+ * A connection from `from` that starts a POST and sends only part of its body, as the audit's did:
+ * the server holds it, waiting for the rest. Resolves once connected.
+ */
+function slowBody(from: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: "127.0.0.1", port: server.port, localAddress: from }, () => {
+      socket.write(`POST /api/mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`);
+      resolve(socket);
+    });
+    socket.on("error", reject);
+    sockets.push(socket);
+  });
+}
+
+/** Everything the server sends on a new connection from `from` that asks whether it is alive, until it closes. */
+function rawExchange(from: string): Promise<{ text: string; closedAfterMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    let text = "";
+    const socket = connect({ host: "127.0.0.1", port: server.port, localAddress: from }, () => {
+      socket.write(`GET /api/health?probe=live HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`);
+    });
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (text += chunk));
+    // A reset after the answer (the server closed with our request unread) still ends the exchange.
+    socket.on("error", (error: NodeJS.ErrnoException) => (error.code === "ECONNRESET" ? undefined : reject(error)));
+    socket.on("close", () => resolve({ text, closedAfterMs: Date.now() - started }));
+    socket.setTimeout(10_000, () => {
+      socket.destroy();
+      reject(new Error(`no end of the exchange from ${from} within 10 s: ${text.slice(0, 200)}`));
+    });
+  });
+}
+
+/** A plain request from `from`, through node:http: its status. */
+function statusFrom(from: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port: server.port, path: "/api/health", localAddress: from, agent: false, timeout: 10_000 }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+    req.on("timeout", () => req.destroy(new Error("timed out")));
+    req.end();
+  });
+}
+
+describe("connections one client may hold open at once (MCP_MAX_CONNECTIONS_PER_ADDRESS)", () => {
+  it("answers the next connection of a client at the cap 503 and closes it unread, while other clients and a trusted proxy go on; closing frees room", async () => {
+    const held: Socket[] = [];
+    for (let i = 0; i < CAP; i++) held.push(await slowBody("127.0.0.1"));
+    // Connections are taken in order: once a later one from another client is answered, the
+    // server has counted all of these.
+    expect(await statusFrom("127.0.0.2")).toBe(200);
+
+    const refused = await rawExchange("127.0.0.1");
+    expect(refused.text).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    expect(refused.text).toMatch(/\r\nretry-after: 5\r\n/i);
+    expect(refused.text).toMatch(/too many connections from your address/);
+    // Nothing of the request was served: the liveness answer is not in it.
+    expect(refused.text).not.toContain('"live"');
+    expect(refused.closedAfterMs).toBeLessThan(5_000);
+    // The held ones are still open, waiting for their bodies.
+    expect(held.every((s) => !s.destroyed)).toBe(true);
+
+    // A trusted proxy carries many clients: its connections are not counted.
+    for (let i = 0; i < CAP + 5; i++) await slowBody(PROXY);
+    expect(await statusFrom(PROXY)).toBe(200);
+
+    // Closing five frees five places for that client.
+    for (const socket of held.splice(0, 5)) socket.destroy();
+    expect(await waitFor(async () => ((await statusFrom("127.0.0.1")) === 200 ? true : undefined))).toBe(true);
+    for (const socket of held) socket.destroy();
+  });
+});
