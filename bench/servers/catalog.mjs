@@ -129,6 +129,8 @@ export function serverEnv(key, port, { databases, redis }) {
     BETTER_AUTH_SECRET: "bench-only-better-auth-secret-0123456789abcdef",
     MCP_AUTH_KEYS_DIR: AUTH_KEYS_DIR,
     MCP_RESOURCE_URL: `http://${HOST}:${port}${MCP_PATH}`,
+    // The create_world row writes thousands of worlds as one subject: the write is measured, not the quota.
+    MCP_MAX_WORLDS_PER_USER: "1000000",
     ...own,
   };
 }

@@ -2,6 +2,7 @@ import { getPrisma } from "../../db/prisma";
 import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
 import { NotFoundError } from "./errors";
 import { assertWorld } from "./worlds";
+import { assertRoomInWorld } from "./quotas";
 import { containsText, equalsText, startsWithExactly } from "./text-match";
 
 /** Characters of one owner, always inside one of that owner's worlds. */
@@ -15,6 +16,7 @@ export interface CharacterInput {
 
 export async function createCharacter(owner: string, worldId: string, input: CharacterInput) {
   await assertWorld(owner, worldId);
+  await assertRoomInWorld(worldId, 1);
   return (await getPrisma()).character.create({ data: { ownerSubject: owner, worldId, ...input } });
 }
 

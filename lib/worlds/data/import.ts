@@ -1,5 +1,6 @@
 import { getPrisma } from "../../db/prisma";
 import type { WorldDocument } from "../import/world-document";
+import { assertImportFits, assertRoomForWorld } from "./quotas";
 
 /**
  * A whole world written for `owner` in one transaction: the world, its characters, its locations
@@ -29,6 +30,8 @@ function levels(locations: WorldDocument["locations"]): number[][] {
 }
 
 export async function importWorld(owner: string, doc: WorldDocument, signal?: AbortSignal) {
+  assertImportFits(doc.characters.length + doc.locations.length);
+  await assertRoomForWorld(owner);
   const prisma = await getPrisma();
   const base = Date.now();
   const at = (i: number) => new Date(base + i);

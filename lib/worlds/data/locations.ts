@@ -2,6 +2,7 @@ import { getPrisma } from "../../db/prisma";
 import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
 import { DomainError, NotFoundError } from "./errors";
 import { assertWorld } from "./worlds";
+import { assertRoomInWorld } from "./quotas";
 import { containsText, equalsText } from "./text-match";
 import { MAX_LOCATION_DEPTH } from "./location-depth";
 
@@ -16,6 +17,7 @@ export interface LocationInput {
 
 export async function createLocation(owner: string, worldId: string, input: LocationInput) {
   await assertWorld(owner, worldId);
+  await assertRoomInWorld(worldId, 1);
   const prisma = await getPrisma();
   if (input.parentId !== undefined) {
     const parent = await prisma.location.findFirst({

@@ -2,6 +2,7 @@ import { getPrisma, sql } from "../../db/prisma";
 import type { World } from "../../db/generated/client";
 import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf } from "./cursor";
 import { NotFoundError } from "./errors";
+import { assertRoomForWorld } from "./quotas";
 import { containsText, equalsText, startsWithExactly, startsWithText } from "./text-match";
 
 /** Worlds of one owner. Every query filters by ownerSubject; ids of other owners are "not found". */
@@ -21,6 +22,7 @@ export interface WorldFilter {
 }
 
 export async function createWorld(owner: string, input: WorldInput) {
+  await assertRoomForWorld(owner);
   return (await getPrisma()).world.create({ data: { ownerSubject: owner, ...input } });
 }
 
