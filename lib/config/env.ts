@@ -185,6 +185,8 @@ const EnvSchema = z.object({
    * What one account may keep (lib/worlds/data/quotas.ts): worlds, and characters and locations
    * together in one world. Without a bound one account's import_world calls added 2,000 rows each.
    */
+  /** Audit rows (one per tools/call) older than this are deleted, in the background; 0 keeps them forever. */
+  MCP_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
   MCP_MAX_WORLDS_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(200),
   MCP_MAX_RECORDS_PER_WORLD: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
   /** How long an export's download link (GET /api/files/<token>) stays valid. */

@@ -1,7 +1,8 @@
 import { loadEnv } from "../config/env";
-import { insertAuditRows } from "./data/audit";
+import { deleteAuditRowsBefore, insertAuditRows } from "./data/audit";
 import { createMcpEndpoint, type McpEndpoint } from "../mcp";
 import { createAuditSink, type AuditSink } from "./audit/tool-call-audit";
+import { writerWithRetention } from "./audit/audit-retention";
 import { WORLDCRAFTER_NAMESPACE, worldcrafterServer } from "./server-definition";
 import { worldcrafterResourceServer } from "./authorization";
 import { worldcrafterLimiter } from "./request-limiter";
@@ -20,11 +21,11 @@ let audit: AuditSink | undefined;
 /** The product endpoint, built once per process on first use. */
 export function worldcrafterEndpoint(platform: Platform = {}): McpEndpoint {
   if (endpoint) return endpoint;
+  const env = loadEnv();
   audit = createAuditSink({
-    write: insertAuditRows,
+    write: writerWithRetention({ retentionDays: env.MCP_AUDIT_RETENTION_DAYS, insert: insertAuditRows, deleteBefore: deleteAuditRowsBefore }),
     ...(platform.afterResponse ? { defer: platform.afterResponse } : {}),
   });
-  const env = loadEnv();
   const tasks = tasksOf(env, platform.afterResponse);
   const limiter = worldcrafterLimiter(env);
   endpoint = createMcpEndpoint(worldcrafterServer, env, {

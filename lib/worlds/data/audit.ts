@@ -23,3 +23,17 @@ export async function insertAuditRows(rows: readonly AuditRow[]): Promise<void> 
     [batch],
   );
 }
+
+/**
+ * Deletes up to `limit` audit rows created before `cutoff`, oldest first, through the createdAt
+ * index; returns how many went. Bounded, so one statement never holds the table for long.
+ */
+export async function deleteAuditRowsBefore(cutoff: Date, limit: number): Promise<number> {
+  const deleted = await sql<{ id: string }>(
+    `DELETE FROM "ToolCallAudit" WHERE "id" IN (
+       SELECT "id" FROM "ToolCallAudit" WHERE "createdAt" < $1 ORDER BY "createdAt" LIMIT $2
+     ) RETURNING "id"`,
+    [cutoff.toISOString(), limit],
+  );
+  return deleted.length;
+}

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "ToolCallAudit_createdAt_idx" ON "ToolCallAudit"("createdAt");
