@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isAddressOrRange } from "./address-range";
-import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from "./connection-cap-default.mjs";
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_ADDRESS_LIMIT, parseConnectionCap } from "./connection-cap-default.mjs";
 
 /**
  * The one place that reads the environment. Validated once; everything else receives typed
@@ -29,11 +29,15 @@ const EnvSchema = z.object({
   /** A request body still incomplete after this long is answered 408 (Node alone would wait 300 s). */
   MCP_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   /**
-   * Connections one client (an address; IPv6: its /64) may hold open at once under npm start and
-   * npm run dev; trusted proxies are not capped; 0: no cap. Read by lib/http/connection-cap.mjs,
-   * in front of Next; validated here so a malformed value stops the start.
+   * Connections one client (an address; IPv6: its /64) may hold waiting for a request under npm
+   * start and npm run dev; trusted proxies are not capped; 0: no cap. Read by
+   * lib/http/connection-cap.mjs, in front of Next; validated here so a malformed value stops the start.
    */
-  MCP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
+  MCP_MAX_CONNECTIONS_PER_ADDRESS: z
+    .string()
+    .refine((v) => parseConnectionCap(v) !== undefined, `a whole number from 0 (no cap) to ${MAX_CONNECTIONS_PER_ADDRESS_LIMIT}`)
+    .transform((v) => parseConnectionCap(v) as number)
+    .default(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
   MCP_MAX_BATCH: z.coerce.number().int().min(1).max(1000).default(32),
   /** Tools switched off from start-up (comma-separated names); `npm run tools` switches at run time. */
   MCP_DISABLED_TOOLS: list.default([]),
@@ -181,14 +185,14 @@ const EnvSchema = z.object({
    * the widgets are defined (lib/worlds/widgets); validated here with everything else at start-up.
    */
   MCP_WIDGET_DOMAIN: url.optional(),
+  /** Audit rows (one per tools/call) older than this are deleted, in the background; 0 keeps them forever. */
+  MCP_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
   /**
    * What one account may keep (lib/worlds/data/quotas.ts): worlds, and characters and locations
    * together in one world. Without a bound one account's import_world calls added 2,000 rows each.
    */
-  /** Audit rows (one per tools/call) older than this are deleted, in the background; 0 keeps them forever. */
-  MCP_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
-  MCP_MAX_WORLDS_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(200),
-  MCP_MAX_RECORDS_PER_WORLD: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
+  MCP_MAX_WORLDS_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  MCP_MAX_RECORDS_PER_WORLD: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
   /** How long an export's download link (GET /api/files/<token>) stays valid. */
   MCP_DOWNLOAD_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(24 * 3600).default(900),
   /** import_world: the largest world file it reads (fetched or inline); reading stops past it. */

@@ -1,13 +1,20 @@
 /**
- * A cap on the connections one client holds open at once, in front of Next under `npm start` and
- * `npm run dev` (lib/http/node-front.mjs). Plain JavaScript: that front loads no TypeScript.
+ * A cap on the connections one client holds open while they wait for a request, in front of Next
+ * under `npm start` and `npm run dev` (lib/http/node-front.mjs). Plain JavaScript: that front
+ * loads no TypeScript.
  *
  * Why: the rate limits count requests, once a body has been read. A connection whose body arrives
  * a byte at a time holds some 100–150 KB until MCP_BODY_TIMEOUT_MS runs out, and an outside audit
- * held 15,000 of them from one host (2–2.8 GB). Past MCP_MAX_CONNECTIONS_PER_ADDRESS (default
- * 1,000; 0 turns the cap off) a new connection from that client is answered 503 and closed before
- * a byte of it is read.
+ * held 15,000 of them from one host (2–2.8 GB). So past MCP_MAX_CONNECTIONS_PER_ADDRESS (default
+ * 1,000; 0 turns the cap off) waiting connections of one client, its next connection is answered
+ * 503 and closed before a byte of it is read.
  *
+ * - A connection counts while it waits for a request to arrive whole: from connect, and again
+ *   after each answer while it is kept alive, until the next request's headers and body are all
+ *   in. Slow headers, slow bodies and idle keep-alive all count. A connection whose request has
+ *   arrived does not: many users behind one address (a NAT, an AI host's egress) each holding an
+ *   event stream (GET, subscriptions/listen) are served answers, not holding bytes back, and the
+ *   streams have their own cap per caller (MCP_MAX_STREAMS_PER_CALLER).
  * - A client is its socket's address as the anonymous budgets count it (address-identity.mjs): an
  *   IPv6 one by its /64, which one end site holds whole.
  * - A proxy listed in MCP_TRUSTED_PROXIES is not capped: it carries many clients' connections and
@@ -18,14 +25,11 @@
  * `next start` loads the .env files after the server is made.
  */
 import { addressIdentity } from "./address-identity.mjs";
+import { answerAndClose } from "./bare-socket.mjs";
 import { inRangeList, normalized, rangeListOf } from "../config/address-parse.mjs";
-import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from "../config/connection-cap-default.mjs";
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, parseConnectionCap } from "../config/connection-cap-default.mjs";
 
-
-/** How long a refused socket may stay after its answer, for a client that never closes its side. */
-const REFUSED_LINGER_MS = 1000;
-
-const REFUSAL_BODY = "Service Unavailable: too many connections from your address are open; close some and try again\n";
+const REFUSAL_BODY = "Service Unavailable: too many connections from your address are waiting; close some and try again\n";
 /** Written on the bare socket: no request has been read, so there is no response object. */
 const RAW_503 = [
   "HTTP/1.1 503 Service Unavailable",
@@ -48,55 +52,83 @@ function currentSettings() {
   if (max !== seen.max || trusted !== seen.trusted) {
     seen = { max, trusted };
     // A malformed value keeps the default here; env.ts refuses it when the app starts.
-    const parsed = max && /^\d{1,7}$/.test(max.trim()) ? Number(max) : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
-    settings = { max: parsed, trusted: rangeListOf((trusted ?? "").split(",").map((entry) => entry.trim())) };
+    settings = {
+      max: parseConnectionCap(max) ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+      trusted: rangeListOf((trusted ?? "").split(",").map((entry) => entry.trim())),
+    };
   }
   return settings;
 }
 
 /**
  * Puts the cap in front of `server`'s own handling of a new connection: a refused socket never
- * reaches the HTTP parser, so nothing it sends is read as a request.
+ * reaches the HTTP parser, so nothing it sends is read as a request. Returns the waiting
+ * connections per client key, for inspection.
  */
 export function capConnections(server) {
-  const open = new Map();
+  const waiting = new Map();
+  /** Per counted socket: its key, and whether it is waiting now. */
+  const tracked = new WeakMap();
+  const count = (entry) => {
+    if (entry.waiting) return;
+    entry.waiting = true;
+    waiting.set(entry.key, (waiting.get(entry.key) ?? 0) + 1);
+  };
+  const uncount = (entry) => {
+    if (!entry.waiting) return;
+    entry.waiting = false;
+    const left = (waiting.get(entry.key) ?? 1) - 1;
+    if (left > 0) waiting.set(entry.key, left);
+    else waiting.delete(entry.key);
+  };
+
   const handlers = server.listeners("connection");
   server.removeAllListeners("connection");
   server.on("connection", function cappedConnection(socket) {
-    const key = admittedKey(open, socket);
-    if (key === false) return refuse(socket);
+    const key = admittedKey(waiting, socket);
+    if (key === false) return answerAndClose(socket, RAW_503);
     if (key !== undefined) {
-      open.set(key, (open.get(key) ?? 0) + 1);
-      socket.once("close", () => {
-        const left = (open.get(key) ?? 1) - 1;
-        if (left > 0) open.set(key, left);
-        else open.delete(key);
-      });
+      const entry = { key, waiting: false };
+      count(entry);
+      tracked.set(socket, entry);
+      socket.once("close", () => uncount(entry));
     }
     for (const handler of handlers) handler.call(this, socket);
   });
-  return open;
+
+  // Before the app's listener: a request's arrival is noted whatever the app does with it.
+  server.prependListener("request", (req, res) => {
+    const entry = tracked.get(req.socket);
+    if (!entry) return;
+    const arrived = () => uncount(entry);
+    // Node marks a message complete once its last byte is parsed, read or not: at once for a
+    // request without a body; a body the app reads ends with 'end'.
+    if (req.complete) arrived();
+    else {
+      req.once("end", arrived);
+      setImmediate(() => req.complete && arrived());
+    }
+    // Answered and kept alive: waiting again, for the next request.
+    res.once("finish", () => req.socket.destroyed || count(entry));
+  });
+  return waiting;
 }
 
 /** The key the socket counts under, undefined when it is not counted, false when it is refused. */
-function admittedKey(open, socket) {
+function admittedKey(waiting, socket) {
   const { max, trusted } = currentSettings();
   const address = socket.remoteAddress;
   if (max === 0 || !address) return undefined;
   const peer = normalized(address);
   if (inRangeList(trusted, peer)) return undefined;
   const key = addressIdentity(peer);
-  return (open.get(key) ?? 0) >= max ? false : key;
+  return (waiting.get(key) ?? 0) >= max ? false : key;
 }
 
-function refuse(socket) {
-  // A client gone before the answer is written must not be an unhandled 'error' (the process would exit).
-  socket.on("error", () => undefined);
-  socket.end(RAW_503);
-  setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
-}
-
-/** Caps the connections of every server `http` creates from now on (Next's included). */
+/**
+ * Caps the connections of every server made with `http.createServer` from now on (Next's: Next
+ * 16's `next start` and `next dev` make theirs so; `https` and `new http.Server` are not wrapped).
+ */
 export function installConnectionCap(http) {
   const createServer = http.createServer;
   http.createServer = function cappedCreateServer(...args) {

@@ -19,6 +19,7 @@
  *   so a second Authorization past them would go unseen (lib/http/trusted-host.mjs refuses two),
  *   and so would an Mcp-Method. Node 24 answers such a request 431 itself.
  */
+import { answerAndClose } from "./bare-socket.mjs";
 import { hasMalformedPercentEncoding, MALFORMED_PATH_MESSAGE } from "./path-encoding.mjs";
 
 /** The methods Next.js dispatches to a route file's exports (next/dist/server/web/http.js). */
@@ -91,7 +92,7 @@ export function installRequestGate(http) {
     }
     const server = createServer.apply(this, args);
     // CONNECT (RFC 9110 §9.3.6) asks for a tunnel; this server is no proxy.
-    server.on("connect", (_req, socket) => socket.end(RAW_501));
+    server.on("connect", (_req, socket) => answerAndClose(socket, RAW_501));
     return server;
   };
 }

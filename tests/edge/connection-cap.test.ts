@@ -8,7 +8,8 @@ import { freePort, startNextServer, type RunningNextServer } from "../support/ne
  * The per-client connection cap in front of Next (lib/http/connection-cap.mjs), on a production
  * server (`npm start`'s script) with MCP_MAX_CONNECTIONS_PER_ADDRESS=20. An outside audit held
  * 15,000 slow-body connections from one host; the rate limits, which count requests, never saw
- * them. Clients are told apart by the loopback address they connect from (127.0.0.1, .2, .3: all
+ * them. Connections whose request has arrived (event streams) are not counted: many users behind
+ * one address each holding a stream must not be refused. Clients are told apart by the loopback address they connect from (127.0.0.1, .2, .3: all
  * this host's), and 127.0.0.3 is a trusted proxy.
  */
 const CAP = 20;
@@ -26,6 +27,8 @@ beforeAll(async () => {
       MCP_RESOURCE_URL: `http://127.0.0.1:${port}/api/mcp`,
       MCP_MAX_CONNECTIONS_PER_ADDRESS: String(CAP),
       MCP_TRUSTED_PROXIES: PROXY,
+      // Room for the event streams below: they have a cap of their own per caller.
+      MCP_MAX_STREAMS_PER_CALLER: "100",
     },
   });
 }, 90_000);
@@ -47,6 +50,42 @@ function slowBody(from: string): Promise<Socket> {
     });
     socket.on("error", reject);
     sockets.push(socket);
+  });
+}
+
+/**
+ * A 2026-07-28 subscriptions/listen stream from `from`, its request sent whole: resolves once its
+ * 200 and first event have arrived, and the connection stays open.
+ */
+function listenStream(from: string): Promise<Socket> {
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "subscriptions/listen",
+    params: { notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+  });
+  const head = [
+    "POST /api/mcp HTTP/1.1",
+    `Host: 127.0.0.1:${server.port}`,
+    "Content-Type: application/json",
+    "Accept: application/json, text/event-stream",
+    "MCP-Protocol-Version: 2026-07-28",
+    "Mcp-Method: subscriptions/listen",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+  ];
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const socket = connect({ host: "127.0.0.1", port: server.port, localAddress: from }, () => socket.write(`${head.join("\r\n")}\r\n\r\n${body}`));
+    sockets.push(socket);
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      text += chunk;
+      if (!text.includes("subscriptions/acknowledged")) return;
+      if (text.startsWith("HTTP/1.1 200 ")) resolve(socket);
+      else reject(new Error(`listen answered ${text.slice(0, 200)}`));
+    });
+    socket.on("error", reject);
+    socket.on("close", () => reject(new Error(`listen closed: ${text.slice(0, 200)}`)));
   });
 }
 
@@ -83,8 +122,16 @@ function statusFrom(from: string): Promise<number> {
   });
 }
 
-describe("connections one client may hold open at once (MCP_MAX_CONNECTIONS_PER_ADDRESS)", () => {
-  it("answers the next connection of a client at the cap 503 and closes it unread, while other clients and a trusted proxy go on; closing frees room", async () => {
+describe("connections one client may hold waiting for a request (MCP_MAX_CONNECTIONS_PER_ADDRESS)", () => {
+  it("does not count connections whose request has arrived: a client holding more event streams than the cap is still served", async () => {
+    const streams: Socket[] = [];
+    for (let i = 0; i < CAP + 5; i++) streams.push(await listenStream("127.0.0.1"));
+    expect(await statusFrom("127.0.0.1")).toBe(200);
+    expect((await rawExchange("127.0.0.1")).text).toMatch(/^HTTP\/1\.1 200 /);
+    for (const socket of streams) socket.destroy();
+  });
+
+  it("answers the next connection of a client with as many slow bodies as the cap 503 and closes it unread, while other clients and a trusted proxy go on; closing frees room", async () => {
     const held: Socket[] = [];
     for (let i = 0; i < CAP; i++) held.push(await slowBody("127.0.0.1"));
     // Connections are taken in order: once a later one from another client is answered, the

@@ -81,6 +81,30 @@ describe("methods no route serves", () => {
     expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 501 Not Implemented");
   });
 
+  // Outside review: after a CONNECT Node detaches its parser and timeouts, and the server's sockets
+  // allow half-open connections, so a client that never closed its side held the socket forever.
+  it("closes a CONNECT's socket after its 501 even when the client keeps its side open", async () => {
+    const url = new URL(base());
+    const socket = connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
+    socket.on("connect", () => socket.write(`CONNECT ${url.host} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`));
+    socket.resume();
+    await new Promise<void>((resolve, reject) => {
+      socket.once("end", () => resolve());
+      socket.once("error", reject);
+    });
+    // Past the server's linger, bytes sent on our still-open side meet a closed socket: a reset.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const gone = await new Promise<string>((resolve) => {
+      socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+      socket.once("close", () => resolve("closed"));
+      setTimeout(() => resolve("still open"), 3_000);
+      socket.write("more bytes\r\n");
+      setTimeout(() => socket.write("and more\r\n"), 200);
+    });
+    socket.destroy();
+    expect(gone).not.toBe("still open");
+  });
+
   // RFC 9112 §6.1: a transfer coding the server does not understand SHOULD be 501. Node undid the
   // chunked framing of "gzip, chunked" and ran the rest as plain JSON (outside audit, 2026-11-27).
   it("a transfer coding other than chunked alone is 501 and closes the connection; chunked alone is read", async () => {

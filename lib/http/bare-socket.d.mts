@@ -1,0 +1,3 @@
+import type { Socket } from "node:net";
+
+export function answerAndClose(socket: Socket, raw: string): void;
