@@ -2,7 +2,7 @@ import { loadEnv } from "../config/env";
 import { deleteAuditRowsBefore, insertAuditRows } from "./data/audit";
 import { createMcpEndpoint, type McpEndpoint } from "../mcp";
 import { createAuditSink, type AuditSink } from "./audit/tool-call-audit";
-import { writerWithRetention } from "./audit/audit-retention";
+import { auditRetention } from "./audit/audit-retention";
 import { WORLDCRAFTER_NAMESPACE, worldcrafterServer } from "./server-definition";
 import { worldcrafterResourceServer } from "./authorization";
 import { worldcrafterLimiter } from "./request-limiter";
@@ -23,7 +23,7 @@ export function worldcrafterEndpoint(platform: Platform = {}): McpEndpoint {
   if (endpoint) return endpoint;
   const env = loadEnv();
   audit = createAuditSink({
-    write: writerWithRetention({ retentionDays: env.MCP_AUDIT_RETENTION_DAYS, insert: insertAuditRows, deleteBefore: deleteAuditRowsBefore }),
+    write: auditRetention({ retentionDays: env.MCP_AUDIT_RETENTION_DAYS, insert: insertAuditRows, deleteBefore: deleteAuditRowsBefore }).write,
     ...(platform.afterResponse ? { defer: platform.afterResponse } : {}),
   });
   const tasks = tasksOf(env, platform.afterResponse);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PRUNE_INTERVAL_MS, ROWS_PER_STATEMENT, STATEMENTS_PER_PASS, writerWithRetention } from "../../lib/worlds/audit/audit-retention";
+import { PRUNE_INTERVAL_MS, ROWS_PER_STATEMENT, STATEMENTS_PER_PASS, auditRetention } from "../../lib/worlds/audit/audit-retention";
 import type { AuditRow } from "../../lib/worlds/audit/tool-call-audit";
 
 /** When the audit's writer deletes expired rows (lib/worlds/audit/audit-retention.ts); tests/worlds/audit-retention.test.ts runs it on PostgreSQL. */
@@ -11,7 +11,7 @@ function harness(retentionDays: number, backlog = 0) {
   let left = backlog;
   const inserted: AuditRow[][] = [];
   const deletes: Date[] = [];
-  const write = writerWithRetention({
+  const retention = auditRetention({
     retentionDays,
     now: () => clock,
     insert: async (rows) => void inserted.push(rows),
@@ -22,6 +22,11 @@ function harness(retentionDays: number, backlog = 0) {
       return n;
     },
   });
+  // Each write waits for the pass it started: passes run beside the writes.
+  const write = async (rows: AuditRow[]) => {
+    await retention.write(rows);
+    await retention.idle();
+  };
   return { write, inserted, deletes, advance: (ms: number) => (clock += ms), now: () => clock, left: () => left };
 }
 
@@ -59,13 +64,37 @@ describe("audit retention", () => {
   });
 
   it("reports a failed pass without failing the batch it follows", async () => {
-    const write = writerWithRetention({
+    const retention = auditRetention({
       retentionDays: 1,
       insert: async () => undefined,
       deleteBefore: async () => {
         throw new Error("the database went away");
       },
     });
-    await expect(write([ROW])).resolves.toBeUndefined();
+    await expect(retention.write([ROW])).resolves.toBeUndefined();
+    await expect(retention.idle()).resolves.toBeUndefined();
+  });
+
+  it("does not hold up the next batch while a pass runs, nor start a second pass beside it", async () => {
+    let release = () => undefined as void;
+    let deletes = 0;
+    let inserts = 0;
+    let clock = 0;
+    const retention = auditRetention({
+      retentionDays: 1,
+      now: () => clock,
+      insert: async () => void inserts++,
+      deleteBefore: () => {
+        deletes++;
+        return new Promise<number>((resolve) => (release = () => resolve(0)));
+      },
+    });
+    await retention.write([ROW]);
+    clock += 2 * PRUNE_INTERVAL_MS;
+    await retention.write([ROW]);
+    expect(inserts).toBe(2);
+    expect(deletes).toBe(1);
+    release();
+    await retention.idle();
   });
 });

@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 const insertAged = (id: string, days: number) =>
-  db.query(`INSERT INTO "ToolCallAudit" ("id", "tool", "subject", "durationMs", "outcome", "argsDigest", "createdAt") VALUES ($1, 'old_tool', 'someone', 1, 'ok', 'sha256:0', now() - make_interval(days => $2))`, [id, days]);
+  db.query(`INSERT INTO "ToolCallAudit" ("id", "tool", "subject", "durationMs", "outcome", "argsDigest", "createdAt") VALUES ($1, 'old_tool', 'someone', 1, 'ok', 'sha256:0', timezone('UTC', now()) - make_interval(days => $2))`, [id, days]);
 
 describe("audit retention (MCP_AUDIT_RETENTION_DAYS=30)", () => {
   it("deletes the rows older than 30 days once the server writes its next audit batch, and keeps the rest", async () => {

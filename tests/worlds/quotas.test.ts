@@ -80,7 +80,7 @@ describe.each(ERAS)("quotas per account (%s)", (era) => {
     const client = await clientFor(era);
     const first = worldIdOf(await created(client, "create_world", { name: "Quota One", theme: "sea" }));
     await created(client, "import_world", { document: exportFile("Quota Two", 1) });
-    expectQuota(await call(client, "create_world", { name: "Quota Three", theme: "sea" }), /You already keep 2 worlds, the most one account may have here \(2\)\. Delete a world you no longer need \(delete_world\)/);
+    expectQuota(await call(client, "create_world", { name: "Quota Three", theme: "sea" }), /You already keep 2 worlds, the most one account may have here\. Delete a world you no longer need \(delete_world\)/);
     expectQuota(await call(client, "import_world", { document: exportFile("Quota Three", 1) }), /You already keep 2 worlds/);
     const listed = await created(client, "list_worlds", { limit: 10 });
     expect((listed.worlds as { name: string }[]).map((w) => w.name).sort()).toEqual(["Quota One", "Quota Two"]);
@@ -98,7 +98,7 @@ describe.each(ERAS)("quotas per account (%s)", (era) => {
     await created(client, "create_character", { worldId, name: "Ada" });
     await created(client, "create_location", { worldId, name: "Harbour" });
     await created(client, "create_character", { worldId, name: "Bo" });
-    const full = /This world already holds 3 characters and locations together; one world may have at most 3 here\. Start another world for more\./;
+    const full = /This world already holds as many characters and locations as one world may have here \(3 together\)\. Start another world for more\./;
     expectQuota(await call(client, "create_character", { worldId, name: "Cy" }), full);
     expectQuota(await call(client, "create_location", { worldId, name: "Lighthouse" }), full);
     const characters = await created(client, "list_characters", { worldId, limit: 10 });

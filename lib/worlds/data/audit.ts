@@ -15,9 +15,11 @@ export async function insertAuditRows(rows: readonly AuditRow[]): Promise<void> 
   const batch = JSON.stringify(
     rows.map((row) => ({ id: randomUUID(), tool: row.tool, subject: row.subject, durationMs: row.durationMs, outcome: row.outcome, argsDigest: row.argsDigest })),
   );
+  // createdAt in UTC, as Prisma writes and reads its timestamps: the column's default would be the
+  // database session's local time, and the retention's cutoff (below) is UTC.
   await sql(
-    `INSERT INTO "ToolCallAudit" ("id", "tool", "subject", "durationMs", "outcome", "argsDigest")
-     SELECT r."id", r."tool", r."subject", r."durationMs", r."outcome", r."argsDigest"
+    `INSERT INTO "ToolCallAudit" ("id", "tool", "subject", "durationMs", "outcome", "argsDigest", "createdAt")
+     SELECT r."id", r."tool", r."subject", r."durationMs", r."outcome", r."argsDigest", timezone('UTC', now())
      FROM json_to_recordset($1::json)
        AS r("id" text, "tool" text, "subject" text, "durationMs" int, "outcome" text, "argsDigest" text)`,
     [batch],
@@ -29,11 +31,14 @@ export async function insertAuditRows(rows: readonly AuditRow[]): Promise<void> 
  * index; returns how many went. Bounded, so one statement never holds the table for long.
  */
 export async function deleteAuditRowsBefore(cutoff: Date, limit: number): Promise<number> {
-  const deleted = await sql<{ id: string }>(
-    `DELETE FROM "ToolCallAudit" WHERE "id" IN (
-       SELECT "id" FROM "ToolCallAudit" WHERE "createdAt" < $1 ORDER BY "createdAt" LIMIT $2
-     ) RETURNING "id"`,
+  const [row] = await sql<{ deleted: number }>(
+    `WITH gone AS (
+       DELETE FROM "ToolCallAudit" WHERE "id" IN (
+         SELECT "id" FROM "ToolCallAudit" WHERE "createdAt" < ($1::timestamptz AT TIME ZONE 'UTC') ORDER BY "createdAt" LIMIT $2
+       ) RETURNING 1
+     )
+     SELECT count(*)::int AS deleted FROM gone`,
     [cutoff.toISOString(), limit],
   );
-  return deleted.length;
+  return row?.deleted ?? 0;
 }

@@ -7,7 +7,8 @@ import { DomainError } from "./errors";
  * characters and locations together in one world. The rate limits bound how fast an account
  * writes, not how much it keeps: an outside audit's import_world calls added 2,000 rows each, 60
  * a minute. Checked before each write, so calls racing at the bound may pass it by as many as
- * there are of them: it is a bound on growth, not an exact count.
+ * there are of them (imports in flight, bounded by the rate limits): it stops growth, it is not an
+ * exact count. Counts stop at the bound, so their cost stays bounded too.
  */
 export class QuotaExceeded extends DomainError {
   override name = "QuotaExceeded";
@@ -22,7 +23,7 @@ export async function assertRoomForWorld(owner: string): Promise<void> {
   // Counted up to the bound and no further: the answer is the same, and the cost stays bounded.
   const count = await (await getPrisma()).world.count({ where: { ownerSubject: owner }, take: max });
   if (count >= max) {
-    throw new QuotaExceeded(`You already keep ${count} worlds, the most one account may have here (${max}). Delete a world you no longer need (delete_world), then try again.`);
+    throw new QuotaExceeded(`You already keep ${max} worlds, the most one account may have here. Delete a world you no longer need (delete_world), then try again.`);
   }
 }
 
@@ -32,8 +33,7 @@ export async function assertRoomInWorld(worldId: string, adding: number): Promis
   const prisma = await getPrisma();
   const [characters, locations] = await Promise.all([prisma.character.count({ where: { worldId }, take: max }), prisma.location.count({ where: { worldId }, take: max })]);
   if (characters + locations + adding > max) {
-    const held = characters + locations;
-    throw new QuotaExceeded(`This world already holds ${held} characters and locations together; one world may have at most ${max} here. Start another world for more.`);
+    throw new QuotaExceeded(`This world already holds as many characters and locations as one world may have here (${max} together). Start another world for more.`);
   }
 }
 

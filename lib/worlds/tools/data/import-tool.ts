@@ -2,6 +2,7 @@ import { z } from "zod";
 import { singleLine } from "../../single-line";
 import { defineTool, ToolError } from "../../../mcp";
 import { IMPORT_MAX_BYTES_DEFAULT, loadEnv } from "../../../config/env";
+import { assertRoomForWorld } from "../../data/quotas";
 import { ownerOf } from "../../owner";
 import { narrate } from "../../i18n/narration";
 import { getWorldCard } from "../../data/worlds";
@@ -86,6 +87,8 @@ export const importWorldTool = defineTool({
     const say = narrate(ctx);
     const env = loadEnv();
     const refuse = (problems: string) => new ToolError(say.importRefused(problems));
+    // An account with no room for a world is told before its file is fetched (the data layer checks again).
+    await assertRoomForWorld(owner);
 
     let text: string;
     let hints: { mediaType?: string; fileName?: string } = {};
