@@ -191,7 +191,7 @@ const EnvSchema = z.object({
    * What one account may keep (lib/worlds/data/quotas.ts): worlds, and characters and locations
    * together in one world. Without a bound one account's import_world calls added 2,000 rows each.
    */
-  MCP_MAX_WORLDS_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  MCP_MAX_WORLDS_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(200),
   MCP_MAX_RECORDS_PER_WORLD: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
   /** How long an export's download link (GET /api/files/<token>) stays valid. */
   MCP_DOWNLOAD_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(24 * 3600).default(900),
