@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadEnv } from "../../lib/config/env";
-import { createMcpEndpoint, defineTool, type ToolCallObserver, type ToolCallRecord } from "../../lib/mcp";
+import { createMcpEndpoint, defineResourceTemplate, defineTool, type ToolCallObserver, type ToolCallRecord } from "../../lib/mcp";
+import { Registry } from "../../lib/mcp/registry";
 
 /** The core is plain web Request → Response: it runs here with no Next.js and no server. */
 const echo = defineTool({
@@ -91,6 +92,13 @@ describe("the MCP core mounted without Next.js", () => {
     expect(text.split("; ")).toHaveLength(11);
     expect(text).toMatch(/; and 3 more$/);
     expect(text.length).toBeLessThan(11 * 320);
+  });
+
+  it("refuses contents whose resource spends the budgets of a tool they do not register (a misspelt name)", () => {
+    const spending = (tool: string) =>
+      defineResourceTemplate({ uriTemplate: "echo://{id}/whole", name: "whole", spendsToolBudget: tool, read: (uri) => [{ uri, text: "…" }] });
+    expect(() => new Registry({ tools: [echo], resourceTemplates: [spending("ehco")] })).toThrow('echo://{id}/whole spends the budgets of tool "ehco", which is not registered');
+    expect(() => new Registry({ tools: [echo], resourceTemplates: [spending("echo")] })).not.toThrow();
   });
 
   it("keeps Next.js, Prisma and Redis out of lib/jsonrpc, lib/mcp and lib/http", () => {

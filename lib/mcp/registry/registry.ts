@@ -132,7 +132,23 @@ export class Registry {
     for (const r of contents.resources ?? []) this.putResource(r);
     for (const t of contents.resourceTemplates ?? []) this.putTemplate(t);
     for (const p of contents.prompts ?? []) this.putPrompt(p);
+    this.checkBudgetNames();
     this.warm();
+  }
+
+  /**
+   * A resource that spends a tool's budgets must name a tool of these contents: a misspelt name
+   * would quietly spend only tools/call's budget, never the tool's own. Checked once, at
+   * construction, where every tool is present (tools switched off later still name a budget).
+   */
+  private checkBudgetNames(): void {
+    const named = [
+      ...[...this.resources.values()].map((r) => [r.uri, r.spendsToolBudget] as const),
+      ...this.templates.map((t) => [t.definition.uriTemplate, t.definition.spendsToolBudget] as const),
+    ];
+    for (const [uri, tool] of named) {
+      if (tool !== undefined && !this.tools.has(tool)) throw new Error(`${uri} spends the budgets of tool "${tool}", which is not registered`);
+    }
   }
 
   /** Subscribe to run-time changes (drives notifications/…/list_changed). */
