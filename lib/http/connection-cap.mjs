@@ -67,7 +67,7 @@ function currentSettings() {
  */
 export function capConnections(server) {
   const waiting = new Map();
-  /** Per counted socket: its key, and whether it is waiting now. */
+  /** Per counted socket: its key, whether it is waiting now, and whether it has closed (never counted again). */
   const tracked = new WeakMap();
   const count = (entry) => {
     if (entry.waiting) return;
@@ -88,17 +88,23 @@ export function capConnections(server) {
     const key = admittedKey(waiting, socket);
     if (key === false) return answerAndClose(socket, RAW_503);
     if (key !== undefined) {
-      const entry = { key, waiting: false };
+      const entry = { key, waiting: false, closed: false };
       count(entry);
       tracked.set(socket, entry);
-      socket.once("close", () => uncount(entry));
+      socket.once("close", () => {
+        entry.closed = true;
+        uncount(entry);
+      });
     }
     for (const handler of handlers) handler.call(this, socket);
   });
 
   // Before the app's listener: a request's arrival is noted whatever the app does with it.
   server.prependListener("request", (req, res) => {
-    const entry = tracked.get(req.socket);
+    // Kept from now: by 'finish' Node may have detached the socket from the request (an answer
+    // sent with Connection: close before its body was read, such as a 413), leaving req.socket null.
+    const socket = req.socket;
+    const entry = tracked.get(socket);
     if (!entry) return;
     const arrived = () => uncount(entry);
     // Node marks a message complete once its last byte is parsed, read or not: at once for a
@@ -109,7 +115,7 @@ export function capConnections(server) {
       setImmediate(() => req.complete && arrived());
     }
     // Answered and kept alive: waiting again, for the next request.
-    res.once("finish", () => req.socket.destroyed || count(entry));
+    res.once("finish", () => socket.destroyed || entry.closed || count(entry));
   });
   return waiting;
 }
