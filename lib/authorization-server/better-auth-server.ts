@@ -5,10 +5,10 @@ import { oauthProvider } from "@better-auth/oauth-provider";
 import { getPrisma } from "../db/prisma";
 import { addKeyRow, developmentSecret, readKeyRows, SIGNING_ALG } from "./key-file";
 import { KEY_GRACE_SECONDS } from "./published-keys";
-import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER, OFFLINE_ACCESS } from "./paths";
+import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER } from "./paths";
 import { keepRefreshTokenScope, tokenStorage } from "./refresh-scope";
 import { requestHooks } from "./request-hooks";
-import type { AuthServerSettings } from "./settings";
+import { offeredScopeNames, type AuthServerSettings } from "./settings";
 
 /**
  * The built-in OAuth 2.1 authorization server: better-auth with its OAuth provider plugin, on
@@ -48,7 +48,7 @@ export async function buildAuthServer(settings: AuthServerSettings) {
   if (!secret) throw new Error("BETTER_AUTH_SECRET is not set");
   const keysDir = settings.keysDir;
   const prisma = await getPrisma();
-  const scopeNames = [...settings.scopes.map((s) => s.name), OFFLINE_ACCESS];
+  const scopeNames = offeredScopeNames(settings);
   return betterAuth({
     appName: settings.resourceName,
     baseURL: settings.issuer,

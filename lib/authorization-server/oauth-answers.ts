@@ -1,5 +1,5 @@
 import { isCodeChallenge } from "./input-limits";
-import { AUTH_BASE_PATH } from "./paths";
+import { AUTH_BASE_PATH, AuthPage } from "./paths";
 
 /**
  * better-auth's answers on the OAuth endpoints, made to say what the RFCs say where better-auth
@@ -35,6 +35,12 @@ function oauthError(status: number, error: string, description: string, from: He
   return new Response(JSON.stringify({ error, error_description: description }), { status, headers });
 }
 
+/** The seconds better-auth's 429 says to wait (its own X-Retry-After), 60 when it says none. */
+function retryAfterSeconds(answer: Response): number {
+  const seconds = Number(answer.headers.get("x-retry-after"));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 60;
+}
+
 /**
  * Over a rate limit (RFC 6585 §4: 429). Of the OAuth error codes, invalid_request is the one that
  * the token (RFC 6749 §5.2), revocation (RFC 7009 §2.2.1) and registration (RFC 7591 §3.2.2)
@@ -43,9 +49,20 @@ function oauthError(status: number, error: string, description: string, from: He
  * device flow's polling (RFC 8628 §3.5). Retry-After (RFC 9110 §10.2.3) says when to come back.
  */
 function tooManyRequests(answer: Response): Response {
-  const seconds = Number(answer.headers.get("x-retry-after"));
-  const retryAfter = Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 60;
+  const retryAfter = retryAfterSeconds(answer);
   return oauthError(429, "invalid_request", `too many requests from this address: retry after ${retryAfter} seconds`, answer.headers, { "retry-after": String(retryAfter) });
+}
+
+/**
+ * Over the authorization endpoint's limit. Its requests come from a person's browser, so the
+ * answer is the error page, as for the endpoint's other refusals, not a JSON text; and not the
+ * client's redirect URI with temporarily_unavailable (RFC 6749 §4.1.2.1), which may be used only
+ * once the client and its redirect URI check out, and the limit is counted before either is read.
+ */
+function authorizeBusy(answer: Response): Response {
+  const retryAfter = retryAfterSeconds(answer);
+  const headers = new Headers({ location: `${AuthPage.Error}?error=temporarily_unavailable`, "retry-after": String(retryAfter), "cache-control": "no-store" });
+  return new Response(null, { status: 302, headers });
 }
 
 /**
@@ -111,6 +128,7 @@ export async function conformOAuthAnswer(request: Request, answer: Response): Pr
   const url = new URL(request.url);
   const path = url.pathname;
   if (path === AUTHORIZATION_ENDPOINT) {
+    if (answer.status === 429) return authorizeBusy(answer);
     const challenge = url.searchParams.get("code_challenge");
     return challenge !== null && !isCodeChallenge(challenge) ? malformedChallengeAnswer(answer) : answer;
   }

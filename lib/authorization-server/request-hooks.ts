@@ -3,7 +3,7 @@ import { sql } from "../db/prisma";
 import { isLoopbackHost } from "../http/loopback-host";
 import { WEB_PAGE_FIELDS, httpsUrlOf, isCodeChallenge, isWebPage, registrationProblem, signUpProblem, unplainParameter } from "./input-limits";
 import { AuthPage, OFFLINE_ACCESS } from "./paths";
-import { signUpRefusal, type AuthServerSettings } from "./settings";
+import { offeredScopeNames, signUpRefusal, type AuthServerSettings } from "./settings";
 
 /**
  * What the built-in server adds in front of better-auth's endpoints, each for a client that
@@ -150,6 +150,17 @@ export function requestHooks(settings: AuthServerSettings) {
         delete body.backchannel_logout_uri;
         delete body.backchannel_logout_session_required;
         for (const field of WEB_PAGE_FIELDS) if (body[field] !== undefined && !isWebPage(body[field])) delete body[field];
+        if (typeof body.scope === "string") {
+          // RFC 7591 §3.2.1: the server may replace requested values, and the answer's `scope` says
+          // what was registered. Scopes it does not offer (OpenID Connect's openid, profile, email,
+          // which some clients put in every registration) are dropped, as a subset is replaced by
+          // the defaults: better-auth refused them with invalid_scope, not an RFC 7591 code, and the
+          // client could not sign in at all (outside audit, 2026-11-28).
+          const offered = offeredScopeNames(settings);
+          const kept = body.scope.split(" ").filter((scope) => offered.includes(scope));
+          if (kept.length > 0) body.scope = kept.join(" ");
+          else delete body.scope;
+        }
         const implied = body.application_type === undefined ? impliedApplicationType(body.redirect_uris) : undefined;
         if (implied) return { context: { body: { ...body, application_type: implied } } };
         return;

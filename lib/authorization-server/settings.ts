@@ -1,6 +1,7 @@
 import type { Env } from "../config/env";
 import type { AuthSettings } from "../auth/auth-settings";
 import type { ScopeCatalog } from "../auth/scope-catalog";
+import { OFFLINE_ACCESS } from "./paths";
 
 /**
  * The built-in authorization server's configuration, resolved from the environment and the
@@ -28,6 +29,11 @@ export interface AuthServerSettings {
   github?: { clientId: string; clientSecret: string };
   google?: { clientId: string; clientSecret: string };
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
+}
+
+/** Every scope the server offers: the catalog's, and offline_access for refresh tokens. */
+export function offeredScopeNames(settings: AuthServerSettings): string[] {
+  return [...settings.scopes.map((s) => s.name), OFFLINE_ACCESS];
 }
 
 /** One address may be many people (an office, a phone carrier): it gets several accounts' worth. */

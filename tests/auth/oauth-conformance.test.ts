@@ -84,6 +84,29 @@ describe("revocation (RFC 7009)", () => {
   });
 });
 
+// Outside audit (2026-11-28): a registration naming OpenID Connect's scopes was refused with
+// invalid_scope (no RFC 7591 code), so such a client could not sign in at all.
+describe("scopes at registration (RFC 7591 §3.2.1: the server may replace them)", () => {
+  it("scopes this server does not offer are dropped, the client registered, and the answer says what it got", async () => {
+    const base = { client_name: "oidc-minded", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" };
+    const mixed = await flow.register({ ...base, scope: "openid profile email worlds:read" });
+    expect(mixed.status).toBeLessThan(300);
+    const mixedScopes = String(mixed.body.scope).split(" ");
+    expect(mixedScopes).toContain("worlds:read");
+    expect(mixedScopes).not.toContain("openid");
+
+    const foreign = await flow.register({ ...base, scope: "openid profile email" });
+    expect(foreign.status).toBeLessThan(300);
+    expect(String(foreign.body.scope).split(" ")).toEqual(expect.arrayContaining(["worlds:read", "worlds:write"]));
+    expect(foreign.body.scope).not.toMatch(/openid|profile|email/);
+
+    // The client then signs in for a scope it was given.
+    const { cookie } = await flow.signedInPerson();
+    const next = await flow.authorize({ response_type: "code", client_id: String(foreign.body.client_id), redirect_uri: REDIRECT, scope: "worlds:read", state: "s", code_challenge: pkce().challenge, code_challenge_method: "S256" }, cookie);
+    expect(next.pathname).toBe("/auth/consent");
+  });
+});
+
 describe("code_challenge at /authorize (RFC 7636 §4.2)", () => {
   it("a challenge that is too short or has other characters is invalid_request, back to the client with its state, and no code", async () => {
     const clientId = await flow.publicClient();
@@ -148,6 +171,25 @@ describe("429 and 415 are OAuth errors", () => {
     expect(res!.headers.get("content-type")).toMatch(/^application\/json/);
     expect(Number(res!.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(((await res!.json()) as Record<string, unknown>).error).toBe("invalid_request");
+  });
+
+  // Outside audit (2026-11-28): a person's browser over the authorize limit got a bare text/plain
+  // JSON line and a non-standard X-Retry-After.
+  it("over the authorize limit: the error page saying the server is busy, with a standard Retry-After", async () => {
+    const url = new URL(`${limited.origin}/api/auth/oauth2/authorize`);
+    url.search = new URLSearchParams({ response_type: "code", client_id: "no-such-client", redirect_uri: REDIRECT, state: "s", code_challenge: pkce().challenge, code_challenge_method: "S256" }).toString();
+    let res: Response | undefined;
+    for (let i = 0; i < 60; i++) {
+      res = await fetch(url, { redirect: "manual" });
+      await res.arrayBuffer();
+      if (res.status !== 302 || new URL(res.headers.get("location") ?? "", limited.origin).searchParams.get("error") !== "invalid_client") break;
+    }
+    expect(res?.status).toBe(302);
+    const next = new URL(res!.headers.get("location") ?? "", limited.origin);
+    expect(next.pathname).toBe("/auth/error");
+    expect(next.searchParams.get("error")).toBe("temporarily_unavailable");
+    expect(Number(res!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await (await fetch(next)).text()).toMatch(/busy/);
   });
 
   // Outside audit (2026-11-27): these answers lacked the `error` member, named the wrong media type,
