@@ -123,6 +123,42 @@ async function malformedChallengeAnswer(answer: Response): Promise<Response> {
   return new Response(JSON.stringify({ ...(body as Record<string, unknown>), url: malformedChallengeLocation(url) }), { status: answer.status, headers });
 }
 
+/** Parameters a request may repeat: RFC 8707 §2 names one resource per `resource` parameter. */
+const REPEATABLE_PARAMETERS: ReadonlySet<string> = new Set(["resource"]);
+
+/** The first parameter name `params` carries more than once (a repeatable one aside), or undefined. */
+export function repeatedParameter(params: URLSearchParams): string | undefined {
+  const seen = new Set<string>();
+  for (const name of params.keys()) {
+    if (REPEATABLE_PARAMETERS.has(name)) continue;
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
+}
+
+/**
+ * RFC 6749 §3.1: request parameters "MUST NOT be included more than once", and a request that
+ * does so is invalid_request (§4.1.2.1, §5.2). better-auth kept one of the values silently, so a
+ * proxy or log reading the other saw another request than the one served. At authorize neither
+ * copy of client_id or redirect_uri can be trusted, so the person is shown the error page
+ * (§4.1.2.1: never redirected to an unverified URI); the form endpoints answer the OAuth error.
+ */
+export async function repeatedParameterAnswer(request: Request): Promise<Response | undefined> {
+  const url = new URL(request.url);
+  const path = url.pathname;
+  if (path === AUTHORIZATION_ENDPOINT) {
+    const name = repeatedParameter(url.searchParams);
+    if (name === undefined) return undefined;
+    return new Response(null, { status: 302, headers: { location: `${AuthPage.Error}?error=invalid_request`, "cache-control": "no-store" } });
+  }
+  if (request.method !== "POST" || !RFC_POST_ENDPOINTS.has(path) || path === REGISTRATION_ENDPOINT) return undefined;
+  if (!request.headers.get("content-type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) return undefined;
+  const name = repeatedParameter(new URLSearchParams(await request.clone().text()));
+  if (name === undefined) return undefined;
+  return oauthError(400, "invalid_request", `the parameter ${JSON.stringify(name.slice(0, 64))} is included more than once (RFC 6749 §3.1)`, new Headers());
+}
+
 /** `answer` from better-auth for `request`, as the RFCs have it. */
 export async function conformOAuthAnswer(request: Request, answer: Response): Promise<Response> {
   const url = new URL(request.url);

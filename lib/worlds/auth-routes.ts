@@ -9,7 +9,7 @@ import { AUTH_MAX_BODY_BYTES } from "../authorization-server/input-limits";
 import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER } from "../authorization-server/paths";
 import type { BuiltinAuthorizationServer } from "../authorization-server/auth-server";
 import { isFormAction, submitForm } from "../authorization-server/form-flow";
-import { conformOAuthAnswer } from "../authorization-server/oauth-answers";
+import { conformOAuthAnswer, repeatedParameterAnswer } from "../authorization-server/oauth-answers";
 import { builtinAuthServer } from "./authorization";
 
 /**
@@ -82,6 +82,8 @@ function crossSiteRefusal(request: Request, path: string, issuer: string): Respo
 async function betterAuthAnswer(server: BuiltinAuthorizationServer, request: Request): Promise<Response> {
   const bounded = await boundedRequest(request);
   if (bounded instanceof Response) return bounded;
+  const repeated = await repeatedParameterAnswer(bounded);
+  if (repeated) return repeated;
   return conformOAuthAnswer(bounded, await (await server.auth()).handler(forBetterAuth(bounded)));
 }
 

@@ -107,6 +107,43 @@ describe("scopes at registration (RFC 7591 §3.2.1: the server may replace them)
   });
 });
 
+// Outside audit (2026-11-28): a repeated grant_type or refresh_token was served with one of its
+// values, where RFC 6749 §3.1 says parameters "MUST NOT be included more than once".
+describe("repeated parameters (RFC 6749 §3.1)", () => {
+  it("at the token and revocation endpoints: 400 invalid_request naming the parameter", async () => {
+    const grant = await flow.grantCode();
+    const tokens = await flow.exchange(grant);
+    const refreshToken = tokens.body.refresh_token as string;
+    const twice = new URLSearchParams([["grant_type", "refresh_token"], ["refresh_token", refreshToken], ["refresh_token", "other"], ["client_id", grant.clientId]]);
+    const res = await fetch(flow.api("/oauth2/token"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: twice });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "invalid_request", error_description: expect.stringContaining("refresh_token") });
+    const revoke = new URLSearchParams([["token", refreshToken], ["token", "other"], ["client_id", grant.clientId]]);
+    const revoked = await fetch(flow.api("/oauth2/revoke"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: revoke });
+    expect(revoked.status).toBe(400);
+    // Nothing was done with either value: the refresh token still works.
+    expect((await flow.refresh(grant.clientId, refreshToken)).status).toBe(200);
+  });
+
+  it("at authorize: the error page, never a redirect to either redirect_uri; a repeated resource (RFC 8707) is not refused for it", async () => {
+    const clientId = await flow.publicClient();
+    const { cookie } = await flow.signedInPerson();
+    const base = { response_type: "code", client_id: clientId, scope: "worlds:read", state: "s", code_challenge: pkce().challenge, code_challenge_method: "S256" };
+    const url = new URL(flow.api("/oauth2/authorize"));
+    url.search = new URLSearchParams([...Object.entries(base), ["redirect_uri", REDIRECT], ["redirect_uri", "https://attacker.example/cb"]]).toString();
+    const res = await fetch(url, { redirect: "manual", headers: { cookie } });
+    expect(res.status).toBe(302);
+    const next = new URL(res.headers.get("location") ?? "", url);
+    expect(next.pathname).toBe("/auth/error");
+    expect(next.searchParams.get("error")).toBe("invalid_request");
+
+    const resources = new URL(flow.api("/oauth2/authorize"));
+    resources.search = new URLSearchParams([...Object.entries(base), ["redirect_uri", REDIRECT], ["resource", as.mcpUrl], ["resource", as.mcpUrl]]).toString();
+    const answer = await fetch(resources, { redirect: "manual", headers: { cookie } });
+    expect(new URL(answer.headers.get("location") ?? "", resources).searchParams.get("error")).not.toBe("invalid_request");
+  });
+});
+
 describe("code_challenge at /authorize (RFC 7636 §4.2)", () => {
   it("a challenge that is too short or has other characters is invalid_request, back to the client with its state, and no code", async () => {
     const clientId = await flow.publicClient();
