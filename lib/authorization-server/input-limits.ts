@@ -10,6 +10,7 @@
  * honest one is a registration with a few redirect URIs, or an inline JWKS: a few kilobytes.
  */
 export const AUTH_MAX_BODY_BYTES = 64 * 1024;
+import { cutText } from "../text/cut-text";
 
 /** RFC 7591 §3.2.2: the error for a bad redirect URI, and for any other bad metadata field. */
 type RegistrationError = "invalid_redirect_uri" | "invalid_client_metadata";
@@ -124,7 +125,7 @@ function plainThroughout(value: unknown, depth: number): boolean {
  */
 export function unplainParameter(parameters: Readonly<Record<string, unknown>>): string | undefined {
   for (const [name, value] of Object.entries(parameters)) {
-    if (!isPlainText(name) || !plainThroughout(value, 0)) return isPlainText(name) ? name.slice(0, 64) : "a parameter name";
+    if (!isPlainText(name) || !plainThroughout(value, 0)) return isPlainText(name) ? cutText(name, 64) : "a parameter name";
   }
   return undefined;
 }

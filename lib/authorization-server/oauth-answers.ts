@@ -1,5 +1,6 @@
 import { isCodeChallenge } from "./input-limits";
 import { AUTH_BASE_PATH, AuthPage } from "./paths";
+import { cutText } from "../text/cut-text";
 
 /**
  * better-auth's answers on the OAuth endpoints, made to say what the RFCs say where better-auth
@@ -156,7 +157,7 @@ export async function repeatedParameterAnswer(request: Request): Promise<Respons
   if (!request.headers.get("content-type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) return undefined;
   const name = repeatedParameter(new URLSearchParams(await request.clone().text()));
   if (name === undefined) return undefined;
-  return oauthError(400, "invalid_request", `the parameter ${JSON.stringify(name.slice(0, 64))} is included more than once (RFC 6749 §3.1)`, new Headers());
+  return oauthError(400, "invalid_request", `the parameter ${JSON.stringify(cutText(name, 64))} is included more than once (RFC 6749 §3.1)`, new Headers());
 }
 
 /** `answer` from better-auth for `request`, as the RFCs have it. */

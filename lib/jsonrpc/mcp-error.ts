@@ -1,4 +1,5 @@
 import { ErrorCode } from "./error-codes";
+import { cutText } from "../text/cut-text";
 
 /**
  * The single error type of the core. Anything thrown below the transport is normalized to one of
@@ -30,7 +31,7 @@ export class McpError extends Error {
 
   static methodNotFound(method: string): McpError {
     // Echo a bounded name: an error must not grow with the attacker's input.
-    const name = method.length > 128 ? `${method.slice(0, 128)}…` : method;
+    const name = method.length > 128 ? `${cutText(method, 128)}…` : method;
     return new McpError(ErrorCode.MethodNotFound, `Method not found: ${name}`, { method: name });
   }
 

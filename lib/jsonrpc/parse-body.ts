@@ -1,6 +1,7 @@
 import { ErrorCode } from "./error-codes";
 import { McpError } from "./mcp-error";
 import { duplicateMemberName, hasDuplicateMembers } from "./duplicate-members";
+import { cutText } from "../text/cut-text";
 
 /** JSON nesting deeper than this is refused before it can reach a handler (or blow a stack). */
 export const MAX_JSON_DEPTH = 64;
@@ -55,7 +56,7 @@ export function parseJsonBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown 
   }
   if (hasDuplicateMembers(text, value)) {
     const name = duplicateMemberName(text) ?? "";
-    throw new McpError(ErrorCode.InvalidRequest, `Invalid Request: an object repeats the member name ${JSON.stringify(name.slice(0, 64))}`);
+    throw new McpError(ErrorCode.InvalidRequest, `Invalid Request: an object repeats the member name ${JSON.stringify(cutText(name, 64))}`);
   }
   return value;
 }

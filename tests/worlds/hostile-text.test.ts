@@ -164,6 +164,28 @@ describe.each(ERAS)("in %s", (era) => {
     }
   });
 
+  // Outside audit (2026-11-28): summaries and snippets were cut at a fixed length, and an emoji
+  // across the cut left half of it, a lone surrogate, in the answer.
+  describe("excerpts end on a whole character", () => {
+    it("list_worlds' summary and search's snippet never split an emoji", async () => {
+      const name = `Emoji cut ${tag}`;
+      // 158 + the emoji's two code units: list_worlds cuts its summary at 159, search its snippet at 199.
+      for (const lead of [158, 198]) {
+        const created = await call("create_world", { name: `${name} ${lead}`, description: `${"a".repeat(lead)}😀${"b".repeat(60)}` });
+        expect(toolResult(created)?.isError, JSON.stringify(created)).toBeFalsy();
+      }
+      const listed = (toolResult(await call("list_worlds", { nameContains: name }))?.structuredContent?.worlds ?? []) as { summary: string }[];
+      expect(listed.length).toBe(2);
+      for (const world of listed) {
+        expect(world.summary.isWellFormed(), JSON.stringify(world.summary.slice(-4))).toBe(true);
+        expect(world.summary.endsWith("…")).toBe(true);
+      }
+      const found = JSON.parse(textOf(toolResult(await call("search", { query: name })))) as { results: { snippet: string }[] };
+      expect(found.results.length).toBeGreaterThan(0);
+      for (const result of found.results) expect(result.snippet.isWellFormed(), JSON.stringify(result.snippet.slice(-4))).toBe(true);
+    });
+  });
+
   describe("unexpected errors reach the client as a reference only", () => {
     it("a handler's unexpected error answers isError with a reference id, not its text", async () => {
       const fixtures = await eraClient(`${inject("statefulUrl")}/api/conformance/mcp`, era);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { McpError } from "../../jsonrpc";
 import { resourceNotFound } from "../protocol/errors";
 import { withCacheHint, type CacheHint } from "../protocol/cache-hint";
+import { cutText } from "../../text/cut-text";
 
 /** Resource reads may be per-user: unless a definition says otherwise, nobody may reuse them. */
 const PRIVATE_UNCACHED: CacheHint = { scope: "private", ttlMs: 0 };
@@ -17,7 +18,7 @@ function requireResource(env: MethodEnv, uri: string) {
   const match = env.registry.findResource(uri);
   if (!match) throw resourceNotFound(uri);
   // A template variable is client text like any argument: %00 and its kin decode to control characters.
-  if (match.kind === "template") parseArgumentsOrInvalidParams(z.record(z.string(), z.string()), match.variables, `variables of ${uri.slice(0, 128)}`);
+  if (match.kind === "template") parseArgumentsOrInvalidParams(z.record(z.string(), z.string()), match.variables, `variables of ${cutText(uri, 128)}`);
   return match;
 }
 

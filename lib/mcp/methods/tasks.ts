@@ -7,6 +7,7 @@ import type { TaskRuntime } from "../tasks/runtime";
 import { TASKS_EXTENSION, declaresTasks, detailedTask } from "../tasks/wire";
 import type { MethodCall, MethodEnv, MethodHandler } from "./method-env";
 import { callerTaskOwner, reachableTask } from "./task-lookup";
+import { cutText } from "../../text/cut-text";
 
 const TaskParams = z.looseObject({ taskId: z.string().min(1).max(200) });
 const UpdateParams = z.looseObject({
@@ -30,7 +31,7 @@ function runtimeFor(env: MethodEnv, call: MethodCall): TaskRuntime {
 
 /** A task is its creator's alone: another subject's id answers exactly like a missing one. */
 function unknownTask(taskId: string): McpError {
-  return McpError.invalidParams(`Unknown task: ${taskId.slice(0, 200)}`, { taskId: taskId.slice(0, 200) });
+  return McpError.invalidParams(`Unknown task: ${cutText(taskId, 200)}`, { taskId: cutText(taskId, 200) });
 }
 
 /** The caller's own task, which it may still reach (task-lookup.ts), or -32602 as for any unknown id. */

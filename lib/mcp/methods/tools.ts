@@ -20,6 +20,7 @@ import { callAsTask } from "../tasks/call-as-task";
 import { taskOwnerOf } from "../tasks/owner";
 import { LEGACY_TASKS_VERSION, TASKS_EXTENSION, declaresTasks } from "../tasks/wire";
 import type { TaskEnding } from "../tasks/store";
+import { cutText } from "../../text/cut-text";
 
 const isPlainRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -57,7 +58,7 @@ export const listTools: MethodHandler = (env, { params, scope }) => {
 function describeKnownFailure(thrown: ToolError | McpError): string {
   const line = thrown.message.split("\n").find((l) => l.trim().length > 0)?.trim();
   if (!line) return "Tool execution failed";
-  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+  return line.length > 500 ? `${cutText(line, 500)}…` : line;
 }
 
 function failedResult(thrown: unknown, scope: CallScope): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { ZodType } from "zod";
 import { McpError } from "../../jsonrpc";
+import { cutText } from "../../text/cut-text";
 
 export interface IssueReport {
   path: (string | number)[];
@@ -123,7 +124,7 @@ const ISSUES_IN_MESSAGE = 10;
 /** An issue's line is cut here: a path or a message may quote a client's key (zod's unrecognized keys). */
 const ISSUE_CHARS = 300;
 
-const bounded = (line: string): string => (line.length > ISSUE_CHARS ? `${line.slice(0, ISSUE_CHARS)}…` : line);
+const bounded = (line: string): string => (line.length > ISSUE_CHARS ? `${cutText(line, ISSUE_CHARS)}…` : line);
 
 /**
  * Issues as one line for a reader (a model reading a tool error): "style: Invalid option…; count:

@@ -1,4 +1,5 @@
 import type { TaskRecord, TaskInputRequest } from "./store";
+import { cutText } from "../../text/cut-text";
 
 /** The extension's identifier (SEP-2663), under `capabilities.extensions` on both sides. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -84,7 +85,7 @@ function toolFailureMessage(result: Record<string, unknown> | undefined): string
   const content = Array.isArray(result?.content) ? (result.content as unknown[]) : [];
   const text = content.find((c): c is { type: "text"; text: string } => typeof c === "object" && c !== null && (c as { type?: unknown }).type === "text" && typeof (c as { text?: unknown }).text === "string");
   if (!text) return undefined;
-  const line = text.text.length > 300 ? `${text.text.slice(0, 300)}…` : text.text;
+  const line = text.text.length > 300 ? `${cutText(text.text, 300)}…` : text.text;
   return `Tool execution failed: ${line}`;
 }
 

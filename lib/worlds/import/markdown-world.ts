@@ -1,5 +1,6 @@
 import { TRAITS_LABEL } from "../export/markdown";
 import { validateDocument, WorldFileProblems, type WorldDocument, type WorldDocumentInput } from "./world-document";
+import { cutText } from "../../text/cut-text";
 
 /**
  * WorldCrafter's Markdown export (lib/worlds/export/markdown.ts) read back: the exporter's layout,
@@ -105,7 +106,7 @@ function locationLine(line: string): LocationLine | { problem: string } | undefi
     description = inline(rest.slice(ROLE.length).trim());
     rest = "";
   }
-  if (rest.trim() !== "") return { problem: `unexpected text after the location: ${JSON.stringify(rest.trim().slice(0, 40))}` };
+  if (rest.trim() !== "") return { problem: `unexpected text after the location: ${JSON.stringify(cutText(rest.trim(), 40))}` };
   return { depth: spaces / 2, name, kind, description };
 }
 

@@ -2,6 +2,7 @@ import { logUnexpected } from "../../runtime/request-log";
 import type { SessionRecord } from "../session-store";
 import type { PostContext } from "./run-request";
 import { callerScope, type SessionEraState } from "./state";
+import { cutText } from "../../../text/cut-text";
 
 /**
  * A notification from the client. notifications/initialized and notifications/cancelled act;
@@ -16,7 +17,7 @@ export function handleNotification(state: SessionEraState, ctx: PostContext, met
   if (!ctx.session && !ctx.auth) return undefined;
   const id = params?.requestId;
   if (typeof id !== "string" && typeof id !== "number") return undefined;
-  const reason = typeof params?.reason === "string" ? params.reason.slice(0, 200) : "cancelled by client";
+  const reason = typeof params?.reason === "string" ? cutText(params.reason, 200) : "cancelled by client";
   const scope = callerScope(ctx.session, ctx.auth);
   // Not running here: perhaps on another instance.
   if (!state.inFlight.cancel(scope, id, reason)) state.bus.publish({ kind: "cancel", scope, requestId: id, reason });

@@ -8,6 +8,7 @@ import { LOGGING_LEVELS, type LoggingLevel } from "../../protocol/types";
 import { decodeHeaderValue, headerMatches } from "./header-value";
 import { ownEntry } from "../../protocol/own-property";
 import { STATELESS_ERA_METHODS } from "../../methods";
+import { cutText } from "../../../text/cut-text";
 
 /** The 2026-07-28 stream the transport serves itself, beside the era's method table. */
 export const LISTEN_METHOD = "subscriptions/listen";
@@ -121,7 +122,7 @@ function checkMethodHeaders(request: Request, message: JsonRpcRequest, registry:
   const method = request.headers.get(Header.Method);
   if (method === null) throw mismatch("the Mcp-Method header is required");
   // Values are case-sensitive: "TOOLS/LIST" is not "tools/list".
-  if (method.trim() !== message.method) throw mismatch(`Mcp-Method "${method.trim().slice(0, 64)}" does not match the body's "${message.method.slice(0, 64)}"`);
+  if (method.trim() !== message.method) throw mismatch(`Mcp-Method "${method.trim().slice(0, 64)}" does not match the body's "${cutText(message.method, 64)}"`);
 
   const source = ownEntry(NAME_SOURCE, message.method);
   const rawName = request.headers.get(Header.Name);
@@ -129,7 +130,7 @@ function checkMethodHeaders(request: Request, message: JsonRpcRequest, registry:
     // A name the body does not carry cannot match it (§server validation): an intermediary
     // reading it would act on a target this request does not have. A method this server does not
     // serve is left to the dispatcher's 404 -32601, which the transport requires for it.
-    if (rawName !== null && servesMethod(message.method)) throw mismatch(`Mcp-Name is sent, but ${message.method.slice(0, 64)} names no target`);
+    if (rawName !== null && servesMethod(message.method)) throw mismatch(`Mcp-Name is sent, but ${cutText(message.method, 64)} names no target`);
     return;
   }
   const bodyName = message.params?.[source];

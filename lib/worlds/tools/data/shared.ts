@@ -3,6 +3,7 @@ import { ToolError, toolErrorResult, type CallToolResult, type HandlerContext, t
 import { narrate } from "../../i18n/narration";
 import { encodeCursor, type CursorKey } from "../../data/cursor";
 import { singleLine } from "../../single-line";
+import { cutText } from "../../../text/cut-text";
 
 /** Pieces every WorldCrafter data tool shares: field limits, annotations, host metadata, results. */
 
@@ -69,7 +70,7 @@ export function fitRecord<T extends Record<string, unknown>>(record: T, longFiel
     while (jsonBytes(out) > STRUCTURED_BUDGET) {
       const value = out[field];
       if (typeof value !== "string" || value.length === 0) break;
-      out = { ...out, [field]: value.slice(0, Math.floor(value.length / 2)) };
+      out = { ...out, [field]: cutText(value, Math.floor(value.length / 2)) };
       if (!cut.includes(field)) cut.push(field);
     }
   }
@@ -96,5 +97,5 @@ export function fitPage<R extends CursorKey, S>(
   }
 }
 
-export const excerpt = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+export const excerpt = (text: string, max = 160) => (text.length > max ? `${cutText(text, max - 1)}…` : text);
 export const iso = (d: Date) => d.toISOString();
