@@ -38,6 +38,7 @@ function sessionStore(redis: RedisPort, ns: string, maxPerCaller: number): Sessi
       // list first and trimming later left a session off the list yet alive (soak, issue 19).
       const evicted = await redis.setAndPush(key(record.id), JSON.stringify(record), ttl(record), callerKey(record.caller), record.id, maxPerCaller);
       if (evicted.length > 0) await Promise.all(evicted.map((id) => redis.del(key(id))));
+      return evicted;
     },
     get: read,
     async update(id, patch) {

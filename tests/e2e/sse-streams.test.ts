@@ -119,6 +119,23 @@ describe("SSE streams", () => {
     expect(complete.id).toBe(`${streamId}_2`);
   });
 
+  // Outside audit (2026-11-28): resumed after the grace period (MCP_RESUME_GRACE_MS, 1 s in tests), a
+  // GET stream was answered 200 and closed at once, on every retry, and heard nothing more.
+  it("a GET stream resumed after the grace period goes on as the session's stream, not replayed and closed", async () => {
+    const headers = await openSession(productUrl(), LATEST);
+    const get = await openStream(`${productUrl()}?events=named`, { method: "GET", headers });
+    const connected = await get.reader.until((e) => e.event === "connected", 5_000);
+    await get.close();
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+
+    const resumed = await openStream(`${productUrl()}?events=named`, { method: "GET", headers: { ...headers, "last-event-id": connected.id ?? "" } });
+    const called = await post(productUrl(), { jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "suggest_names", arguments: { style: "elvish", kind: "place", count: 2 } } }, headers);
+    expect(called.status).toBe(200);
+    const complete = await resumed.reader.until((e) => e.event === "tool-complete", 5_000);
+    // Its events are numbered in the stream it goes on as.
+    expect(complete.id).toMatch(/^[\w-]+_\d+$/);
+  });
+
   it("the SDK client resumes a server-closed POST stream on its own and gets the result of test_reconnection", async () => {
     const { client } = await connectClient(fixtureUrl());
     const result = await client.callTool({ name: "test_reconnection", arguments: {} }, undefined, { timeout: 10_000 });

@@ -98,6 +98,36 @@ describe.each([
     for (const id of flood.slice(5)) expect((await ping(url, flooder, id)).status, id).toBe(200);
   });
 
+  // Outside audit (2026-11-28): an evicted session answered 404, yet its GET streams stayed open
+  // and held the caller's stream slots, so its live sessions were refused streams (429).
+  it("a session ended to make room closes its streams and frees their slots", async () => {
+    const url = endpointOf(server());
+    const auth = { authorization: `Bearer ${await tokenFor(server().url, newSubject("evicted-streams"))}` };
+    const openGet = async () => {
+      const sessionId = (await initialize(url, auth)).headers.get("mcp-session-id")!;
+      const abort = new AbortController();
+      const res = await fetch(url, { method: "GET", headers: { ...auth, accept: "text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" }, signal: abort.signal });
+      expect(res.status).toBe(200);
+      return { sessionId, res, close: () => abort.abort() };
+    };
+    // MCP_MAX_STREAMS_PER_CALLER=2: two sessions, each with its GET stream, fill the slots.
+    const old = [await openGet(), await openGet()];
+    try {
+      // MCP_MAX_SESSIONS_PER_CALLER=3: the next three sessions end both old ones.
+      const fresh: string[] = [];
+      for (let i = 0; i < 3; i += 1) fresh.push((await initialize(url, auth)).headers.get("mcp-session-id")!);
+      for (const o of old) expect((await ping(url, auth, o.sessionId)).status).toBe(404);
+      // Their streams end (the body reaches its end) …
+      for (const o of old) await expect(o.res.text()).resolves.toEqual(expect.any(String));
+      // … and their slots are free for a live session's stream.
+      const headers = { ...auth, accept: "text/event-stream", "mcp-session-id": fresh[2]!, "mcp-protocol-version": "2025-11-25" };
+      const granted = await waitFor(async () => ((await fetch(url, { method: "HEAD", headers, signal: AbortSignal.timeout(5_000) })).status === 200 ? true : undefined), { timeoutMs: 5_000, intervalMs: 200 });
+      expect(granted, "a stream slot is free once the evicted sessions' streams are closed").toBe(true);
+    } finally {
+      for (const o of old) o.close();
+    }
+  });
+
   it("initializes at once still leave a caller exactly its cap of sessions (none left off its list yet alive)", async () => {
     const url = endpointOf(server());
     const flooder = { authorization: `Bearer ${await tokenFor(server().url, newSubject("burst"))}` };
@@ -243,6 +273,35 @@ describe.each([
   { store: "Redis", server: () => redis },
   { store: "Upstash (REST)", server: () => upstash },
 ])("HEAD at the cap on open streams, $store", ({ server }) => {
+  // Outside audit (2026-11-28): HEAD answered 200 where GET answered 400.
+  it("answers GET's 400 for a Last-Event-ID it cannot resume from, and 200 for one it can", async () => {
+    const url = endpointOf(server());
+    const auth = { authorization: `Bearer ${await tokenFor(server().url, newSubject("head-resume"))}` };
+    const sessionId = (await initialize(url, auth)).headers.get("mcp-session-id")!;
+    const headers = { ...auth, accept: "text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
+    for (const lastEventId of ["nosuchstream_5", "not-an-event-id"]) {
+      const get = await fetch(url, { method: "GET", headers: { ...headers, "last-event-id": lastEventId }, signal: AbortSignal.timeout(5_000) });
+      expect(get.status, lastEventId).toBe(400);
+      await get.text();
+      const head = await fetch(url, { method: "HEAD", headers: { ...headers, "last-event-id": lastEventId }, signal: AbortSignal.timeout(5_000) });
+      expect(head.status, lastEventId).toBe(400);
+      expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+    }
+    // The priming event's id of the session's own stream: HEAD says GET would resume it.
+    const abort = new AbortController();
+    const stream = await fetch(url, { method: "GET", headers, signal: abort.signal });
+    try {
+      const reader = stream.body!.getReader();
+      let text = "";
+      while (!/^id: (\S+)$/m.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+      const primed = /^id: (\S+)$/m.exec(text)![1]!;
+      const head = await fetch(url, { method: "HEAD", headers: { ...headers, "last-event-id": primed }, signal: AbortSignal.timeout(5_000) });
+      expect(head.status).toBe(200);
+    } finally {
+      abort.abort();
+    }
+  });
+
   it("answers GET's 429 while every slot is open, and 200 once one is free, taking none", async () => {
     const url = endpointOf(server());
     const auth = { authorization: `Bearer ${await tokenFor(server().url, newSubject("head-cap"))}` };

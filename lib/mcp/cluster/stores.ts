@@ -33,7 +33,11 @@ export interface SessionRecord {
  * requests of one client land on different instances.
  */
 export interface SessionStore {
-  create(record: SessionRecord): Promise<void>;
+  /**
+   * Keeps `record`. Returns the ids of the sessions it ended to make room (the caller's oldest, or
+   * in a full process the largest holder's): their work must end too, as after a DELETE.
+   */
+  create(record: SessionRecord): Promise<readonly string[]>;
   /** May answer synchronously (in-process stores), saving a promise hop on every request. */
   get(id: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
   update(id: string, patch: Partial<Pick<SessionRecord, "logLevel" | "subscriptions" | "expiresAt" | "initialized">>): Promise<void>;

@@ -117,6 +117,12 @@ export class RemoteStreams {
     }
   }
 
+  /** Whether `resume` would serve this Last-Event-ID to `sessionId`'s client (HEAD asks, opening nothing). */
+  async resumable(streamId: string, afterSeq: number, sessionId: string): Promise<boolean> {
+    const known = await this.issued(streamId, afterSeq);
+    return known !== undefined && known.sessionId === sessionId;
+  }
+
   /**
    * Serve a stream owned by another instance from `afterSeq` on, for `sessionId`'s client.
    * Undefined when the log does not know it (or it is another session's), or it never issued

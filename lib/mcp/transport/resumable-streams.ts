@@ -136,8 +136,13 @@ export class LogicalStream {
     this.sink?.close();
     this.sink = sink;
     if (prime) sink.write(encodeSse({ id: this.currentEventId(), retry: prime.retryMs, data: "" }));
-    for (const e of this.events) if (e.seq > afterSeq) sink.write(encodeSse({ id: `${this.id}_${e.seq}`, data: e.data }));
+    this.replayTo(sink, afterSeq);
     if (this.done) this.closeSink();
+  }
+
+  /** Write the kept events after `afterSeq` to `sink`, with their ids, without attaching it. */
+  replayTo(sink: StreamSink, afterSeq: number): void {
+    for (const e of this.events) if (e.seq > afterSeq) sink.write(encodeSse({ id: `${this.id}_${e.seq}`, data: e.data }));
   }
 
   /** The connection went away (client closed it, or we closed it to make the client poll). */

@@ -28,17 +28,19 @@ export class MemorySessionStore implements SessionStore {
     private readonly maxPerCaller = 50,
   ) {}
 
-  async create(record: SessionRecord): Promise<void> {
+  async create(record: SessionRecord): Promise<readonly string[]> {
+    const ended: string[] = [];
     const own = this.byCaller.get(record.caller) ?? new Set<string>();
     for (const id of own) {
       if (own.size < this.maxPerCaller) break;
-      this.forget(id);
+      if (this.forget(id)) ended.push(id);
     }
-    if (this.sessions.size >= this.maxSessions) this.dropExpired();
-    if (this.sessions.size >= this.maxSessions) this.evictFromLargestHolder();
+    if (this.sessions.size >= this.maxSessions) this.dropExpired(ended);
+    if (this.sessions.size >= this.maxSessions) this.evictFromLargestHolder(ended);
     this.sessions.set(record.id, record);
     own.add(record.id);
     this.byCaller.set(record.caller, own);
+    return ended;
   }
 
   get(id: string): SessionRecord | undefined {
@@ -71,15 +73,15 @@ export class MemorySessionStore implements SessionStore {
   }
 
   /** Ends the oldest session of the caller with the most (the first such caller on a tie). */
-  private evictFromLargestHolder(): void {
+  private evictFromLargestHolder(ended: string[]): void {
     let largest: Set<string> | undefined;
     for (const own of this.byCaller.values()) if (!largest || own.size > largest.size) largest = own;
     const oldest = largest?.values().next();
-    if (oldest && !oldest.done) this.forget(oldest.value);
+    if (oldest && !oldest.done && this.forget(oldest.value)) ended.push(oldest.value);
   }
 
-  private dropExpired(): void {
+  private dropExpired(ended: string[]): void {
     const now = Date.now();
-    for (const [id, record] of this.sessions) if (record.expiresAt <= now) this.forget(id);
+    for (const [id, record] of this.sessions) if (record.expiresAt <= now && this.forget(id)) ended.push(id);
   }
 }

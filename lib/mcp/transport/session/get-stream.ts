@@ -5,12 +5,19 @@ import type { AuthInfo } from "../../../auth/auth-info";
 import { callerKey, spendOne, tooManyStreams, type StreamSlot } from "../../policy/rate-limit";
 import { Header, NamedEvents, ResponseHeader } from "../../protocol/http-headers";
 import { primesStreams } from "../../protocol/protocol-versions";
-import { parseEventId, sseBody, type SseBodyOptions } from "../resumable-streams";
+import { parseEventId, sseBody, type LogicalStream, type SseBodyOptions, type StreamSink } from "../resumable-streams";
 import type { SessionRecord } from "../session-store";
 import { SSE_HEADERS, encodeSseComment } from "../sse";
 import { audienceOf } from "../tool-events";
 import { resolveSession, resolveVersion } from "./lookup";
 import type { SessionEraState } from "./state";
+
+/**
+ * GET streams given up after the resume grace period: their session's messages go to its next
+ * GET stream, and a resume of one of them opens that stream (resumeStream). Weak: a stream is
+ * forgotten with its log.
+ */
+const endedStandalone = new WeakSet<LogicalStream>();
 
 /** The GET stream's first named event (seed 001). */
 const CONNECTED = JSON.stringify({ status: "ready" });
@@ -64,7 +71,7 @@ export async function handleGet(state: SessionEraState, request: Request, auth: 
     const lastEventId = request.headers.get(Header.LastEventId);
     const body =
       lastEventId !== null
-        ? await resumeStream(state, session, lastEventId, connection)
+        ? await resumeStream(state, request, session, protocolVersion, lastEventId, connection)
         : await openStandaloneStream(state, request, session, protocolVersion, connection);
     return new Response(body, { status: 200, headers });
   } catch (thrown) {
@@ -79,7 +86,10 @@ export async function handleGet(state: SessionEraState, request: Request, auth: 
  * a stream's events are the content a HEAD does not get.
  */
 export async function handleHead(state: SessionEraState, request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
-  const { headers, caller } = await admitGet(state, request, auth, host);
+  const { session, headers, caller } = await admitGet(state, request, auth, host);
+  // GET's 400 for a Last-Event-ID it cannot resume from.
+  const lastEventId = request.headers.get(Header.LastEventId);
+  if (lastEventId !== null) await checkResumable(state, session, lastEventId);
   // GET's 429 when the caller's stream slots are all open, without taking one.
   if (state.limiter && !(await state.limiter.streamSlotFree(caller))) throw tooManyStreams(state.limiter.maxStreams);
   return new Response(null, { status: 200, headers });
@@ -94,17 +104,34 @@ async function openStreamSlot(state: SessionEraState, caller: string): Promise<S
   return slot;
 }
 
+/**
+ * 400, not 404: the session is alive, and a 404 to a request carrying its id tells the client to
+ * start a new one (basic/transports §session management, 4). The stream alone cannot be resumed.
+ */
+const notFound = () =>
+  McpError.invalidRequest("Cannot resume: the Last-Event-ID is unknown or expired (the session is still valid: open the stream again without Last-Event-ID)", undefined, 400);
+
+/** What resumeStream refuses, checked without resuming (HEAD). */
+async function checkResumable(state: SessionEraState, session: SessionRecord, lastEventId: string): Promise<void> {
+  const parsed = parseEventId(lastEventId);
+  if (!parsed) throw notFound();
+  const stream = state.streams.get(parsed.streamId);
+  if (stream) {
+    if (stream.sessionId !== session.id || !stream.issued(parsed.afterSeq)) throw notFound();
+    return;
+  }
+  if (!state.remote || !(await state.remote.resumable(parsed.streamId, parsed.afterSeq, session.id))) throw notFound();
+}
+
 /** Last-Event-ID (basic/transports §resumability): replay what followed it, on this instance or another. */
 async function resumeStream(
   state: SessionEraState,
+  request: Request,
   session: SessionRecord,
+  protocolVersion: string,
   lastEventId: string,
   connection: SseBodyOptions,
 ): Promise<ReadableStream<Uint8Array>> {
-  // 400, not 404: the session is alive, and a 404 to a request carrying its id tells the client to
-  // start a new one (basic/transports §session management, 4). The stream alone cannot be resumed.
-  const notFound = () =>
-    McpError.invalidRequest("Cannot resume: the Last-Event-ID is unknown or expired (the session is still valid: open the stream again without Last-Event-ID)", undefined, 400);
   const parsed = parseEventId(lastEventId);
   if (!parsed) throw notFound();
   const { streamId, afterSeq } = parsed;
@@ -112,6 +139,13 @@ async function resumeStream(
   if (stream) {
     // An id this stream never issued is as unknown as another stream's (resumable-streams.ts).
     if (stream.sessionId !== session.id || !stream.issued(afterSeq)) throw notFound();
+    // A GET stream given up while its client was away (longer than the grace period): what it
+    // kept after the id, then the session's GET stream from now on. Replayed and closed, as a
+    // finished request's stream is, its client came back every `retry` to the same end and heard
+    // nothing more (outside audit, 2026-11-28); the spec's resume goes on "from that point".
+    if (stream.finished && endedStandalone.has(stream)) {
+      return openStandaloneStream(state, request, session, protocolVersion, connection, (sink) => stream.replayTo(sink, afterSeq));
+    }
     return sseBody(
       (sink) => {
         // Headers go out now, not with the next event (which may be a while).
@@ -135,6 +169,7 @@ function openStandaloneStream(
   session: SessionRecord,
   protocolVersion: string,
   connection: SseBodyOptions,
+  replayFirst?: (sink: StreamSink) => void,
 ): Promise<ReadableStream<Uint8Array>> {
   const stream = state.streams.open(session.id);
   const named = wantsNamedEvents(request);
@@ -144,6 +179,7 @@ function openStandaloneStream(
   const pingMs = state.limits.pingMs;
   const body = sseBody(
     (sink) => {
+      replayFirst?.(sink);
       // Before 2025-11-25 nothing primes the stream: a comment sends the headers now, not with
       // the first event or ping (a client waits for the 200 and its Content-Type, basic/transports).
       if (!prime && !named) sink.write(encodeSseComment("open"));
@@ -156,7 +192,10 @@ function openStandaloneStream(
     named ? { ...connection, keepAliveMs: 0, pingMs } : { ...connection, keepAliveMs: pingMs },
   );
   // A standalone stream has no work to abandon; once the grace period passes it is simply over.
-  stream.onAbandoned(() => state.standalone.remove(session.id, stream));
+  stream.onAbandoned(() => {
+    state.standalone.remove(session.id, stream);
+    endedStandalone.add(stream);
+  });
   // Its priming event names it: it goes out only once other instances can resume it.
   return stream.logged ? stream.logged.then(() => body) : Promise.resolve(body);
 }

@@ -53,6 +53,15 @@ export function endSessionHere(state: SessionEraState, sessionId: string, reason
 }
 
 /**
+ * A session ended by the server or its client (DELETE, or made room for by a newer one): its work
+ * stops here and, through the bus, on every other instance.
+ */
+export function endSession(state: SessionEraState, sessionId: string, reason: string): void {
+  endSessionHere(state, sessionId, reason);
+  state.bus.publish({ kind: "session_ended", sessionId });
+}
+
+/**
  * Whose request ids a notifications/cancelled may name. Without a session or a subject, all
  * anonymous stateless callers share one scope: ids should then be unique (e.g. UUIDs).
  */
