@@ -156,9 +156,10 @@ export function requestHooks(settings: AuthServerSettings) {
           // which some clients put in every registration) are dropped, as a subset is replaced by
           // the defaults: better-auth refused them with invalid_scope, not an RFC 7591 code, and the
           // client could not sign in at all (outside audit, 2026-11-28).
+          // offline_access stays with what is kept: authorize asks for it on every grant.
           const offered = offeredScopeNames(settings);
           const kept = body.scope.split(" ").filter((scope) => offered.includes(scope));
-          if (kept.length > 0) body.scope = kept.join(" ");
+          if (kept.length > 0) body.scope = [...new Set([...kept, OFFLINE_ACCESS])].join(" ");
           else delete body.scope;
         }
         const implied = body.application_type === undefined ? impliedApplicationType(body.redirect_uris) : undefined;

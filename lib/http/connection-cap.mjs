@@ -114,8 +114,14 @@ export function capConnections(server) {
       req.once("end", arrived);
       setImmediate(() => req.complete && arrived());
     }
-    // Answered and kept alive: waiting again, for the next request.
-    res.once("finish", () => socket.destroyed || entry.closed || count(entry));
+    // Answered and kept alive: waiting again, for the next request. An answer that went out before
+    // the body had all arrived (a 401, a 405) is followed by Node reading and dropping the rest,
+    // whose 'end' uncounts: the recount comes after it.
+    res.once("finish", () => {
+      const waitingAgain = () => socket.destroyed || entry.closed || count(entry);
+      if (req.complete) waitingAgain();
+      else req.once("end", waitingAgain);
+    });
   });
   return waiting;
 }

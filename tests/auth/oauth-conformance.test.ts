@@ -100,10 +100,12 @@ describe("scopes at registration (RFC 7591 §3.2.1: the server may replace them)
     expect(String(foreign.body.scope).split(" ")).toEqual(expect.arrayContaining(["worlds:read", "worlds:write"]));
     expect(foreign.body.scope).not.toMatch(/openid|profile|email/);
 
-    // The client then signs in for a scope it was given.
+    // Both clients then sign in for a scope they were given (authorize adds offline_access).
     const { cookie } = await flow.signedInPerson();
-    const next = await flow.authorize({ response_type: "code", client_id: String(foreign.body.client_id), redirect_uri: REDIRECT, scope: "worlds:read", state: "s", code_challenge: pkce().challenge, code_challenge_method: "S256" }, cookie);
-    expect(next.pathname).toBe("/auth/consent");
+    for (const client of [mixed, foreign]) {
+      const next = await flow.authorize({ response_type: "code", client_id: String(client.body.client_id), redirect_uri: REDIRECT, scope: "worlds:read", state: "s", code_challenge: pkce().challenge, code_challenge_method: "S256" }, cookie);
+      expect(next.pathname, JSON.stringify(client.body.scope)).toBe("/auth/consent");
+    }
   });
 });
 

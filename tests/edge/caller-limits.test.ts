@@ -322,6 +322,9 @@ describe.each([
       expect(refusedGet.status).toBe(429);
       const refusedHead = await head();
       expect(refusedHead.status).toBe(429);
+      // The cap is GET's first refusal, before a Last-Event-ID it could not resume: HEAD's too.
+      const withBadId = await fetch(url, { method: "HEAD", headers: { ...headers, "last-event-id": "nosuchstream_5" }, signal: AbortSignal.timeout(5_000) });
+      expect(withBadId.status).toBe(429);
       expect(refusedHead.headers.get("retry-after")).toBe(refusedGet.headers.get("retry-after"));
       expect(refusedHead.headers.get("content-type")).toMatch(/^application\/json/);
       expect(await refusedHead.text()).toBe("");

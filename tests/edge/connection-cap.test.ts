@@ -152,6 +152,37 @@ describe("connections one client may hold waiting for a request (MCP_MAX_CONNECT
     expect(server.stderr()).not.toMatch(/uncaughtException|TypeError/);
   });
 
+  // Review (2026-11-28): answered before its body had all arrived, a kept-alive connection was
+  // uncounted by the body's late end, so idle connections escaped the cap.
+  it("counts a kept-alive connection answered before its body arrived as waiting again once the body is in", async () => {
+    const idle: Socket[] = [];
+    for (let i = 0; i < CAP; i++) {
+      const socket = await new Promise<Socket>((resolve, reject) => {
+        let text = "";
+        const s = connect({ host: "127.0.0.1", port: server.port, localAddress: "127.0.0.1" }, () => {
+          // /api/health answers POST 405 without reading the body; the rest of it comes after the answer.
+          s.write(`POST /api/health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\n12345`);
+        });
+        sockets.push(s);
+        s.setEncoding("utf8");
+        s.on("data", (chunk: string) => {
+          text += chunk;
+          if (!/\r\n\r\n/.test(text)) return;
+          s.write("67890");
+          resolve(s);
+        });
+        s.on("error", reject);
+      });
+      idle.push(socket);
+    }
+    // Every one of them now waits, kept alive, for its next request: the cap is full.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const refused = await rawExchange("127.0.0.1");
+    expect(refused.text).toMatch(/^HTTP\/1\.1 503 /);
+    for (const socket of idle) socket.destroy();
+    expect(await waitFor(async () => ((await statusFrom("127.0.0.1")) === 200 ? true : undefined))).toBe(true);
+  });
+
   it("does not count connections whose request has arrived: a client holding more event streams than the cap is still served", async () => {
     const streams: Socket[] = [];
     for (let i = 0; i < CAP + 5; i++) streams.push(await listenStream("127.0.0.1"));

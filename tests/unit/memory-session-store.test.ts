@@ -24,7 +24,10 @@ const record = (id: string, caller: string): SessionRecord => ({
 describe("the in-process session store", () => {
   it("a caller at its bound loses its own oldest session", async () => {
     const store = new MemorySessionStore(100, 2);
-    for (const id of ["a1", "a2", "a3"]) await store.create(record(id, "ip:a"));
+    const ended: string[] = [];
+    for (const id of ["a1", "a2", "a3"]) ended.push(...(await store.create(record(id, "ip:a"))));
+    // It says which, so their streams and calls end too (session/initialize.ts).
+    expect(ended).toEqual(["a1"]);
     expect([store.get("a1"), store.get("a2"), store.get("a3")].map(Boolean)).toEqual([false, true, true]);
   });
 
@@ -33,8 +36,8 @@ describe("the in-process session store", () => {
     await store.create(record("user", "sub:alice"));
     for (const id of ["f1", "f2", "f3"]) await store.create(record(id, "ip:flood-1"));
     for (const id of ["g1", "g2"]) await store.create(record(id, "ip:flood-2"));
-    // Full (6). A newcomer is not refused: flood-1 (3 sessions) gives up its oldest.
-    await expect(store.create(record("bob", "sub:bob"))).resolves.toBeUndefined();
+    // Full (6). A newcomer is not refused: flood-1 (3 sessions) gives up its oldest, and the store says so.
+    await expect(store.create(record("bob", "sub:bob"))).resolves.toEqual(["f1"]);
     expect(store.get("bob")).toBeDefined();
     expect(store.get("f1")).toBeUndefined();
     // The floods keep pushing each other out, never alice's one session.

@@ -26,11 +26,10 @@ export class InFlightRequests {
     };
   }
 
-  /** Abort everything running in a scope (a session that was ended). */
-  cancelScope(scope: string, reason: string): void {
-    const prefix = `${scope}\u0000`;
+  /** Abort everything running in these scopes (sessions that were ended), in one pass. */
+  cancelScopes(scopes: ReadonlySet<string>, reason: string): void {
     for (const [key, controller] of this.running) {
-      if (key.startsWith(prefix)) controller.abort(new CancelledError(reason));
+      if (scopes.has(key.slice(0, key.indexOf("\u0000")))) controller.abort(new CancelledError(reason));
     }
   }
 

@@ -58,10 +58,10 @@ export class PendingRequests {
     return { id, answer };
   }
 
-  /** Refuse every open question of a session (it was ended). */
-  rejectSession(sessionId: string, reason: string): void {
+  /** Refuse every open question of these sessions (they were ended), in one pass. */
+  rejectSessions(sessionIds: ReadonlySet<string>, reason: string): void {
     for (const entry of [...this.pending.values()]) {
-      if (entry.sessionId === sessionId) entry.reject(new McpError(-32603, reason));
+      if (entry.sessionId !== undefined && sessionIds.has(entry.sessionId)) entry.reject(new McpError(-32603, reason));
     }
   }
 

@@ -234,9 +234,9 @@ export class StreamTable {
     return this.streams.get(id);
   }
 
-  /** Finish every stream of a session (DELETE). */
-  closeSession(sessionId: string): void {
-    for (const s of this.streams.values()) if (s.sessionId === sessionId) s.finish();
+  /** Finish every stream of these sessions (ended), in one pass. */
+  closeSessions(sessionIds: ReadonlySet<string>): void {
+    for (const s of this.streams.values()) if (s.sessionId !== undefined && sessionIds.has(s.sessionId)) s.finish();
   }
 }
 

@@ -11,7 +11,7 @@ import type { StreamTable } from "./resumable-streams";
 import { handleDelete } from "./session/delete";
 import { handleGet, handleHead } from "./session/get-stream";
 import { handlePost } from "./session/post";
-import { endSessionHere, type SessionEraState } from "./session/state";
+import { endSessionsHere, type SessionEraState } from "./session/state";
 import { StandaloneStreams } from "./standalone-streams";
 import type { ToolEvents } from "./tool-events";
 
@@ -125,7 +125,7 @@ function hearOtherInstances(state: SessionEraState): void {
         state.inFlight.cancel(message.scope, message.requestId, message.reason);
         return;
       case "session_ended":
-        endSessionHere(state, message.sessionId, "session terminated");
+        endSessionsHere(state, [message.sessionId], "session terminated");
         return;
       default:
         state.remote?.handle(message);

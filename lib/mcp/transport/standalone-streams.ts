@@ -29,6 +29,14 @@ export class StandaloneStreams {
     }
   }
 
+  /** The session ended: it has no GET stream any more (a finished one left here would stay for good). */
+  drop(sessionKey: string): void {
+    const entry = this.bySession.get(sessionKey);
+    if (!entry) return;
+    this.bySession.delete(sessionKey);
+    this.unindex(entry.stream, entry.audience);
+  }
+
   remove(sessionKey: string, stream: LogicalStream): void {
     const entry = this.bySession.get(sessionKey);
     if (entry?.stream !== stream) return;

@@ -3,7 +3,7 @@ import type { RequestHost } from "../../../http/handle-init";
 import type { AuthInfo } from "../../../auth/auth-info";
 import { callerKey, spendOne } from "../../policy/rate-limit";
 import { resolveSession, resolveVersion } from "./lookup";
-import { endSession, type SessionEraState } from "./state";
+import { endSessions, type SessionEraState } from "./state";
 
 /** DELETE (basic/transports §session management): the client ends its session. */
 export async function handleDelete(state: SessionEraState, request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
@@ -20,6 +20,6 @@ export async function handleDelete(state: SessionEraState, request: Request, aut
   await state.sessions.delete(session.id);
   // Ending a session ends its work too, on every instance: running handlers abort, open
   // questions to the client fail, streams close.
-  endSession(state, session.id, "session terminated");
+  endSessions(state, [session.id], "session terminated");
   return new Response(null, { status: 200 });
 }

@@ -87,11 +87,11 @@ export async function handleGet(state: SessionEraState, request: Request, auth: 
  */
 export async function handleHead(state: SessionEraState, request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
   const { session, headers, caller } = await admitGet(state, request, auth, host);
-  // GET's 400 for a Last-Event-ID it cannot resume from.
-  const lastEventId = request.headers.get(Header.LastEventId);
-  if (lastEventId !== null) await checkResumable(state, session, lastEventId);
   // GET's 429 when the caller's stream slots are all open, without taking one.
   if (state.limiter && !(await state.limiter.streamSlotFree(caller))) throw tooManyStreams(state.limiter.maxStreams);
+  // Then, as GET, its 400 for a Last-Event-ID it cannot resume from.
+  const lastEventId = request.headers.get(Header.LastEventId);
+  if (lastEventId !== null) await checkResumable(state, session, lastEventId);
   return new Response(null, { status: 200, headers });
 }
 

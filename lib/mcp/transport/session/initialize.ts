@@ -8,7 +8,7 @@ import { callerKey, spendOne } from "../../policy/rate-limit";
 import { Header, ResponseHeader } from "../../protocol/http-headers";
 import { mintSessionId } from "../session-store";
 import { sseAnswer } from "../sse";
-import { endSession, type SessionEraState } from "./state";
+import { endSessions, type SessionEraState } from "./state";
 
 /** initialize (lifecycle): version negotiation, and a new session when the server keeps them. */
 export async function handleInitialize(
@@ -51,7 +51,7 @@ export async function handleInitialize(
     });
     // A session ended to make room ends like a deleted one: its streams close, its calls stop and
     // its stream slots free up; left open they held the caller's slots for a session that answers 404.
-    for (const endedId of ended) endSession(state, endedId, "session ended: a newer session took its place");
+    endSessions(state, ended, "session ended: a newer session took its place");
     headers.set(ResponseHeader.SessionId, id);
   }
   state.log?.({ method: "initialize", ms: Math.round((performance.now() - started) * 100) / 100, outcome: "ok" });

@@ -45,20 +45,27 @@ export interface SessionEraState {
   };
 }
 
-/** A session's work on this instance stops: handlers abort, questions fail, its streams close. */
-export function endSessionHere(state: SessionEraState, sessionId: string, reason: string): void {
-  state.inFlight.cancelScope(sessionId, reason);
-  state.pending.rejectSession(sessionId, reason);
-  state.streams.closeSession(sessionId);
+/**
+ * These sessions' work on this instance stops: handlers abort, questions fail, their streams
+ * close and leave the GET-stream table. One pass over each table however many sessions end (a
+ * full process may end thousands of expired ones to make room).
+ */
+export function endSessionsHere(state: SessionEraState, sessionIds: readonly string[], reason: string): void {
+  if (sessionIds.length === 0) return;
+  const ended = new Set(sessionIds);
+  state.inFlight.cancelScopes(ended, reason);
+  state.pending.rejectSessions(ended, reason);
+  state.streams.closeSessions(ended);
+  for (const id of ended) state.standalone.drop(id);
 }
 
 /**
- * A session ended by the server or its client (DELETE, or made room for by a newer one): its work
- * stops here and, through the bus, on every other instance.
+ * Sessions ended by the server or their client (DELETE, or made room for by a newer one): their
+ * work stops here and, through the bus, on every other instance.
  */
-export function endSession(state: SessionEraState, sessionId: string, reason: string): void {
-  endSessionHere(state, sessionId, reason);
-  state.bus.publish({ kind: "session_ended", sessionId });
+export function endSessions(state: SessionEraState, sessionIds: readonly string[], reason: string): void {
+  endSessionsHere(state, sessionIds, reason);
+  for (const sessionId of sessionIds) state.bus.publish({ kind: "session_ended", sessionId });
 }
 
 /**
