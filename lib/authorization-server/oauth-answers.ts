@@ -61,9 +61,12 @@ function tooManyRequests(answer: Response): Response {
  * once the client and its redirect URI check out, and the limit is counted before either is read.
  */
 function authorizeBusy(answer: Response): Response {
-  const retryAfter = retryAfterSeconds(answer);
-  const headers = new Headers({ location: `${AuthPage.Error}?error=temporarily_unavailable`, "retry-after": String(retryAfter), "cache-control": "no-store" });
-  return new Response(null, { status: 302, headers });
+  return errorPage("temporarily_unavailable", { "retry-after": String(retryAfterSeconds(answer)) });
+}
+
+/** A person's browser sent to our error page, which words `error` itself (page-messages.ts). */
+function errorPage(error: string, extra: Readonly<Record<string, string>> = {}): Response {
+  return new Response(null, { status: 302, headers: { location: `${AuthPage.Error}?error=${error}`, "cache-control": "no-store", ...extra } });
 }
 
 /**
@@ -151,7 +154,7 @@ export async function repeatedParameterAnswer(request: Request): Promise<Respons
   if (path === AUTHORIZATION_ENDPOINT) {
     const name = repeatedParameter(url.searchParams);
     if (name === undefined) return undefined;
-    return new Response(null, { status: 302, headers: { location: `${AuthPage.Error}?error=invalid_request`, "cache-control": "no-store" } });
+    return errorPage("invalid_request");
   }
   if (request.method !== "POST" || !RFC_POST_ENDPOINTS.has(path) || path === REGISTRATION_ENDPOINT) return undefined;
   if (!request.headers.get("content-type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) return undefined;

@@ -111,16 +111,23 @@ async function openStreamSlot(state: SessionEraState, caller: string): Promise<S
 const notFound = () =>
   McpError.invalidRequest("Cannot resume: the Last-Event-ID is unknown or expired (the session is still valid: open the stream again without Last-Event-ID)", undefined, 400);
 
-/** What resumeStream refuses, checked without resuming (HEAD). */
-async function checkResumable(state: SessionEraState, session: SessionRecord, lastEventId: string): Promise<void> {
+/**
+ * Where a Last-Event-ID points: its stream and position, with the stream itself when this instance
+ * holds it (then checked here: an id this stream never issued is as unknown as another session's).
+ */
+function resumePoint(state: SessionEraState, session: SessionRecord, lastEventId: string): { streamId: string; afterSeq: number; stream: LogicalStream | undefined } {
   const parsed = parseEventId(lastEventId);
   if (!parsed) throw notFound();
   const stream = state.streams.get(parsed.streamId);
-  if (stream) {
-    if (stream.sessionId !== session.id || !stream.issued(parsed.afterSeq)) throw notFound();
-    return;
-  }
-  if (!state.remote || !(await state.remote.resumable(parsed.streamId, parsed.afterSeq, session.id))) throw notFound();
+  if (stream && (stream.sessionId !== session.id || !stream.issued(parsed.afterSeq))) throw notFound();
+  return { ...parsed, stream };
+}
+
+/** What resumeStream refuses, checked without resuming (HEAD). */
+async function checkResumable(state: SessionEraState, session: SessionRecord, lastEventId: string): Promise<void> {
+  const { streamId, afterSeq, stream } = resumePoint(state, session, lastEventId);
+  if (stream) return;
+  if (!state.remote || !(await state.remote.resumable(streamId, afterSeq, session.id))) throw notFound();
 }
 
 /** Last-Event-ID (basic/transports §resumability): replay what followed it, on this instance or another. */
@@ -132,18 +139,13 @@ async function resumeStream(
   lastEventId: string,
   connection: SseBodyOptions,
 ): Promise<ReadableStream<Uint8Array>> {
-  const parsed = parseEventId(lastEventId);
-  if (!parsed) throw notFound();
-  const { streamId, afterSeq } = parsed;
-  const stream = state.streams.get(streamId);
+  const { streamId, afterSeq, stream } = resumePoint(state, session, lastEventId);
   if (stream) {
-    // An id this stream never issued is as unknown as another stream's (resumable-streams.ts).
-    if (stream.sessionId !== session.id || !stream.issued(afterSeq)) throw notFound();
     // A GET stream given up while its client was away (longer than the grace period): what it
     // kept after the id, then the session's GET stream from now on. Replayed and closed, as a
     // finished request's stream is, its client came back every `retry` to the same end and heard
     // nothing more (outside audit, 2026-11-28); the spec's resume goes on "from that point".
-    if (stream.finished && endedStandalone.has(stream)) {
+    if (endedStandalone.has(stream)) {
       return openStandaloneStream(state, request, session, protocolVersion, connection, (sink) => stream.replayTo(sink, afterSeq));
     }
     return sseBody(
