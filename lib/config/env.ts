@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isAddressOrRange } from "./address-range";
+import { isExactHttpsOrigin } from "../http/https-origin";
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_ADDRESS_LIMIT, parseConnectionCap } from "./connection-cap-default.mjs";
 
 /**
@@ -182,9 +183,14 @@ const EnvSchema = z.object({
   MCP_CLUSTER_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
   /**
    * A dedicated https origin for the widgets (`_meta.ui.domain`, `openai/widgetDomain`). Read where
-   * the widgets are defined (lib/worlds/widgets); validated here with everything else at start-up.
+   * the widgets are defined (lib/worlds/widgets); validated here with everything else at start-up,
+   * by the rule the widget registry applies (an http:// value or a path passed here once, and then
+   * every request that listed the widgets failed).
    */
-  MCP_WIDGET_DOMAIN: url.optional(),
+  MCP_WIDGET_DOMAIN: z
+    .string()
+    .refine(isExactHttpsOrigin, "must be an https origin: https://host[:port], lower case, no path, no wildcard")
+    .optional(),
   /** Audit rows (one per tools/call) older than this are deleted, in the background; 0 keeps them forever. */
   MCP_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
   /**

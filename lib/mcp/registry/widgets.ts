@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Meta } from "../protocol/types";
 import type { ResourceDefinition } from "./definitions";
 import type { ToolUi, ToolVisibility, WidgetDefinition } from "./widget-definition";
+import { isExactHttpsOrigin } from "../../http/https-origin";
 
 /**
  * One definition of a widget and of how a tool uses it, published in both hosts' vocabularies
@@ -36,15 +37,9 @@ export function widgetUri(widget: WidgetDefinition): string {
 /** An origin, exactly: ChatGPT rejects wildcards, and a path or a typo would silently not match. */
 function checkedDomains(field: string, domains: readonly string[] | undefined): string[] {
   return (domains ?? []).map((domain) => {
-    let url: URL;
-    try {
-      url = new URL(domain);
-    } catch {
-      throw new Error(`Widget CSP ${field}: "${domain}" is not an origin`);
-    }
     if (domain.includes("*")) throw new Error(`Widget CSP ${field}: "${domain}" has a wildcard; list each origin`);
-    if (url.protocol !== "https:" || url.origin !== domain.replace(/\/$/, "")) throw new Error(`Widget CSP ${field}: "${domain}" must be an https origin (no path)`);
-    return url.origin;
+    if (!isExactHttpsOrigin(domain)) throw new Error(`Widget CSP ${field}: "${domain}" must be an https origin (no path)`);
+    return new URL(domain).origin;
   });
 }
 
