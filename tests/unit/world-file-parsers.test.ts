@@ -78,6 +78,47 @@ describe("Markdown export read back", () => {
   });
 });
 
+describe("Markdown export read back: what an outside audit found lost", () => {
+  const bare = { name: "W", theme: "t", tone: "", description: "" };
+
+  it("keeps the backslashes the user typed in prose, next to the exporter's own escapes", () => {
+    const world = { ...bare, description: "\\# literal\n# heading-like\nsee ]\\( here and \\]: there\n[a\\]: javascript:alert(1)\n&#35; typed" };
+    const hero = character({ name: "Hero", backstory: "\\*Traits:* x\n\n\\\\# two" });
+    const twin = character({ name: "Twin", backstory: "*Traits:* fake\n[x](javascript:alert(1))" });
+    const markdown = renderMarkdown(world, [hero, twin], []);
+    const doc = parseMarkdownWorld(markdown);
+    expect(doc.world.description).toBe(world.description);
+    expect(doc.characters.map((c) => c.backstory)).toEqual([hero.backstory, twin.backstory]);
+    // Still defused: no heading, no live script link, no reference definition (CommonMark §4.7).
+    expect(markdown).not.toMatch(/^ {0,3}#+ (heading-like|two)/m);
+    expect(markdown).not.toMatch(/\]\(javascript:/);
+    expect(markdown).not.toMatch(/\]:\s*javascript:/);
+  });
+
+  it("a location whose description is white space alone reads back, also with its line's end trimmed", () => {
+    const harbour = location({ id: "h", name: "Harbour", kind: "port", description: "   " });
+    const markdown = renderMarkdown(bare, [], [harbour]);
+    expect(markdown.trimEnd().split("\n").at(-1)).toBe("- **Harbour** (port)");
+    expect(parseMarkdownWorld(markdown).locations.map((l) => [l.name, l.kind, l.description])).toEqual([["Harbour", "port", ""]]);
+    // An earlier export, or an editor, left the separator without its space.
+    expect(parseMarkdownWorld(`${markdown.trimEnd()} —\n`).locations[0]?.description).toBe("");
+  });
+
+  it("names the line that is wrong: not one past the end, not a later heading", () => {
+    expect(problemsOf(() => parseMarkdownWorld("   \n\n"))).toEqual(["line 1: the file is empty (is this a WorldCrafter Markdown export?)"]);
+    expect(problemsOf(() => parseMarkdownWorld("# W\n\n\n"))[0]).toMatch(/^line 1: the file ends here; expected the world's theme line/);
+    expect(problemsOf(() => parseMarkdownWorld("# W\n\n*Theme:* fantasy\n\n## Characters (1e3)\n\n## Locations (0)\n"))[0]).toBe(
+      "line 5: expected `## Characters (N)`, N the number of characters as digits",
+    );
+    expect(problemsOf(() => parseMarkdownWorld("# W\n*Theme:* t\n## Characters (0)\n## Locations (x)\n"))[0]).toBe(
+      "line 4: expected `## Locations (N)`, N the number of locations as digits",
+    );
+    expect(problemsOf(() => parseMarkdownWorld("# W\n*Theme:* t\n## Characters (99999999999999999999999)\n## Locations (0)\n"))[0]).toBe(
+      "line 3: the heading says 99999999999999999999999 characters but 0 follow",
+    );
+  });
+});
+
 describe("location depth", () => {
   const chain = (levels: number): Location[] =>
     Array.from({ length: levels }, (_, i) => location({ id: `l${i}`, name: `Level ${i + 1}`, parentId: i === 0 ? null : `l${i - 1}` }));

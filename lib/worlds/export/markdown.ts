@@ -9,6 +9,11 @@ import { MAX_LOCATION_DEPTH } from "../data/location-depth";
  * links limited to safe schemes (safe-links.ts). A prose line that would start a heading is
  * escaped too, so no text can forge the document's own structure: lib/worlds/import reads this
  * layout back (markdown-world.ts), and every escape here is one it undoes.
+ *
+ * Prose is escaped with character references (`&#35;` for a heading's `#`), never backslashes:
+ * every `&` the user typed is written `&amp;`, so a reference in the file is always the
+ * exporter's and the reader can undo exactly those, while a backslash the user typed stays theirs
+ * (an outside audit's `\# literal` came back as `# literal` when the escape was `\#`).
  */
 
 const INLINE_SPECIALS = /[\\`*_{}[\]()#+\-.!|<>~&]/g;
@@ -31,7 +36,8 @@ export const TRAITS_LABEL = "*Traits:*";
 /** User prose as Markdown paragraphs: HTML escaped, links only to http(s), mailto or relative places, no headings. */
 function prose(text: string): string {
   const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").trim();
-  return neutraliseLinks(escaped.replace(/^( {0,3})#/gm, "$1\\#"));
+  // CommonMark §2.5: a character reference never acts as structure, so `&#35;` cannot open a heading.
+  return neutraliseLinks(escaped.replace(/^( {0,3})#/gm, "$1&#35;"));
 }
 
 interface WorldHead {
@@ -70,9 +76,12 @@ function locationTree(locations: Location[]): string[] {
     const { location: l, depth } = next;
     if (seen.has(l.id)) continue;
     seen.add(l.id);
-    const kind = l.kind ? ` (${escapeInline(l.kind)})` : "";
-    const about = l.description ? ` — ${escapeInline(l.description)}` : "";
-    lines.push(`${"  ".repeat(Math.min(depth, MAX_LOCATION_DEPTH - 1))}- **${escapeInline(l.name)}**${kind}${about}`);
+    // Judged on the escaped text: a description of white space alone wrote a dangling ` — `,
+    // which the document's trimmed last line (or any editor) cut to ` —` (outside audit).
+    const kind = escapeInline(l.kind);
+    const description = escapeInline(l.description);
+    const about = `${kind ? ` (${kind})` : ""}${description ? ` — ${description}` : ""}`;
+    lines.push(`${"  ".repeat(Math.min(depth, MAX_LOCATION_DEPTH - 1))}- **${escapeInline(l.name)}**${about}`);
     pushChildren(l.id, depth + 1);
   }
   return lines;
@@ -90,7 +99,7 @@ export function renderMarkdown(world: WorldHead, characters: Character[], locati
     out.push(`### ${escapeInline(c.name)}${c.role ? ` — ${escapeInline(c.role)}` : ""}`, "");
     if (c.traits.length) out.push(`${TRAITS_LABEL} ${c.traits.map(escapeTrait).join(", ")}`, "");
     const backstory = prose(c.backstory);
-    if (backstory) out.push(backstory.startsWith(TRAITS_LABEL) ? `\\${backstory}` : backstory, "");
+    if (backstory) out.push(backstory.startsWith(TRAITS_LABEL) ? `&#42;${backstory.slice(1)}` : backstory, "");
   }
 
   out.push(`## Locations (${locations.length})`, "");

@@ -3,8 +3,10 @@
  * `[x](javascript:…)` written into a description would otherwise be a live script link in
  * whatever renders the export. A destination is judged on its start, before a renderer would
  * decode it — one with a colon or a character reference (`&#106;avascript:`) must name an allowed
- * scheme — and an unsafe link is defused by escaping the bracket that makes it a link, so it reads
- * as the text that was typed (CommonMark §6.3 inline links, §4.7 link reference definitions).
+ * scheme — and an unsafe link is defused by writing the `(` or `:` that makes it a link as a
+ * character reference (`&#40;`, `&#58;`), which reads as the text that was typed but is never
+ * structure (CommonMark §2.5, §6.3 inline links, §4.7 link reference definitions). Not a
+ * backslash: before `]` it would pair with one the user typed (`[a\\]:` is a live definition).
  */
 
 const ALLOWED = /^(?:https?:|mailto:)/i;
@@ -22,6 +24,6 @@ const REFERENCE = /\]:([ \t]*\n?[ \t]*<?)([^\s>]*)/g;
 /** `text` with every link whose destination is not http(s), mailto or relative turned into plain text. */
 export function neutraliseLinks(text: string): string {
   return text
-    .replace(INLINE, (whole, gap: string, destination: string) => (safeDestination(destination) ? whole : `]\\(${gap}${destination}`))
-    .replace(REFERENCE, (whole, gap: string, destination: string) => (safeDestination(destination) ? whole : `\\]:${gap}${destination}`));
+    .replace(INLINE, (whole, gap: string, destination: string) => (safeDestination(destination) ? whole : `]&#40;${gap}${destination}`))
+    .replace(REFERENCE, (whole, gap: string, destination: string) => (safeDestination(destination) ? whole : `]&#58;${gap}${destination}`));
 }

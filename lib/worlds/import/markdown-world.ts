@@ -23,26 +23,35 @@ import { cutText } from "../../text/cut-text";
 
 const CHARACTERS = /^## Characters \((\d+)\)\s*$/;
 const LOCATIONS = /^## Locations \((\d+)\)\s*$/;
+// A line meant as one of those headings but not written as one (`## Characters (1e3)`): named as
+// itself, not as a missing heading further down. Prose cannot start a line with `#` (the exporter
+// writes `&#35;`), so such a line is always the document's own.
+const CHARACTERS_LOOSE = /^##\s*Characters\b/i;
+const LOCATIONS_LOOSE = /^##\s*Locations\b/i;
 const FACTS = "*Theme:* ";
 const TONE = " · *Tone:* ";
 const ROLE = " — ";
 
 const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&amp;": "&" };
 
+/**
+ * The references prose() writes: the three above, and the ones that defuse structure (a heading's
+ * `#`, an unsafe link's `(` or `:`, a backstory's leading `*`). Every `&` the user typed was
+ * written `&amp;`, so each of these is the exporter's; one pass, so `&amp;#35;` reads `&#35;`.
+ */
+const PROSE_ENTITIES: Record<string, string> = { ...ENTITIES, "&#35;": "#", "&#40;": "(", "&#42;": "*", "&#58;": ":" };
+
 /** An inline field as escapeInline wrote it, unescaped: `\x` is x, and the three entities are their characters. */
 function inline(text: string): string {
   return text.replace(/\\([!-/:-@[-`{-~])|&(?:lt|gt|amp);/g, (whole, escaped: string | undefined) => escaped ?? ENTITIES[whole] ?? whole);
 }
 
-/** Prose as prose() wrote it: headings and defused links restored, entities decoded. */
+/** Prose as prose() wrote it: its character references undone, backslashes left as typed. */
 function prose(lines: string[]): string {
-  const text = lines
+  return lines
     .join("\n")
     .trim()
-    .replace(/^( {0,3})\\#/gm, "$1#")
-    .replace(/\]\\\(/g, "](")
-    .replace(/\\\]:/g, "]:");
-  return text.replace(/&(?:lt|gt|amp);/g, (e) => ENTITIES[e] ?? e);
+    .replace(/&(?:lt|gt|amp|#35|#40|#42|#58);/g, (e) => PROSE_ENTITIES[e] ?? e);
 }
 
 /** Split at each `sep` not escaped by a backslash. */
@@ -105,6 +114,9 @@ function locationLine(line: string): LocationLine | { problem: string } | undefi
   if (rest.startsWith(ROLE)) {
     description = inline(rest.slice(ROLE.length).trim());
     rest = "";
+  } else if (rest === ROLE.trimEnd()) {
+    // ` — ` with nothing after, its space cut by an editor that trims line ends: no description.
+    rest = "";
   }
   if (rest.trim() !== "") return { problem: `unexpected text after the location: ${JSON.stringify(cutText(rest.trim(), 40))}` };
   return { depth: spaces / 2, name, kind, description };
@@ -114,43 +126,54 @@ const fail = (line: number, message: string): never => {
   throw new WorldFileProblems([`line ${line}: ${message}`]);
 };
 
+/** A heading `## Characters (N)` / `## Locations (N)`: its count as written, or a problem naming this line. */
+function headingCount(line: string, lineNumber: number, exact: RegExp, what: string): string {
+  const match = exact.exec(line);
+  if (!match) fail(lineNumber, `expected \`## ${what} (N)\`, N the number of ${what.toLowerCase()} as digits`);
+  return (match as RegExpExecArray)[1] as string;
+}
+
 export function parseMarkdownWorld(source: string): WorldDocument {
   const lines = source.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
+  // A file that ends early is reported at its last line, never at one past it.
+  while (lines.length > 1 && (lines[lines.length - 1] as string).trim() === "") lines.pop();
+  if (lines.length === 1 && (lines[0] as string).trim() === "") fail(1, "the file is empty (is this a WorldCrafter Markdown export?)");
   const at = (i: number) => lines[i] ?? "";
   let i = 0;
   const skipBlank = () => {
     while (i < lines.length && at(i).trim() === "") i++;
   };
+  const failHere = (message: string): never => (i >= lines.length ? fail(lines.length, `the file ends here; ${message}`) : fail(i + 1, message));
 
   // Where each field came from, for problems found by validation.
   const lineOf: Record<string, number> = {};
 
   skipBlank();
-  if (!at(i).startsWith("# ")) fail(i + 1, "expected the world's title, `# Name` (is this a WorldCrafter Markdown export?)");
+  if (!at(i).startsWith("# ")) failHere("expected the world's title, `# Name` (is this a WorldCrafter Markdown export?)");
   const name = inline(at(i).slice(2).trim());
   lineOf["world.name"] = i + 1;
   i++;
   skipBlank();
-  if (!at(i).startsWith(FACTS)) fail(i + 1, "expected the world's theme line, `*Theme:* …`");
+  if (!at(i).startsWith(FACTS)) failHere("expected the world's theme line, `*Theme:* …`");
   const [themePart = "", tonePart = ""] = splitUnescaped(at(i).slice(FACTS.length), TONE);
   lineOf["world.theme"] = lineOf["world.tone"] = i + 1;
   i++;
 
   const descriptionStart = i;
-  while (i < lines.length && !CHARACTERS.test(at(i))) {
-    if (LOCATIONS.test(at(i)) || at(i).startsWith("### ")) fail(i + 1, "expected `## Characters (N)` before any character or location");
+  while (i < lines.length && !CHARACTERS_LOOSE.test(at(i))) {
+    if (LOCATIONS_LOOSE.test(at(i)) || at(i).startsWith("### ")) fail(i + 1, "expected `## Characters (N)` before any character or location");
     i++;
   }
   if (i >= lines.length) fail(lines.length, "the `## Characters (N)` heading is missing");
   lineOf["world.description"] = descriptionStart + 1;
   const description = prose(lines.slice(descriptionStart, i));
-  const characterCount = Number((CHARACTERS.exec(at(i)) as RegExpExecArray)[1]);
+  const characterCount = headingCount(at(i), i + 1, CHARACTERS, "Characters");
   const charactersLine = i + 1;
   i++;
 
   const characters: WorldDocumentInput["characters"] = [];
   const characterLines: number[] = [];
-  while (i < lines.length && !LOCATIONS.test(at(i))) {
+  while (i < lines.length && !LOCATIONS_LOOSE.test(at(i))) {
     const line = at(i);
     if (line.trim() === "") {
       i++;
@@ -168,11 +191,11 @@ export function parseMarkdownWorld(source: string): WorldDocument {
       i++;
     }
     const body = i;
-    while (i < lines.length && !at(i).startsWith("### ") && !LOCATIONS.test(at(i))) {
-      if (CHARACTERS.test(at(i))) fail(i + 1, "a second `## Characters` heading");
+    while (i < lines.length && !at(i).startsWith("### ") && !LOCATIONS_LOOSE.test(at(i))) {
+      if (CHARACTERS_LOOSE.test(at(i))) fail(i + 1, "a second `## Characters` heading");
       i++;
     }
-    const backstory = prose(lines.slice(body, i)).replace(/^\\\*Traits:\*/, TRAITS_LABEL);
+    const backstory = prose(lines.slice(body, i));
     characters.push({
       name: inline((split < 0 ? heading : heading.slice(0, split)).trim()),
       role: split < 0 ? "" : inline(heading.slice(split + ROLE.length).trim()),
@@ -182,8 +205,8 @@ export function parseMarkdownWorld(source: string): WorldDocument {
     characterLines.push(headingLine);
   }
   if (i >= lines.length) fail(lines.length, "the `## Locations (N)` heading is missing");
-  if (characters.length !== characterCount) fail(charactersLine, `the heading says ${characterCount} characters but ${characters.length} follow`);
-  const locationCount = Number((LOCATIONS.exec(at(i)) as RegExpExecArray)[1]);
+  if (characters.length !== Number(characterCount)) fail(charactersLine, `the heading says ${characterCount} characters but ${characters.length} follow`);
+  const locationCount = headingCount(at(i), i + 1, LOCATIONS, "Locations");
   const locationsLine = i + 1;
   i++;
 
@@ -205,7 +228,7 @@ export function parseMarkdownWorld(source: string): WorldDocument {
     open.push(key);
     locationLines.push(i + 1);
   }
-  if (locations.length !== locationCount) fail(locationsLine, `the heading says ${locationCount} locations but ${locations.length} follow`);
+  if (locations.length !== Number(locationCount)) fail(locationsLine, `the heading says ${locationCount} locations but ${locations.length} follow`);
 
   const doc: WorldDocumentInput = {
     world: { name, theme: inline(themePart.trim()), tone: inline(tonePart.trim()), description },
