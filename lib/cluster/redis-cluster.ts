@@ -19,6 +19,9 @@ import type { RedisPort } from "./redis-port";
 
 const MAX_STREAM_EVENTS = 1_000;
 
+/** A session's record changed under an update this many times in a row: answered 503, retried by the client. */
+const MAX_UPDATE_ATTEMPTS = 16;
+
 function sessionStore(redis: RedisPort, ns: string, maxPerCaller: number): SessionStore {
   const key = (id: string) => `${ns}session:${id}`;
   // A caller's session ids, oldest first, trimmed to the cap; lives as long as its newest session.
@@ -41,13 +44,22 @@ function sessionStore(redis: RedisPort, ns: string, maxPerCaller: number): Sessi
       return evicted;
     },
     get: read,
-    async update(id, patch) {
-      // Read-modify-write: concurrent updates of one session are rare (setLevel, subscribe) and
-      // the last one winning is what a client sending them in order expects.
-      const current = await read(id);
-      if (!current) return;
-      const next = { ...current, ...patch };
-      await redis.set(key(id), JSON.stringify(next), ttl(next));
+    async update(id, change) {
+      // Compare-and-set, read again and retried when another write came between: two subscribes
+      // sent at once (an SDK's Promise.all) each kept only their own URI, and a write racing a
+      // DELETE set the deleted session again, alive for another TTL (outside audit).
+      for (let attempt = 1; ; attempt++) {
+        const text = await redis.get(key(id));
+        if (!text) return;
+        const current = JSON.parse(text) as SessionRecord;
+        if (current.expiresAt <= Date.now()) return;
+        const patch = typeof change === "function" ? change(current) : change;
+        if (!patch) return;
+        const next = { ...current, ...patch };
+        const outcome = await redis.setIfEquals(key(id), text, JSON.stringify(next), ttl(next));
+        if (outcome !== "changed") return;
+        if (attempt >= MAX_UPDATE_ATTEMPTS) throw storeUnavailable();
+      }
     },
     async delete(id) {
       const existed = (await redis.get(key(id))) !== null;
@@ -214,6 +226,7 @@ function answering(redis: RedisPort): RedisPort {
     setAndPush: guard(redis.setAndPush),
     range: guard(redis.range),
     expire: guard(redis.expire),
+    setIfEquals: guard(redis.setIfEquals),
   };
 }
 

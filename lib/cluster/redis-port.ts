@@ -27,6 +27,12 @@ export interface RedisPort {
   expire(key: string, ttlMs: number): Promise<void>;
   /** DEL `key` only while it still holds `value` (a claim taken back by its owner alone); true when deleted. */
   delIfEquals(key: string, value: string): Promise<boolean>;
+  /**
+   * SET `key` to `value` (expiring after `ttlMs`) only while it still holds `expected`, in one step:
+   * "set", or "changed" (someone wrote it since it was read), or "gone" (deleted or expired: a
+   * write never brings it back).
+   */
+  setIfEquals(key: string, expected: string, value: string, ttlMs: number): Promise<CompareAndSet>;
   /** Messages published through one port reach subscribers in the order they were published. */
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once subscribed: a message published after that is delivered. */
@@ -35,6 +41,20 @@ export interface RedisPort {
 
 /** Compare and delete in one step: no other writer's value is ever deleted. */
 const DEL_IF_EQUALS = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
+
+export type CompareAndSet = "set" | "changed" | "gone";
+
+/** Compare and set in one step: 1 set, -1 changed, 0 gone (GET of a missing key is false in Lua). */
+const SET_IF_EQUALS = `local current = redis.call("GET", KEYS[1])
+if not current then return 0 end
+if current ~= ARGV[1] then return -1 end
+redis.call("SET", KEYS[1], ARGV[2], "PX", ARGV[3])
+return 1`;
+
+function compareAndSetOf(reply: unknown): CompareAndSet {
+  const code = Number(reply);
+  return code === 1 ? "set" : code === -1 ? "changed" : "gone";
+}
 
 /** PX and PEXPIRE take a positive whole number of milliseconds. */
 function pxOf(ttlMs: number): number {
@@ -92,6 +112,7 @@ export function ioredisPort(url: string, timeoutMs: number): RedisPort {
       await (await connection()).pexpire(key, pxOf(ttlMs));
     },
     delIfEquals: async (key, value) => Number(await (await connection()).eval(DEL_IF_EQUALS, 1, key, value)) === 1,
+    setIfEquals: async (key, expected, value, ttlMs) => compareAndSetOf(await (await connection()).eval(SET_IF_EQUALS, 1, key, expected, value, String(pxOf(ttlMs)))),
     async publish(channel, message) {
       await (await connection()).publish(channel, message);
     },
@@ -157,6 +178,7 @@ export function upstashPort(url: string, token: string): RedisPort {
       await (await connection()).pexpire(key, pxOf(ttlMs));
     },
     delIfEquals: async (key, value) => Number(await (await connection()).eval(DEL_IF_EQUALS, [key], [value])) === 1,
+    setIfEquals: async (key, expected, value, ttlMs) => compareAndSetOf(await (await connection()).eval(SET_IF_EQUALS, [key], [expected, value, String(pxOf(ttlMs))])),
     publish,
     async subscribe(channel, onMessage) {
       const subscriber = (await connection()).subscribe<string>(channel);

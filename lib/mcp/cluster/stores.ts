@@ -32,6 +32,9 @@ export interface SessionRecord {
  * Where sessions live. In-process by default; a shared store (PostgreSQL/Redis) replaces it when
  * requests of one client land on different instances.
  */
+/** The fields of a session that change after it is created. */
+export type SessionPatch = Partial<Pick<SessionRecord, "logLevel" | "subscriptions" | "expiresAt" | "initialized">>;
+
 export interface SessionStore {
   /**
    * Keeps `record`. Returns the ids of the sessions it ended to make room (the caller's oldest, or
@@ -40,7 +43,13 @@ export interface SessionStore {
   create(record: SessionRecord): Promise<readonly string[]>;
   /** May answer synchronously (in-process stores), saving a promise hop on every request. */
   get(id: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
-  update(id: string, patch: Partial<Pick<SessionRecord, "logLevel" | "subscriptions" | "expiresAt" | "initialized">>): Promise<void>;
+  /**
+   * Changes a live session: `change` is the fields to set, or a function of the current record
+   * giving them (undefined: nothing to change; it may throw to refuse). Atomic per session:
+   * concurrent changes all land, each function seeing the others' results, and a session deleted
+   * or expired meanwhile stays gone.
+   */
+  update(id: string, change: SessionPatch | ((current: SessionRecord) => SessionPatch | undefined)): Promise<void>;
   /** Returns false when there was no such session. */
   delete(id: string): Promise<boolean>;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { SessionRecord, SessionStore } from "../cluster/stores";
+import type { SessionPatch, SessionRecord, SessionStore } from "../cluster/stores";
 
 // The record and store interfaces live with the cluster's other stores (lib/mcp/cluster/stores.ts),
 // below the transport; the in-process store is here.
@@ -53,9 +53,12 @@ export class MemorySessionStore implements SessionStore {
     return record;
   }
 
-  async update(id: string, patch: Partial<Pick<SessionRecord, "logLevel" | "subscriptions" | "expiresAt" | "initialized">>): Promise<void> {
-    const record = this.sessions.get(id);
-    if (record) this.sessions.set(id, { ...record, ...patch });
+  async update(id: string, change: SessionPatch | ((current: SessionRecord) => SessionPatch | undefined)): Promise<void> {
+    // Read and written in one synchronous step: atomic in this process.
+    const record = this.get(id);
+    if (!record) return;
+    const patch = typeof change === "function" ? change(record) : change;
+    if (patch) this.sessions.set(id, { ...record, ...patch });
   }
 
   async delete(id: string): Promise<boolean> {

@@ -15,19 +15,21 @@ export class StoredSessionControl implements SessionControl {
     return this.sessions.update(this.id, { logLevel: level });
   }
 
-  async subscribe(uri: string): Promise<void> {
-    const current = (await this.sessions.get(this.id))?.subscriptions ?? [];
-    if (current.includes(uri)) return;
-    if (current.length >= MAX_RESOURCE_SUBSCRIPTIONS) {
-      throw McpError.invalidParams(`Invalid params: a session follows at most ${MAX_RESOURCE_SUBSCRIPTIONS} resources at once; unsubscribe from one first`, {
-        subscribed: current.length,
-      });
-    }
-    await this.sessions.update(this.id, { subscriptions: [...current, uri] });
+  // Each a function of the stored list, applied atomically by the store: two subscribes sent at
+  // once both land (read here and written back, one of them was lost).
+  subscribe(uri: string): Promise<void> {
+    return this.sessions.update(this.id, ({ subscriptions = [] }) => {
+      if (subscriptions.includes(uri)) return undefined;
+      if (subscriptions.length >= MAX_RESOURCE_SUBSCRIPTIONS) {
+        throw McpError.invalidParams(`Invalid params: a session follows at most ${MAX_RESOURCE_SUBSCRIPTIONS} resources at once; unsubscribe from one first`, {
+          subscribed: subscriptions.length,
+        });
+      }
+      return { subscriptions: [...subscriptions, uri] };
+    });
   }
 
-  async unsubscribe(uri: string): Promise<void> {
-    const current = (await this.sessions.get(this.id))?.subscriptions ?? [];
-    await this.sessions.update(this.id, { subscriptions: current.filter((u) => u !== uri) });
+  unsubscribe(uri: string): Promise<void> {
+    return this.sessions.update(this.id, ({ subscriptions = [] }) => (subscriptions.includes(uri) ? { subscriptions: subscriptions.filter((u) => u !== uri) } : undefined));
   }
 }
