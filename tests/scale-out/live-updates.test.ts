@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { connectClient, messageOf, sleep, type SseEvent } from "../support/sdk-client";
 import { startTwoInstances, type TwoInstances } from "../support/two-instances";
-import { V2026, callTool, initialize, isRecord, methodOf, openStream, postMessage, uniqueId, type Json, type SessionRef } from "../support/raw-sessions";
+import { V2026, callTool, initialize, isRecord, methodOf, openStream, postMessage, request, uniqueId, type Json, type SessionRef } from "../support/raw-sessions";
 
 const newSubject = (name: string) => `live-${name}-${randomUUID().slice(0, 8)}`;
 const META_2026 = { "io.modelcontextprotocol/protocolVersion": V2026, "io.modelcontextprotocol/clientCapabilities": {} };
@@ -84,6 +84,41 @@ describe("resource updates reach subscribers on the other instance", () => {
     await callTool(B, mine.headers, "delete_world", { worldId: x, confirmName: "Subscribed World" });
     for (let i = 0; i < 40 && !heard.includes(`world://${x}`); i++) await sleep(100);
     expect(heard).toEqual([`world://${x}`]);
+  }, 60_000);
+
+  it("2025-11-25: a session with a GET stream on each instance hears each update once, on its newest stream", async () => {
+    // An outside audit: each instance delivered to the newest stream it held, so a session with
+    // one on A and one on B heard every message twice (basic/transports §multiple connections:
+    // each message on one stream only, never broadcast).
+    const owner = newSubject("two-streams");
+    const mine = await writerOnB(owner);
+    const x = await createWorld(mine, "Twice Watched World");
+    const session = await initialize(A, { token: await cluster.tokenFor(owner) });
+    expect((await postMessage(A, session.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    await request(A, session.headers, "resources/subscribe", { uri: `world://${x}` });
+    const isUpdate = (e: SseEvent) => methodOf(e) === "notifications/resources/updated";
+
+    const older = await openStream(A, { method: "GET", headers: session.headers });
+    await sleep(300);
+    const newer = await openStream(B, { method: "GET", headers: session.headers });
+    // The newer stream's announcement travels the bus; write until the newest stream hears.
+    let heard: SseEvent | undefined;
+    for (let i = 0; i < 20 && !heard; i++) {
+      await callTool(B, mine.headers, "update_world", { worldId: x, tone: `tone ${i}` });
+      heard = await newer.reader.until(isUpdate, 500).catch(() => undefined);
+    }
+    expect(heard && messageOf(heard)?.params).toMatchObject({ uri: `world://${x}` });
+    // Later writes too reach the newest stream alone; the older one stays open and silent.
+    await callTool(B, mine.headers, "update_world", { worldId: x, tone: "once more" });
+    await newer.reader.until(isUpdate, 5_000);
+    const late: SseEvent[] = [];
+    for (;;) {
+      const event = await older.reader.next(1_500).catch(() => undefined);
+      if (!event) break;
+      late.push(event);
+    }
+    // B announced its stream before any write, on the same bus as the updates: A heard it first.
+    expect(late.filter(isUpdate), "updates on the older stream").toEqual([]);
   }, 60_000);
 
   it("2026-07-28: a subscriptions/listen stream on A hears of the resources it names, its user's only", async () => {

@@ -24,6 +24,12 @@ export type ClusterMessage =
   | { kind: "cancel"; scope: string; requestId: JsonRpcId; reason: string }
   /** DELETE ended a session: its work everywhere stops, its streams close. */
   | { kind: "session_ended"; sessionId: string }
+  /**
+   * A session's GET stream opened on the publishing instance: it is the session's newest, so an
+   * older one elsewhere stops receiving (stays open, silent), as within one instance: each message
+   * goes to one stream only (basic/transports §multiple connections).
+   */
+  | { kind: "standalone_opened"; sessionId: string }
   /** list_changed / resource_updated, for every instance's open streams. */
   | { kind: "server_event"; event: ServerEvent }
   /** A resumable stream's next event, for an instance that serves a resumed connection to it. */

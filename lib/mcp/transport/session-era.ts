@@ -127,6 +127,9 @@ function hearOtherInstances(state: SessionEraState): void {
       case "session_ended":
         endSessionsHere(state, [message.sessionId], "session terminated");
         return;
+      case "standalone_opened":
+        state.standalone.supersede(message.sessionId);
+        return;
       default:
         state.remote?.handle(message);
     }

@@ -37,6 +37,14 @@ export class StandaloneStreams {
     this.unindex(entry.stream, entry.audience);
   }
 
+  /**
+   * The session's newest GET stream is on another instance now: the one here stops receiving
+   * (open, silent, as one replaced here is), or every instance holding one delivered each message.
+   */
+  supersede(sessionKey: string): void {
+    this.drop(sessionKey);
+  }
+
   remove(sessionKey: string, stream: LogicalStream): void {
     const entry = this.bySession.get(sessionKey);
     if (entry?.stream !== stream) return;

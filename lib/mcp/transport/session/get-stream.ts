@@ -177,6 +177,8 @@ function openStandaloneStream(
   const named = wantsNamedEvents(request);
   // Only a stream that asked hears of tool runs (tool-events.ts delivers by audience).
   state.standalone.set(session.id, stream, named ? audienceOf(session.subject, session.id) : undefined);
+  // The newest across instances too: another instance's older stream stops receiving.
+  state.bus.publish({ kind: "standalone_opened", sessionId: session.id });
   const prime = primesStreams(protocolVersion) ? { retryMs: state.limits.retryMs } : undefined;
   const pingMs = state.limits.pingMs;
   const body = sseBody(
