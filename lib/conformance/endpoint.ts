@@ -1,5 +1,6 @@
 import { loadEnv } from "../config/env";
-import { createMcpEndpoint, type McpEndpoint } from "../mcp";
+import { createMcpEndpoint, endLongLivedStreams, type McpEndpoint } from "../mcp";
+import type { Platform } from "../worlds/endpoint";
 import { conformanceFixtureServer } from "./fixture-server";
 import { provideFixtureRegistry } from "./fixture-registry";
 import { clusterOf } from "../cluster/create-cluster";
@@ -8,7 +9,7 @@ import { tasksOf } from "../tasks/create-tasks";
 let endpoint: McpEndpoint | undefined;
 
 /** The fixture endpoint, or undefined when configuration leaves it off (the route then 404s). */
-export function conformanceEndpoint(platform: { afterResponse?: (work: () => Promise<void>) => void } = {}): McpEndpoint | undefined {
+export function conformanceEndpoint(platform: Platform = {}): McpEndpoint | undefined {
   const env = loadEnv();
   if (!env.MCP_CONFORMANCE_FIXTURES) return undefined;
   // Shared like the product's when a store is configured: the suite may run across instances.
@@ -16,6 +17,7 @@ export function conformanceEndpoint(platform: { afterResponse?: (work: () => Pro
     const tasks = tasksOf(env, platform.afterResponse);
     endpoint = createMcpEndpoint(conformanceFixtureServer, env, { cluster: clusterOf(env, "conformance"), ...(tasks ? { tasks } : {}) });
     provideFixtureRegistry(endpoint.registry);
+    platform.onShutdown?.(endLongLivedStreams);
   }
   return endpoint;
 }

@@ -1,5 +1,6 @@
 /** The public face of the MCP core: define a registry, build an endpoint, mount it. */
 export { createMcpEndpoint, type EndpointAdapters, type EndpointDefinition, type McpEndpoint } from "./create-endpoint";
+export { endLongLivedStreams } from "./transport/stream-clock";
 export { lookupLocale, type LocalePolicy } from "./policy/locale";
 export type { ClientHints, UserLocation } from "./policy/client-hints";
 export type { ToolCallObserver, ToolCallOutcome, ToolCallRecord } from "./runtime/tool-call-observer";

@@ -1,6 +1,6 @@
 import { loadEnv } from "../config/env";
 import { deleteAuditRowsBefore, insertAuditRows } from "./data/audit";
-import { createMcpEndpoint, type McpEndpoint } from "../mcp";
+import { createMcpEndpoint, endLongLivedStreams, type McpEndpoint } from "../mcp";
 import { createAuditSink, type AuditSink } from "./audit/tool-call-audit";
 import { auditRetention } from "./audit/audit-retention";
 import { WORLDCRAFTER_NAMESPACE, worldcrafterServer } from "./server-definition";
@@ -13,6 +13,8 @@ import { tasksOf } from "../tasks/create-tasks";
 export interface Platform {
   /** Run `task` after the response, keeping a serverless instance alive until it settles. */
   afterResponse?: (task: () => Promise<void>) => void;
+  /** Run `task` when the process is told to stop (a long-running host: SIGTERM). */
+  onShutdown?: (task: () => void) => void;
 }
 
 let endpoint: McpEndpoint | undefined;
@@ -35,6 +37,7 @@ export function worldcrafterEndpoint(platform: Platform = {}): McpEndpoint {
     ...(limiter ? { limiter } : {}),
     cluster: clusterOf(env, WORLDCRAFTER_NAMESPACE),
   });
+  platform.onShutdown?.(endLongLivedStreams);
   return endpoint;
 }
 

@@ -2,6 +2,8 @@ export interface RunningNextServer {
   url: string;
   port: number;
   pid: number;
+  /** The server process (`node scripts/start.mjs`), to signal or to wait for. */
+  child: import("node:child_process").ChildProcess;
   stderr(): string;
   stop(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { after } from "next/server";
 import { worldcrafterEndpoint } from "@/lib/worlds/endpoint";
+import { onProcessShutdown } from "@/lib/http/process-shutdown";
 
 // Streams and per-request state: never prerender, always the Node runtime.
 export const runtime = "nodejs";
@@ -20,7 +21,7 @@ function afterResponse(task: () => Promise<void>): void {
 /** Thin adapter: Next hands us a web Request, the core returns a web Response. */
 function handle(request: Request): Promise<Response> {
   // Built on first use, not at import: `next build` imports this module with no runtime config.
-  return worldcrafterEndpoint({ afterResponse }).handle(request);
+  return worldcrafterEndpoint({ afterResponse, onShutdown: onProcessShutdown }).handle(request);
 }
 
 export { handle as GET, handle as POST, handle as DELETE, handle as OPTIONS, handle as PUT, handle as PATCH, handle as HEAD };

@@ -84,6 +84,15 @@ class DeadlineQueue {
     this.timer.unref?.();
   }
 
+  /** Every deadline due now, in order (the process is going down). */
+  expireAll(): void {
+    for (const entry of [...this.queue]) {
+      this.queue.delete(entry);
+      entry.expire();
+    }
+    this.dropIfEmpty();
+  }
+
   private fire(): void {
     this.timer = undefined;
     const now = Date.now();
@@ -121,8 +130,17 @@ export function everyPeriod(periodMs: number, beat: () => void): () => void {
   return wheel.add(beat);
 }
 
+/** Set once the process is going down: a lifetime begun after that ends at once. */
+let closing = false;
+
 /** Calls `expire` once after `lengthMs`, unless the returned function is called first. */
 export function afterLifetime(lengthMs: number, expire: () => void): () => void {
+  if (closing) {
+    let stopped = false;
+    // Not synchronously: the caller finishes setting its stream up first.
+    setImmediate(() => stopped || expire());
+    return () => void (stopped = true);
+  }
   let queue = queues.get(lengthMs);
   if (!queue) {
     const created: DeadlineQueue = new DeadlineQueue(lengthMs, () => queues.get(lengthMs) === created && queues.delete(lengthMs));
@@ -130,4 +148,17 @@ export function afterLifetime(lengthMs: number, expire: () => void): () => void 
     queues.set(lengthMs, queue);
   }
   return queue.add(expire);
+}
+
+/**
+ * The process is going down (SIGTERM): every stream with a lifetime (GET streams, listens) ends
+ * now as at the end of its lifetime — a listen with its result, as subscriptions §graceful
+ * closure asks of a server tearing one down, a GET stream closed for its client to reconnect,
+ * elsewhere. Without it the server stopped taking connections and then waited on these streams,
+ * which never end by themselves, until the platform killed it (outside audit). Requests in
+ * flight are not touched: they finish, and the server waits for them.
+ */
+export function endLongLivedStreams(): void {
+  closing = true;
+  for (const queue of [...queues.values()]) queue.expireAll();
 }

@@ -1,5 +1,6 @@
 import { after } from "next/server";
 import { conformanceEndpoint } from "@/lib/conformance/endpoint";
+import { onProcessShutdown } from "@/lib/http/process-shutdown";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -15,7 +16,7 @@ function afterResponse(work: () => Promise<void>): void {
 
 /** Exists only when MCP_CONFORMANCE_FIXTURES=1; otherwise indistinguishable from no route. */
 function handle(request: Request): Promise<Response> {
-  const endpoint = conformanceEndpoint({ afterResponse });
+  const endpoint = conformanceEndpoint({ afterResponse, onShutdown: onProcessShutdown });
   if (!endpoint) return Promise.resolve(new Response("Not Found", { status: 404 }));
   return endpoint.handle(request);
 }
