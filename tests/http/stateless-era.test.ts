@@ -1070,6 +1070,22 @@ describe("2026-07-28 multi-round-trip requests", () => {
     expect(Object.values(elicit.inputRequests).map((r) => r.method)).toEqual(["elicitation/create"]);
   });
 
+  it("a capability or mode written as null or false declares nothing: it is not asked (outside audit)", async () => {
+    const tool = "test_input_required_result_capabilities";
+    for (const [n, capabilities] of [{ elicitation: { form: null, url: {} } }, { elicitation: { form: false } }, { elicitation: { form: {} }, roots: null }].entries()) {
+      const id = `caps-null-${n}`;
+      const reply = await send(fixtureUrl(), round(id, tool, {}, {}, capabilities));
+      // The fixture asks for a form whenever `elicitation` is there at all: undeclared, that is
+      // the missing-capability error (-32021), never a question the client cannot answer.
+      if (n < 2) {
+        expect(expectError(reply, 400, -32021, id).message, JSON.stringify(capabilities)).toMatch(/form mode/);
+        continue;
+      }
+      const asked = expectInputRequired(reply, id);
+      expect(Object.values(asked.inputRequests).map((r) => r.method)).toEqual(["elicitation/create"]);
+    }
+  });
+
   it("prompts/get may ask too; a tool's state is refused there", async () => {
     const prompt = "test_input_required_result_prompt";
     const ask = (id: Id, extra: Json = {}) =>

@@ -49,12 +49,17 @@ export function revisionHas(version: string, required: RequiredCapability): bool
  * capability has no modes: a declared one allows forms.
  */
 export function declares(capabilities: Readonly<Record<string, unknown>> | undefined, version: string, required: RequiredCapability): boolean {
+  // A capability is an object (lifecycle §capability negotiation): `false` or `null`, as some
+  // serializers write an absent field, declares nothing (outside audit: both were asked).
   const declared = capabilities?.[required.name];
-  if (declared === undefined) return false;
+  if (!isObject(declared)) return false;
   if (required.mode === undefined) return true;
-  const modes = typeof declared === "object" && declared !== null ? (declared as Record<string, unknown>) : {};
-  const named = hasElicitationModes(version) && (modes.form !== undefined || modes.url !== undefined);
-  return named ? modes[required.mode] !== undefined : required.mode === "form";
+  const named = hasElicitationModes(version) && (declared.form !== undefined || declared.url !== undefined);
+  return named ? isObject(declared[required.mode]) : required.mode === "form";
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The capability as a human reads it in an error message: `"elicitation" capability (url mode)`. */

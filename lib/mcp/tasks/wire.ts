@@ -57,7 +57,10 @@ export function detailedTask(task: TaskRecord): Record<string, unknown> {
 /** True when a request's client capabilities declare the extension (per request in 2026-07-28). */
 export function declaresTasks(clientCapabilities: Record<string, unknown> | undefined): boolean {
   const extensions = clientCapabilities?.extensions;
-  return typeof extensions === "object" && extensions !== null && Object.hasOwn(extensions, TASKS_EXTENSION);
+  if (typeof extensions !== "object" || extensions === null || !Object.hasOwn(extensions, TASKS_EXTENSION)) return false;
+  // Declared with its settings object; `null` or `false` declares nothing (as for any capability).
+  const settings = (extensions as Record<string, unknown>)[TASKS_EXTENSION];
+  return typeof settings === "object" && settings !== null;
 }
 
 /**
