@@ -312,6 +312,21 @@ const CASES: readonly Case[] = [
     id: 112,
   },
   {
+    // A client of another revision has no reason to carry this one's _meta: the header's version
+    // is answered first (basic/transports §protocol version header: 400 and
+    // UnsupportedProtocolVersionError listing the supported versions; outside audit).
+    name: "unsupported version in the header, no _meta: -32022, not the _meta's -32602",
+    body: listTools(114, undefined),
+    headers: { "mcp-protocol-version": "2099-01-01" },
+    status: 400,
+    code: -32022,
+    id: 114,
+    check: (r) => {
+      expect((errorOf(r).data as Json).supported).toEqual(expect.arrayContaining([V, "2025-11-25"]));
+      expect((errorOf(r).data as Json).requested).toBe("2099-01-01");
+    },
+  },
+  {
     name: "unsupported version in the header only (a mismatch comes first)",
     body: listTools(110, meta2026()),
     headers: { "mcp-protocol-version": "v999.0.0" },

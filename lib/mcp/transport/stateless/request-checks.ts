@@ -54,8 +54,9 @@ function mismatch(message: string): McpError {
 /**
  * The checks a 2026-07-28 POST passes before dispatch, in the order the specification and the
  * conformance suite agree on:
- * 1. MCP-Protocol-Version present (-32020)  2. required `_meta` keys (-32602)
- * 3. header = `_meta` version (-32020)      4. version supported (-32022)
+ * 1. MCP-Protocol-Version present (-32020)  2. required `_meta` keys (-32602; a header
+ *    version not supported: -32022)        3. header = `_meta` version (-32020)
+ * 4. version supported (-32022)
  * 5. Mcp-Method, Mcp-Name, Mcp-Param-* (-32020)  6. logLevel valid (-32602)
  * The version comes before the method headers: they are this revision's requirements, so a client
  * speaking another one need not send them, and -32022 is the answer that tells it which versions
@@ -68,7 +69,11 @@ export function checkModernRequest(request: Request, message: JsonRpcRequest, re
 
   const meta = message.params?._meta;
   // Fast path for the well-formed case (every request pays for this check); zod reports the rest.
-  const known = wellFormedMeta(meta) ?? requiredMeta(meta);
+  // A header naming a version this server does not speak is answered -32022 with the versions
+  // it does, whatever the body holds: a client of another revision has no reason to carry this
+  // one's `_meta` (basic/transports §protocol version header: the server MUST answer 400 and
+  // UnsupportedProtocolVersionError; outside audit).
+  const known = wellFormedMeta(meta) ?? (isStatelessEraVersion(headerVersion) || isSupportedVersion(headerVersion) ? requiredMeta(meta) : unsupportedVersion(headerVersion));
   const bodyVersion = known[MetaKey.ProtocolVersion];
   if (headerVersion !== bodyVersion) {
     throw mismatch(`MCP-Protocol-Version header "${headerVersion.slice(0, 64)}" does not match _meta "${bodyVersion}"`);
@@ -83,12 +88,7 @@ export function checkModernRequest(request: Request, message: JsonRpcRequest, re
       requested: bodyVersion,
     });
   }
-  if (!isStatelessEraVersion(bodyVersion)) {
-    throw new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
-      supported: ALL_SUPPORTED_VERSIONS,
-      requested: bodyVersion,
-    });
-  }
+  if (!isStatelessEraVersion(bodyVersion)) unsupportedVersion(bodyVersion);
 
   checkMethodHeaders(request, message, registry);
 
@@ -101,6 +101,10 @@ export function checkModernRequest(request: Request, message: JsonRpcRequest, re
     logThreshold = rawLevel as LoggingLevel;
   }
   return { protocolVersion: bodyVersion, clientCapabilities: known[MetaKey.ClientCapabilities], logThreshold };
+}
+
+function unsupportedVersion(requested: string): never {
+  throw new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported: ALL_SUPPORTED_VERSIONS, requested: cutText(requested, 64) });
 }
 
 /** `_meta` that failed the fast check: zod's reading of it, or the -32602 listing each issue. */
