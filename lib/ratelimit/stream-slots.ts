@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
  * Open long-lived streams per caller in Redis, shared by every instance: a sorted set of stream
  * ids scored by when their lease ends. A stream that ends releases its id; an instance that dies
  * leaves ids that expire with their lease (streams never outlive it: they end at their maximum
- * lifetime), so a crash cannot lock a user out for long.
+ * lifetime), so a crash holds a caller's slots for at most that lease (310 s by default; docs/edge.md).
  */
 export const ACQUIRE_SLOT = `
 redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", ARGV[1])
