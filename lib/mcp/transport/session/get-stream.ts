@@ -10,6 +10,7 @@ import type { SessionRecord } from "../session-store";
 import { SSE_HEADERS, encodeSseComment } from "../sse";
 import { audienceOf } from "../tool-events";
 import { resolveSession, resolveVersion } from "./lookup";
+import { keepSessionWhileOpen } from "./session-upkeep";
 import type { SessionEraState } from "./state";
 
 /**
@@ -179,6 +180,7 @@ function openStandaloneStream(
   state.standalone.set(session.id, stream, named ? audienceOf(session.subject, session.id) : undefined);
   // The newest across instances too: another instance's older stream stops receiving.
   state.bus.publish({ kind: "standalone_opened", sessionId: session.id });
+  keepSessionWhileOpen(state, session.id, stream);
   const prime = primesStreams(protocolVersion) ? { retryMs: state.limits.retryMs } : undefined;
   const pingMs = state.limits.pingMs;
   const body = sseBody(
