@@ -21,7 +21,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { chromium, type Browser, type Frame, type FrameLocator, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Frame, type FrameLocator, type Page } from "playwright-core";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ROOT } from "../support/next-server.mjs";
 import { connectClient } from "../support/sdk-client";
@@ -55,19 +55,22 @@ afterAll(async () => {
 
 interface Fixture {
   client: Client;
+  /** The server's tool descriptors (tools/list), for their input schemas. */
+  tools: Json[];
   call(name: string, args: Json): Promise<Json>;
   widgetHtml(tool: string): Promise<string>;
 }
 
-/** A signed-in SDK client of its own subject (closed when the test ends). */
-async function fixture(): Promise<Fixture> {
-  const token = await tokenFor(server(), newSubject("widgets"));
+/** A signed-in SDK client of its own subject (closed when the test ends); anonymous with `anonymous`. */
+async function fixture(anonymous = false): Promise<Fixture> {
+  const token = anonymous ? undefined : await tokenFor(server(), newSubject("widgets"));
   // The emulated hosts render widgets: the client declares MCP Apps, so results carry the widget-only _meta.
-  const { client } = await connectClient(`${server()}/api/mcp`, { token, capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } });
+  const { client } = await connectClient(`${server()}/api/mcp`, { ...(token ? { token } : {}), capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } });
   const tools = (await client.listTools()).tools;
   const call = async (name: string, args: Json) => (await client.callTool({ name, arguments: args })) as Json;
   return {
     client,
+    tools: tools as unknown as Json[],
     call,
     async widgetHtml(tool) {
       const descriptor = tools.find((t) => t.name === tool);
@@ -94,6 +97,8 @@ interface Mounted {
   /** The widget's tool calls through the host, each with the server's result. */
   calls: { name: string; args: Json; result: Json }[];
   dialogs: string[];
+  /** Uncaught errors and unhandled rejections in the page or the widget. */
+  errors: string[];
   screenshot(name: string): Promise<void>;
 }
 
@@ -112,13 +117,20 @@ interface MountOptions {
   width?: number;
   /** Where an upload (ChatGPT uploadFile) is stored; the test answers its download URL. */
   upload?: (file: { name: string; type: string; text: string }) => Promise<{ fileId: string; downloadUrl: string }>;
+  /** The frame's sandbox (the emulators' default grants no allow-forms). */
+  sandbox?: string;
+  /** A browser context to open the page in: pages of one context share the widgets' localStorage. */
+  context?: BrowserContext;
 }
 
 /** Opens the emulators' page on the server's origin and mounts one widget in one host. */
 async function mount(host: HostKind, f: Fixture, options: MountOptions): Promise<Mounted> {
-  const { width = 720, upload, ...hostOptions } = options;
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const { width = 720, upload, context, ...hostOptions } = options;
+  const page = context ? await context.newPage() : await browser.newPage({ viewport: { width, height: 900 } });
+  if (context) await page.setViewportSize({ width, height: 900 });
   const dialogs: string[] = [];
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
   const calls: Mounted["calls"] = [];
   page.on("dialog", (dialog) => {
     dialogs.push(dialog.message());
@@ -172,6 +184,7 @@ async function mount(host: HostKind, f: Fixture, options: MountOptions): Promise
     control: (method, arg) => hostCall(method, arg),
     calls,
     dialogs,
+    errors,
     screenshot: async (name) => {
       const shot = { path: join(SCREENSHOTS, `${name}-${host}${width <= 400 ? "-phone" : ""}.png`) };
       // A fullscreen or pip frame covers the page: the page is the picture then.
@@ -575,5 +588,41 @@ describe("the /preview page", () => {
     await expect.poll(headings).toEqual(["Emberfall", "Emberfall", "Ilsa Varn", "Ilsa Varn", "あなたの世界", "あなたの世界"]);
     expect(dialogs).toEqual([]);
     await page.close();
+  });
+});
+
+/** Whole elements of the widget that reach past its right edge (clipped by #root's overflow-x). */
+const clippedRight = (m: Mounted) =>
+  m.document().evaluate(() => {
+    const right = document.documentElement.clientWidth + 1;
+    return [...document.querySelectorAll("#root *")].filter((e) => e.getBoundingClientRect().right > right).map((e) => `${e.tagName.toLowerCase()}.${e.className}`);
+  });
+
+const inputSchemaOf = (f: Fixture, tool: string) => (f.tools.find((t) => t.name === tool)?.inputSchema as { properties: Record<string, { maxLength?: number; items?: { maxLength?: number }; maxItems?: number }> }).properties;
+
+describe.each(HOSTS)("review fixes in the %s host", (host) => {
+  it("adds and saves without allow-forms (ext-apps' example sandbox): button clicks and Enter", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Formless");
+    // The ChatGPT emulator injects window.openai through the parent, so it keeps allow-same-origin.
+    const sandbox = host === "mcp-apps" ? "allow-scripts" : "allow-scripts allow-same-origin";
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: shown, sandbox });
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Formless");
+    await m.frame.locator("#new-name").fill("Dov");
+    await m.frame.getByRole("button", { name: "Add character" }).click();
+    await expect.poll(() => m.frame.getByTestId("status").textContent(), { timeout: 10_000 }).toContain("Dov joined Formless");
+    await m.frame.locator("#new-name").fill("Esk");
+    await m.frame.locator("#new-name").press("Enter");
+    await expect.poll(() => m.frame.getByTestId("status").textContent(), { timeout: 10_000 }).toContain("Esk joined Formless");
+    expect(await m.frame.getByTestId("characters").textContent()).toContain("Esk");
+
+    await m.frame.getByRole("button", { name: "Edit Cass Mire" }).click();
+    const editor = host === "chatgpt" ? m.page.frameLocator("[data-testid=host-modal] iframe") : m.frame;
+    await expect.poll(() => editor.locator("#edit-role").inputValue(), { timeout: 10_000 }).toBe("witch");
+    await editor.locator("#edit-role").fill("seer");
+    await editor.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => m.calls.find((c) => c.name === "update_character")?.args, { timeout: 10_000 }).toMatchObject({ role: "seer" });
+    await expect.poll(() => m.frame.getByTestId("characters").textContent()).toContain("Cass Mire · seer");
+    await m.page.close();
   });
 });

@@ -28,7 +28,7 @@ export function mountChatGptHost(container: HTMLElement, options: EmulatedHostOp
   let widgetState: Json | null = null;
   let displayMode: DisplayMode = "inline";
   const maxHeight = options.maxHeight ?? DEFAULT_MAX_HEIGHT;
-  let frame = newFrame(container, `${options.toolName} (ChatGPT)`);
+  let frame = newFrame(container, `${options.toolName} (ChatGPT)`, options.sandbox);
   /** The frames showing this widget (inline, and a modal when open), each with its window.openai. */
   const live = new Map<HTMLIFrameElement, { win: Window; openai: OpenAiGlobals }>();
   const uploads = new Map<string, string>();
@@ -107,7 +107,7 @@ export function mountChatGptHost(container: HTMLElement, options: EmulatedHostOp
       box.style.cssText = "background:Canvas;border-radius:12px;width:min(520px,94vw);max-height:90vh;overflow:hidden";
       modal.append(box);
       document.body.append(modal);
-      const modalFrame = newFrame(box, `${title ?? ""} (ChatGPT modal)`);
+      const modalFrame = newFrame(box, `${title ?? ""} (ChatGPT modal)`, options.sandbox);
       modalFrame.style.height = "520px";
       await render(modalFrame, { mode: "modal", params: params ?? {} });
     },
@@ -146,7 +146,7 @@ export function mountChatGptHost(container: HTMLElement, options: EmulatedHostOp
     },
     events,
     async reload() {
-      const next = newFrame(container, frame.title);
+      const next = newFrame(container, frame.title, options.sandbox);
       live.delete(frame);
       frame.replaceWith(next);
       frame = next;

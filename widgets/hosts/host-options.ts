@@ -26,6 +26,11 @@ export interface EmulatedHostOptions {
   fonts?: string;
   /** MCP Apps only: the result waits for deliverResult(); meanwhile these partial arguments stream. */
   holdResult?: { partialInput: Json };
+  /**
+   * The frame's sandbox (default FRAME_SANDBOX). ext-apps' example host grants "allow-scripts"
+   * alone: no forms, no same-origin storage.
+   */
+  sandbox?: string;
   /** Everything the widget asked of the host besides tool calls (follow-ups, links, modes, closing). */
   onEvent?(event: string, detail: unknown): void;
 }
@@ -52,14 +57,17 @@ export interface EmulatedHost {
   close(): Promise<void>;
 }
 
-/** Same-origin, script-running frames: the emulators reach into them as the real hosts' bridges do. */
-export const FRAME_SANDBOX = "allow-scripts allow-same-origin allow-forms";
+/**
+ * Same-origin, script-running frames: the emulators reach into them as the real hosts' bridges do.
+ * No allow-forms: a host need not grant it, so the widgets must not rely on form submission.
+ */
+export const FRAME_SANDBOX = "allow-scripts allow-same-origin";
 /** The inline frame's height limit, as hosts give maxHeight. */
 export const DEFAULT_MAX_HEIGHT = 640;
 
-export function newFrame(container: HTMLElement, title: string): HTMLIFrameElement {
+export function newFrame(container: HTMLElement, title: string, sandbox = FRAME_SANDBOX): HTMLIFrameElement {
   const frame = document.createElement("iframe");
-  frame.setAttribute("sandbox", FRAME_SANDBOX);
+  frame.setAttribute("sandbox", sandbox);
   frame.title = title;
   frame.style.cssText = "width:100%;height:320px;border:0;display:block;background:transparent";
   container.append(frame);

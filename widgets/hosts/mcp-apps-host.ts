@@ -34,7 +34,7 @@ export async function mountMcpAppsHost(container: HTMLElement, options: Emulated
   let displayMode: DisplayMode = "inline";
   const available: McpUiDisplayMode[] = options.availableDisplayModes ?? ["inline", "fullscreen"];
   const maxHeight = options.maxHeight ?? DEFAULT_MAX_HEIGHT;
-  let frame = newFrame(container, `${options.toolName} (MCP Apps)`);
+  let frame = newFrame(container, `${options.toolName} (MCP Apps)`, options.sandbox);
   let bridge: AppBridge | undefined;
   const events: HostEvent[] = [];
   const event = (name: string, detail: unknown) => {
@@ -114,7 +114,7 @@ export async function mountMcpAppsHost(container: HTMLElement, options: Emulated
     events,
     async reload() {
       await bridge?.close();
-      const next = newFrame(container, frame.title);
+      const next = newFrame(container, frame.title, options.sandbox);
       frame.replaceWith(next);
       frame = next;
       showDisplayMode(frame, displayMode);

@@ -3,6 +3,7 @@ import { h, record, text } from "../ui/dom";
 import type { Activity } from "../ui/activity";
 import { succeeded } from "../ui/activity";
 import type { Strings } from "../ui/i18n";
+import { onEnter } from "../ui/keys";
 
 /**
  * Editing one character (update_character): a form shown in a host modal (ChatGPT renders the
@@ -57,14 +58,14 @@ export function characterEditor(props: EditorProps): HTMLElement {
 
   const field = (key: keyof Draft, label: string, multiline = false) => {
     const id = `edit-${key}`;
-    const on = { input: (e: Event) => (draft[key] = (e.target as HTMLInputElement | HTMLTextAreaElement).value) };
+    const on = { input: (e: Event) => (draft[key] = (e.target as HTMLInputElement | HTMLTextAreaElement).value), ...(multiline ? {} : { keydown: onEnter(submit) }) };
     return [
       h("label", { attrs: { for: id } }, label),
       multiline ? h("textarea", { attrs: { id, maxlength: 4000 }, on }, draft[key]) : h("input", { attrs: { id, maxlength: 120, value: draft[key] }, on }),
     ];
   };
-  const submit = (event: SubmitEvent) => {
-    event.preventDefault();
+  const submit = () => {
+    if (activity.busy) return;
     void activity.run(rerender, t.saving, async () => {
       const traits = draft.traits
         .split(/[,、，]/)
@@ -79,9 +80,10 @@ export function characterEditor(props: EditorProps): HTMLElement {
       return t.saved(text(c, "name", draft.name));
     });
   };
+  // Not a <form>: Save is a button, so it works where the host's sandbox lacks allow-forms.
   return h(
-    "form",
-    { class: "card editor", attrs: { "aria-labelledby": "edit-title", "data-testid": "character-editor" }, on: { submit } },
+    "div",
+    { class: "card editor", attrs: { role: "form", "aria-labelledby": "edit-title", "data-testid": "character-editor" } },
     h("h2", { attrs: { id: "edit-title" } }, t.editName(draft.name)),
     ...field("name", t.characterName),
     ...field("role", t.roleOptional),
@@ -90,7 +92,7 @@ export function characterEditor(props: EditorProps): HTMLElement {
     h(
       "div",
       { class: "actions" },
-      h("button", { class: "primary", attrs: { type: "submit", disabled: activity.busy } }, t.save),
+      h("button", { class: "primary", attrs: { type: "button", disabled: activity.busy }, on: { click: submit } }, t.save),
       h(
         "button",
         {

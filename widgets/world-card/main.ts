@@ -5,6 +5,7 @@ import { Activity, succeeded } from "../ui/activity";
 import { formatDate, type Strings } from "../ui/i18n";
 import { relationsGraph, type GraphNode } from "../ui/graph";
 import { characterEditor, editorDialog } from "./character-editor";
+import { onEnter } from "../ui/keys";
 
 /**
  * The world card: one world (get_world, create_world, update_world) with its counts and first
@@ -111,8 +112,8 @@ function view({ host, rerender, t }: ViewContext): Node {
     );
   }
 
-  const addCharacter = (event: SubmitEvent) => {
-    event.preventDefault();
+  const addCharacter = () => {
+    if (activity.busy) return;
     const draft = host.widgetState<CardState>() ?? {};
     const name = (draft.draftName ?? "").trim();
     if (!name) {
@@ -200,14 +201,16 @@ function view({ host, rerender, t }: ViewContext): Node {
         )
       : h("p", { class: "muted" }, t.noCharacters);
 
+  // A group with a button, not a <form>: submission needs allow-forms, which a host may not grant.
+  const submitOnEnter = onEnter(addCharacter);
   const addForm = h(
-    "form",
-    { class: "inline", attrs: { "aria-label": t.addCharacterForm }, on: { submit: addCharacter } },
+    "div",
+    { class: "inline", attrs: { role: "group", "aria-label": t.addCharacterForm } },
     h("label", { class: "visually-hidden", attrs: { for: "new-name" } }, t.characterName),
-    h("input", { attrs: { id: "new-name", name: "name", placeholder: t.characterName, maxlength: 120, value: state.draftName ?? "" }, on: { input: (e) => save({ draftName: (e.target as HTMLInputElement).value }) } }),
+    h("input", { attrs: { id: "new-name", name: "name", placeholder: t.characterName, maxlength: 120, value: state.draftName ?? "" }, on: { input: (e) => save({ draftName: (e.target as HTMLInputElement).value }), keydown: submitOnEnter } }),
     h("label", { class: "visually-hidden", attrs: { for: "new-role" } }, t.roleOptional),
-    h("input", { attrs: { id: "new-role", name: "role", placeholder: t.roleOptional, maxlength: 120, value: state.draftRole ?? "" }, on: { input: (e) => save({ draftRole: (e.target as HTMLInputElement).value }) } }),
-    h("button", { class: "primary", attrs: { type: "submit", disabled: activity.busy } }, t.addCharacter),
+    h("input", { attrs: { id: "new-role", name: "role", placeholder: t.roleOptional, maxlength: 120, value: state.draftRole ?? "" }, on: { input: (e) => save({ draftRole: (e.target as HTMLInputElement).value }), keydown: submitOnEnter } }),
+    h("button", { class: "primary", attrs: { type: "button", disabled: activity.busy }, on: { click: addCharacter } }, t.addCharacter),
   );
 
   const actions = h(
