@@ -600,6 +600,44 @@ const clippedRight = (m: Mounted) =>
 
 const inputSchemaOf = (f: Fixture, tool: string) => (f.tools.find((t) => t.name === tool)?.inputSchema as { properties: Record<string, { maxLength?: number; items?: { maxLength?: number }; maxItems?: number }> }).properties;
 
+describe("MCP Apps widget state", () => {
+  it("belongs to one rendered result: another world's card, or a later card of the same world, never shows a character twice or another world's", async () => {
+    const f = await fixture();
+    const context = await browser.newContext();
+    const make = async (name: string) => {
+      const worldId = worldOf(await f.call("create_world", { name, theme: "fantasy" })).id;
+      await f.call("create_character", { worldId, name: `${name} Elder` });
+      return worldId;
+    };
+    const a = await make("Aldmoor");
+    const b = await make("Briarholt");
+    const html = await f.widgetHtml("get_world");
+    // Every card of the emulator has the same toolInfo.id, as JSON-RPC ids repeat across sessions.
+    const cardA = await mount("mcp-apps", f, { html, toolName: "get_world", toolInput: { worldId: a }, toolResult: await f.call("get_world", { worldId: a }), context });
+    await expect.poll(() => cardA.frame.locator("h1").textContent()).toBe("Aldmoor");
+    await cardA.frame.locator("#new-name").fill("Ghost");
+    await cardA.frame.getByRole("button", { name: "Add character" }).click();
+    await expect.poll(() => cardA.frame.getByTestId("status").textContent(), { timeout: 10_000 }).toContain("Ghost joined Aldmoor");
+
+    const cardB = await mount("mcp-apps", f, { html, toolName: "get_world", toolInput: { worldId: b }, toolResult: await f.call("get_world", { worldId: b }), context });
+    await expect.poll(() => cardB.frame.locator("h1").textContent()).toBe("Briarholt");
+    expect(await cardB.frame.getByTestId("characters").locator("li").allTextContents()).toEqual([expect.stringContaining("Briarholt Elder")]);
+    expect(await cardB.frame.getByTestId("counts").textContent()).toContain("1 character ·");
+
+    // A later get_world of A already lists Ghost: once, and counted once.
+    const later = await mount("mcp-apps", f, { html, toolName: "get_world", toolInput: { worldId: a }, toolResult: await f.call("get_world", { worldId: a }), context });
+    await expect.poll(() => later.frame.locator("h1").textContent()).toBe("Aldmoor");
+    const rows = await later.frame.getByTestId("characters").locator("li").allTextContents();
+    expect(rows.filter((r) => r.includes("Ghost"))).toHaveLength(1);
+    expect(await later.frame.getByTestId("counts").textContent()).toContain("2 characters ·");
+    // The first card, rendered again, still has its own addition.
+    await cardA.reload();
+    await expect.poll(() => cardA.frame.getByTestId("characters").textContent()).toContain("Ghost");
+    expect(await cardA.frame.getByTestId("counts").textContent()).toContain("2 characters ·");
+    await context.close();
+  });
+});
+
 describe.each(HOSTS)("review fixes in the %s host", (host) => {
   it("adds and saves without allow-forms (ext-apps' example sandbox): button clicks and Enter", async () => {
     const f = await fixture();

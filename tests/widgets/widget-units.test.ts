@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDate, stringsFor, WIDGET_LOCALES } from "../../widgets/ui/i18n";
 import { edgesOf } from "../../widgets/ui/graph";
+import { addedBeyond } from "../../widgets/world-card/added";
+import { stateKey } from "../../widgets/bridge/state-key";
 import { ROOT } from "../support/next-server.mjs";
 
 describe("the widgets' string table", () => {
@@ -67,6 +69,22 @@ describe("the relation graph", () => {
       ["a", "c"],
       ["b", "c"],
     ]);
+  });
+});
+
+describe("MCP Apps widget state", () => {
+  it("is keyed by the rendered result: the same call id or arguments with another result is another key", () => {
+    const result = (worldId: string, characters: number) => ({ structuredContent: { world: { id: worldId, counts: { characters } } } });
+    const key = stateKey("world-card", { toolCallId: 3, input: { worldId: "a" }, result: result("a", 1) });
+    expect(stateKey("world-card", { toolCallId: 3, input: { worldId: "a" }, result: result("a", 1) })).toBe(key);
+    expect(stateKey("world-card", { toolCallId: 3, input: { worldId: "b" }, result: result("b", 1) })).not.toBe(key);
+    expect(stateKey("world-card", { input: { worldId: "a" }, result: result("a", 2) })).not.toBe(stateKey("world-card", { input: { worldId: "a" }, result: result("a", 1) }));
+    expect(stateKey("world-list", { toolCallId: 3, input: { worldId: "a" }, result: result("a", 1) })).not.toBe(key);
+  });
+
+  it("adds a character added from the card once, and not when the server's list has it", () => {
+    const row = (id: string) => ({ id, name: id, role: "" });
+    expect(addedBeyond([row("a"), row("b")], [row("b"), row("c"), row("c")])).toEqual([row("c")]);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps";
 import { McpAppsClient } from "./mcp-apps-client";
+import { stateKey as keyOf } from "./state-key";
 import {
   Listeners,
   inlineFileArgument,
@@ -18,8 +19,8 @@ import {
 /**
  * An MCP Apps host (SEP-1865: Claude and others; ChatGPT too) through McpAppsClient. MCP Apps
  * keeps no widget state, so the bridge does (seed 003 §state management): in the frame's
- * localStorage when the sandbox allows it, else in memory, under a key of this widget and the tool
- * call it renders, so a re-rendered frame finds it again.
+ * localStorage when the sandbox allows it, else in memory, under a key of this widget and the result
+ * it renders (state-key.ts), so a re-rendered frame finds it again and no other card shares it.
  */
 
 const DISPLAY_MODES: readonly DisplayMode[] = ["inline", "fullscreen", "pip"];
@@ -69,8 +70,8 @@ export async function mcpAppsHost(widget: string, version: string): Promise<Widg
     context = { ...context, ...next };
     applyStyles(context);
   };
-  /** The tool call this frame renders: its request id when the host says, else its arguments. */
-  const stateKey = () => `worldcrafter:widget-state:${widget}:${String(context.toolInfo?.id ?? JSON.stringify(input ?? {}))}`;
+  /** The result this frame renders, with its call's id and arguments. */
+  const stateKey = () => keyOf(widget, { ...(context.toolInfo?.id !== undefined ? { toolCallId: context.toolInfo.id } : {}), input, result });
 
   // Handlers before connect: the host may send input and result right after initialization.
   client.onNotification("ui/notifications/tool-input-partial", (params) => {

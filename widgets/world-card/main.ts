@@ -6,6 +6,7 @@ import { formatDate, type Strings } from "../ui/i18n";
 import { relationsGraph, type GraphNode } from "../ui/graph";
 import { characterEditor, editorDialog } from "./character-editor";
 import { onEnter } from "../ui/keys";
+import { addedBeyond, type CharacterRow } from "./added";
 
 /**
  * The world card: one world (get_world, create_world, update_world) with its counts and first
@@ -17,13 +18,9 @@ import { onEnter } from "../ui/keys";
  * there when the host renders the card again.
  */
 
-interface CharacterRow extends Json {
-  id: string;
-  name: string;
-  role: string;
-}
-
 interface CardState extends Json {
+  /** The world this state belongs to: state of any other world is not this card's. */
+  worldId?: string;
   draftName?: string;
   draftRole?: string;
   added?: CharacterRow[];
@@ -74,26 +71,33 @@ async function loadExpanded(host: WidgetHost, worldId: string, t: Strings): Prom
 }
 
 function view({ host, rerender, t }: ViewContext): Node {
-  const state = host.widgetState<CardState>() ?? {};
-  const save = (patch: Partial<CardState>) => host.setWidgetState({ ...(host.widgetState<CardState>() ?? {}), ...patch });
+  const result: ToolResult | undefined = host.toolResult();
+  const world = record(result?.structuredContent?.world);
+  const worldId = text(world, "id");
+  // Only this world's state: a host (or a stale key) handing over another world's shows none of it.
+  const current = (): CardState => {
+    const s = host.widgetState<CardState>();
+    return s && s.worldId === worldId ? s : {};
+  };
+  const state = current();
+  const save = (patch: Partial<CardState>) => host.setWidgetState({ ...current(), ...patch, worldId });
   const context = host.context();
 
   // A host modal (ChatGPT requestModal) renders this widget again just to edit one character.
   const viewMode = host.view();
   const modalId = viewMode.mode === "modal" ? text(viewMode.params, "editCharacterId") : "";
   // The edit is widget state, which the host shares between the modal and the card: the card shows it.
-  const saved = (c: CharacterRow) => save({ edited: { ...(host.widgetState<CardState>()?.edited ?? {}), [c.id]: c } });
+  const saved = (c: CharacterRow) => save({ edited: { ...(current().edited ?? {}), [c.id]: c } });
   if (modalId) return characterEditor({ host, t, characterId: modalId, activity, rerender, saved, done: () => void host.requestClose() });
 
-  const result: ToolResult | undefined = host.toolResult();
-  const world = record(result?.structuredContent?.world);
   if (!world) return h("div", { class: "empty", attrs: { role: "status" } }, result ? firstText(result.content) || t.noWorld : t.loadingWorld);
   const full = record(result?._meta?.[WORLD_META]);
-  const added = state.added ?? [];
+  const listed = rowsOf(full?.characters);
+  // Deduplicated by id, so a character is listed and counted once.
+  const added = addedBeyond(listed, state.added ?? []);
   const withEdits = (rows: CharacterRow[]) => rows.map((c) => state.edited?.[c.id] ?? c);
-  const shown = withEdits([...rowsOf(full?.characters), ...added]);
+  const shown = withEdits([...listed, ...added]);
   const counts = record(full?.counts) ?? record(world.counts);
-  const worldId = text(world, "id");
   const worldName = text(world, "name");
   const big = context.displayMode === "fullscreen";
 
@@ -114,7 +118,7 @@ function view({ host, rerender, t }: ViewContext): Node {
 
   const addCharacter = () => {
     if (activity.busy) return;
-    const draft = host.widgetState<CardState>() ?? {};
+    const draft = current();
     const name = (draft.draftName ?? "").trim();
     if (!name) {
       activity.fail(t.nameFirst);
@@ -125,7 +129,7 @@ function view({ host, rerender, t }: ViewContext): Node {
       const r = succeeded(await host.callTool("create_character", { worldId, name, ...(role ? { role } : {}) }), t.toolFailed);
       const c = record(r.structuredContent?.character);
       const row = { id: text(c, "id"), name: text(c, "name", name), role: text(c, "role", role) };
-      save({ added: [...(host.widgetState<CardState>()?.added ?? []), row], draftName: "", draftRole: "" });
+      save({ added: [...(current().added ?? []), row], draftName: "", draftRole: "" });
       expanded = undefined;
       return t.joined(row.name, worldName);
     });
