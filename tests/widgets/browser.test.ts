@@ -440,12 +440,14 @@ describe.each(HOSTS)("host APIs in the %s host", (host) => {
     const editor = host === "chatgpt" ? m.page.frameLocator("[data-testid=host-modal] iframe") : m.frame;
     if (host === "chatgpt") await expect.poll(() => eventsNamed(m, "requestModal")).toHaveLength(1);
     await expect.poll(() => editor.locator("#edit-name").inputValue(), { timeout: 10_000 }).toBe("Bram Weald");
-    await editor.locator("#edit-traits").fill("watchful, loyal");
+    // One trait per line: a comma is part of a trait.
+    await editor.locator("#edit-traits").fill("watchful\nloyal, to a fault");
     await editor.locator("#edit-role").fill("warden");
     await m.screenshot("world-card-edit");
     await editor.getByRole("button", { name: "Save" }).click();
     const bram = () => m.calls.find((c) => c.name === "update_character");
-    await expect.poll(() => bram()?.args, { timeout: 10_000 }).toMatchObject({ name: "Bram Weald", role: "warden", traits: ["watchful", "loyal"] });
+    // Only the fields the user changed are sent (the name was left alone).
+    await expect.poll(() => bram()?.args, { timeout: 10_000 }).toEqual({ characterId: expect.any(String), role: "warden", traits: ["watchful", "loyal, to a fault"] });
     // The modal closes itself (requestClose from the modal frame); the dialog goes away.
     if (host === "chatgpt") await expect.poll(() => m.page.locator("[data-testid=host-modal]").count()).toBe(0);
     else await expect.poll(() => m.frame.getByTestId("character-editor").count()).toBe(0);
@@ -639,6 +641,26 @@ describe("MCP Apps widget state", () => {
 });
 
 describe.each(HOSTS)("review fixes in the %s host", (host) => {
+  it("the editor keeps traits with commas exactly and sends only the fields changed", async () => {
+    const f = await fixture();
+    const worldId = worldOf(await f.call("create_world", { name: "Commaby", theme: "fantasy" })).id;
+    const ana = characterOf(await f.call("create_character", { worldId, name: "Ana", role: "pilot", traits: ["loyal, to a fault", "brave"], backstory: "Para one.\n\nPara two." }));
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: await f.call("get_world", { worldId }) });
+    await expect.poll(() => m.frame.getByTestId("characters").textContent()).toContain("Ana");
+    await m.frame.getByRole("button", { name: "Edit Ana" }).click();
+    const editor = host === "chatgpt" ? m.page.frameLocator("[data-testid=host-modal] iframe") : m.frame;
+    await expect.poll(() => editor.locator("#edit-name").inputValue(), { timeout: 10_000 }).toBe("Ana");
+    expect(await editor.locator("#edit-traits").inputValue()).toBe("loyal, to a fault\nbrave");
+    await editor.locator("#edit-name").fill("Ana B");
+    await editor.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => m.calls.find((c) => c.name === "update_character")?.args, { timeout: 10_000 }).toEqual({ characterId: ana.id, name: "Ana B" });
+    // A call is recorded before its answer arrives: wait for the answer.
+    await expect.poll(() => Object.keys(m.calls.find((c) => c.name === "update_character")!.result).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const saved = (await f.call("get_character", { characterId: ana.id })).structuredContent as { character: { name: string; traits: string[]; backstory: string } };
+    expect(saved.character).toMatchObject({ name: "Ana B", traits: ["loyal, to a fault", "brave"], backstory: "Para one.\n\nPara two." });
+    await m.page.close();
+  });
+
   it("adds and saves without allow-forms (ext-apps' example sandbox): button clicks and Enter", async () => {
     const f = await fixture();
     const { worldId, shown } = await populatedWorld(f, "Formless");

@@ -11,6 +11,7 @@ import { formatDate, stringsFor, WIDGET_LOCALES } from "../../widgets/ui/i18n";
 import { edgesOf } from "../../widgets/ui/graph";
 import { addedBeyond } from "../../widgets/world-card/added";
 import { stateKey } from "../../widgets/bridge/state-key";
+import { changedFields, traitsOf } from "../../widgets/world-card/character-editor";
 import { ROOT } from "../support/next-server.mjs";
 
 describe("the widgets' string table", () => {
@@ -85,6 +86,16 @@ describe("MCP Apps widget state", () => {
   it("adds a character added from the card once, and not when the server's list has it", () => {
     const row = (id: string) => ({ id, name: id, role: "" });
     expect(addedBeyond([row("a"), row("b")], [row("b"), row("c"), row("c")])).toEqual([row("c")]);
+  });
+});
+
+describe("the character editor", () => {
+  it("keeps a trait with commas whole (one per line) and sends only the fields changed", () => {
+    const loaded = { name: "Ana", role: "pilot", traits: "loyal, to a fault\nbrave", backstory: "Para one.\n\nPara two." };
+    expect(traitsOf(loaded.traits)).toEqual(["loyal, to a fault", "brave"]);
+    expect(changedFields(loaded, { ...loaded, name: "Ana B" })).toEqual({ name: "Ana B" });
+    expect(changedFields(loaded, { ...loaded, traits: "loyal, to a fault\r\n\n brave \nquick" })).toEqual({ traits: ["loyal, to a fault", "brave", "quick"] });
+    expect(changedFields(loaded, { ...loaded, name: " Ana " })).toEqual({});
   });
 });
 

@@ -11,7 +11,7 @@ import { onEnter } from "../ui/keys";
  * is read once with get_character; what the user types survives the widget's full re-renders.
  */
 
-interface Draft {
+export interface Draft {
   name: string;
   role: string;
   traits: string;
@@ -30,16 +30,44 @@ interface EditorProps {
   saved: (character: { id: string; name: string; role: string }) => void;
 }
 
-const drafts = new Map<string, Draft | "loading" | Error>();
+/** What the user edits, and the character as loaded: only the fields that differ are sent. */
+interface Editing {
+  draft: Draft;
+  loaded: Draft;
+}
+
+const drafts = new Map<string, Editing | "loading" | Error>();
+
+/** One trait per line: a trait may hold commas ("loyal, to a fault"), so a line is the only safe separator. */
+export function traitsOf(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
+/** update_character's arguments: the fields the user changed (compared as the server would store them). */
+export function changedFields(loaded: Draft, draft: Draft): Json {
+  const changes: Json = {};
+  if (draft.name.trim() !== loaded.name.trim()) changes.name = draft.name.trim();
+  if (draft.role.trim() !== loaded.role.trim()) changes.role = draft.role.trim();
+  const traits = traitsOf(draft.traits);
+  if (JSON.stringify(traits) !== JSON.stringify(traitsOf(loaded.traits))) changes.traits = traits;
+  if (draft.backstory !== loaded.backstory) changes.backstory = draft.backstory;
+  return changes;
+}
 
 function load(props: EditorProps): void {
   const { host, t, characterId, rerender } = props;
   drafts.set(characterId, "loading");
   host.callTool("get_character", { characterId }).then(
     (r) => {
-      const c = record(succeeded(r, t.toolFailed).structuredContent?.character);
+      const ok = succeeded(r, t.toolFailed);
+      // The widget-only record holds the whole backstory; the model's copy may be cut.
+      const c = record(ok._meta?.["worldcrafter/character"]) ?? record(ok.structuredContent?.character);
       const traits = Array.isArray(c?.traits) ? c.traits.filter((x): x is string => typeof x === "string") : [];
-      drafts.set(characterId, { name: text(c, "name"), role: text(c, "role"), traits: traits.join(", "), backstory: text(c, "backstory") });
+      const loaded = { name: text(c, "name"), role: text(c, "role"), traits: traits.join("\n"), backstory: text(c, "backstory") };
+      drafts.set(characterId, { draft: { ...loaded }, loaded });
       rerender();
     },
     (error: unknown) => {
@@ -51,10 +79,11 @@ function load(props: EditorProps): void {
 
 export function characterEditor(props: EditorProps): HTMLElement {
   const { host, t, characterId, activity, rerender, done, saved } = props;
-  const draft = drafts.get(characterId);
-  if (draft === undefined) load(props);
-  if (draft === undefined || draft === "loading") return h("div", { class: "empty", attrs: { role: "status" } }, t.loadingCharacter);
-  if (draft instanceof Error) return h("div", { class: "empty status error", attrs: { role: "alert" } }, draft.message);
+  const editing = drafts.get(characterId);
+  if (editing === undefined) load(props);
+  if (editing === undefined || editing === "loading") return h("div", { class: "empty", attrs: { role: "status" } }, t.loadingCharacter);
+  if (editing instanceof Error) return h("div", { class: "empty status error", attrs: { role: "alert" } }, editing.message);
+  const { draft, loaded } = editing;
 
   const field = (key: keyof Draft, label: string, multiline = false) => {
     const id = `edit-${key}`;
@@ -66,13 +95,15 @@ export function characterEditor(props: EditorProps): HTMLElement {
   };
   const submit = () => {
     if (activity.busy) return;
+    const changes = changedFields(loaded, draft);
+    if (Object.keys(changes).length === 0) {
+      // Nothing to save: the server would refuse an empty update.
+      drafts.delete(characterId);
+      done();
+      return;
+    }
     void activity.run(rerender, t.saving, async () => {
-      const traits = draft.traits
-        .split(/[,、，]/)
-        .map((x) => x.trim())
-        .filter(Boolean);
-      const args: Json = { characterId, name: draft.name.trim(), role: draft.role.trim(), traits, backstory: draft.backstory };
-      const r = succeeded(await host.callTool("update_character", args), t.toolFailed);
+      const r = succeeded(await host.callTool("update_character", { characterId, ...changes }), t.toolFailed);
       const c = record(r.structuredContent?.character);
       drafts.delete(characterId);
       saved({ id: characterId, name: text(c, "name", draft.name), role: text(c, "role", draft.role) });
@@ -87,7 +118,7 @@ export function characterEditor(props: EditorProps): HTMLElement {
     h("h2", { attrs: { id: "edit-title" } }, t.editName(draft.name)),
     ...field("name", t.characterName),
     ...field("role", t.roleOptional),
-    ...field("traits", t.traitsHint),
+    ...field("traits", t.traitsHint, true),
     ...field("backstory", t.backstory, true),
     h(
       "div",
