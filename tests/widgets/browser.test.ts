@@ -685,4 +685,15 @@ describe.each(HOSTS)("review fixes in the %s host", (host) => {
     await expect.poll(() => m.frame.getByTestId("characters").textContent()).toContain("Cass Mire · seer");
     await m.page.close();
   });
+
+  it("update_world's card lists the world's characters like get_world's", async () => {
+    const f = await fixture();
+    const { worldId } = await populatedWorld(f, "Renameton");
+    const updated = await f.call("update_world", { worldId, tone: "bright" });
+    const m = await mount(host, f, { html: await f.widgetHtml("update_world"), toolName: "update_world", toolInput: { worldId, tone: "bright" }, toolResult: updated });
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Renameton");
+    expect(await m.frame.getByTestId("counts").textContent()).toContain("3 characters ·");
+    expect(await m.frame.getByTestId("characters").locator("li").count()).toBe(3);
+    await m.page.close();
+  });
 });

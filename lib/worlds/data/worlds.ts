@@ -96,7 +96,8 @@ export async function updateWorld(owner: string, id: string, changes: Partial<Wo
   // updateMany carries the owner filter; the count tells a foreign or missing id apart from success.
   const { count } = await (await getPrisma()).world.updateMany({ where: { id, ownerSubject: owner }, data: changes });
   if (count === 0) throw new NotFoundError("World", id);
-  return getWorld(owner, id);
+  // The card's read: the world card shows an updated world as it shows a read one (first characters and places).
+  return getWorldCard(owner, id);
 }
 
 /**

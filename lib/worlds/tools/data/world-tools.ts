@@ -107,7 +107,8 @@ export const updateWorld = defineTool({
     const w = await worlds.updateWorld(ownerOf(ctx), worldId, changes);
     worldChanged(ctx, w.id);
     const full = worldWithCounts(w);
-    return result(narrate(ctx).updated(fields, w.name), { world: fitRecord(full, ["description"]) }, { [WidgetKey.World]: full });
+    // The same widget preview as get_world's: without it the card said "No characters yet." beside the count.
+    return result(narrate(ctx).updated(fields, w.name), { world: fitRecord(full, ["description"]) }, { [WidgetKey.World]: { ...full, characters: w.characters, locations: w.locations } });
   },
 });
 
