@@ -696,4 +696,23 @@ describe.each(HOSTS)("review fixes in the %s host", (host) => {
     expect(await m.frame.getByTestId("characters").locator("li").count()).toBe(3);
     await m.page.close();
   });
+
+  it("an error result shows its message, not an empty state, in every widget", async () => {
+    const f = await fixture();
+    const anonymous = await fixture(true);
+    const cases = [
+      { tool: "list_worlds", input: {}, result: await anonymous.call("list_worlds", {}), empty: "No worlds" },
+      { tool: "get_world", input: { worldId: "missing" }, result: await f.call("get_world", { worldId: "missing" }), empty: "No world to show" },
+      { tool: "get_character", input: { characterId: "missing" }, result: await f.call("get_character", { characterId: "missing" }), empty: "No character to show" },
+    ];
+    for (const c of cases) {
+      expect(c.result.isError).toBe(true);
+      const message = ((c.result.content as { text: string }[])[0]!).text;
+      const m = await mount(host, f, { html: await f.widgetHtml(c.tool), toolName: c.tool, toolInput: c.input, toolResult: c.result });
+      await expect.poll(() => m.frame.locator("#root").textContent(), { timeout: 5_000 }).toContain(message);
+      expect(await m.frame.getByRole("alert").textContent()).toBe(message);
+      expect(await m.frame.locator("#root").textContent()).not.toContain(c.empty);
+      await m.page.close();
+    }
+  });
 });

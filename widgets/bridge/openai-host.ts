@@ -59,7 +59,11 @@ export function openAiHost(openai: OpenAiGlobals): WidgetHost {
     toolInput: () => openai.toolInput ?? undefined,
     toolResult: () => {
       if (!openai.toolOutput && !openai.toolResponseMetadata) return undefined;
-      return { ...(openai.toolOutput ? { structuredContent: openai.toolOutput } : {}), ...(openai.toolResponseMetadata ? { _meta: openai.toolResponseMetadata } : {}) };
+      // ChatGPT hands over neither content nor isError: a failed call shows as the server's
+      // structuredContent.error ({ code, message }), and is a failure here as in MCP Apps.
+      const error = isJson(openai.toolOutput?.error) ? openai.toolOutput.error : undefined;
+      const failed = typeof error?.message === "string" ? { isError: true, content: [{ type: "text", text: error.message }] } : {};
+      return { ...(openai.toolOutput ? { structuredContent: openai.toolOutput } : {}), ...(openai.toolResponseMetadata ? { _meta: openai.toolResponseMetadata } : {}), ...failed };
     },
     context: (): HostContext => {
       const timeZone = openai.userLocation?.timezone;

@@ -2,6 +2,7 @@ import type { Json, ToolResult } from "../bridge/host";
 import { firstText, h, record, records, text } from "../ui/dom";
 import { mountWidget, type ViewContext } from "../ui/mount";
 import { Activity, succeeded } from "../ui/activity";
+import { failureView } from "../ui/failure";
 
 /**
  * The character card (get_character, create_character, update_character): role, traits,
@@ -18,6 +19,8 @@ const CHARACTER_META = "worldcrafter/character";
 const activity = new Activity();
 
 function view({ host, rerender, t }: ViewContext): Node {
+  const failed = failureView(host.toolResult(), t.toolFailed);
+  if (failed) return failed;
   const state = host.widgetState<CardState>() ?? {};
   const result: ToolResult | undefined = state.opened ?? host.toolResult();
   const character = record(result?.structuredContent?.character);

@@ -2,6 +2,7 @@ import type { Json, ToolResult, WidgetHost } from "../bridge/host";
 import { firstText, h, record, records, text } from "../ui/dom";
 import { mountWidget, type ViewContext } from "../ui/mount";
 import { Activity, succeeded } from "../ui/activity";
+import { failureView } from "../ui/failure";
 import { formatDate, type Strings } from "../ui/i18n";
 import { relationsGraph, type GraphNode } from "../ui/graph";
 import { characterEditor, editorDialog } from "./character-editor";
@@ -90,6 +91,8 @@ function view({ host, rerender, t }: ViewContext): Node {
   const saved = (c: CharacterRow) => save({ edited: { ...(current().edited ?? {}), [c.id]: c } });
   if (modalId) return characterEditor({ host, t, characterId: modalId, activity, rerender, saved, done: () => void host.requestClose() });
 
+  const failed = failureView(result, t.toolFailed);
+  if (failed) return failed;
   if (!world) return h("div", { class: "empty", attrs: { role: "status" } }, result ? firstText(result.content) || t.noWorld : t.loadingWorld);
   const full = record(result?._meta?.[WORLD_META]);
   const listed = rowsOf(full?.characters);

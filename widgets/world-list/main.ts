@@ -2,6 +2,7 @@ import { FileTooLargeError, type Json, type ToolResult } from "../bridge/host";
 import { firstText, h, record, records, text } from "../ui/dom";
 import { mountWidget, type ViewContext } from "../ui/mount";
 import { Activity, succeeded } from "../ui/activity";
+import { failureView } from "../ui/failure";
 
 /**
  * The user's worlds (list_worlds), a page at a time: "Show more" calls list_worlds with the
@@ -33,6 +34,8 @@ const rowsOf = (value: unknown): WorldRow[] => records(value).map((w) => ({ id: 
 
 function view({ host, rerender, t }: ViewContext): Node {
   const result: ToolResult | undefined = host.toolResult();
+  const failed = failureView(result, t.toolFailed);
+  if (failed) return failed;
   if (!result?.structuredContent) return h("div", { class: "empty", attrs: { role: "status" } }, result ? firstText(result.content) || t.noWorldsToShow : t.loadingWorlds);
   const state = host.widgetState<ListState>() ?? {};
   const worlds = [...(state.imported ?? []), ...rowsOf(result.structuredContent.worlds), ...(state.more ?? [])];
