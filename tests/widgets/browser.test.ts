@@ -119,6 +119,8 @@ interface MountOptions {
   upload?: (file: { name: string; type: string; text: string }) => Promise<{ fileId: string; downloadUrl: string }>;
   /** The frame's sandbox (the emulators' default grants no allow-forms). */
   sandbox?: string;
+  /** Requests the host refuses. */
+  refuse?: ("message" | "displayMode" | "openLink")[];
   /** A browser context to open the page in: pages of one context share the widgets' localStorage. */
   context?: BrowserContext;
 }
@@ -714,5 +716,29 @@ describe.each(HOSTS)("review fixes in the %s host", (host) => {
       expect(await m.frame.locator("#root").textContent()).not.toContain(c.empty);
       await m.page.close();
     }
+  });
+
+  it("a host refusing a follow-up or a display mode is shown on the status line", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Refusal Reach");
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: shown, refuse: ["message", "displayMode"] });
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Refusal Reach");
+    const status = m.frame.getByTestId("status");
+    await m.frame.getByRole("button", { name: "Ask about it" }).click();
+    await expect.poll(() => status.textContent()).toContain("refused");
+    expect(await status.getAttribute("class")).toContain("error");
+    await m.frame.getByRole("button", { name: "Expand" }).click();
+    await expect.poll(() => eventsNamed(m, "requestDisplayMode")).toEqual(["fullscreen"]);
+    await expect.poll(() => status.textContent()).toContain("refused");
+    expect(m.errors).toEqual([]);
+    await m.page.close();
+
+    const characterId = ((await f.call("list_characters", { worldId })).structuredContent as { characters: { id: string }[] }).characters[0]!.id;
+    const c = await mount(host, f, { html: await f.widgetHtml("get_character"), toolName: "get_character", toolInput: { characterId }, toolResult: await f.call("get_character", { characterId }), refuse: ["message"] });
+    await expect.poll(() => c.frame.locator("h1").count()).toBe(1);
+    await c.frame.getByRole("button", { name: "Develop backstory" }).click();
+    await expect.poll(() => c.frame.getByTestId("status").textContent()).toContain("refused");
+    expect(c.errors).toEqual([]);
+    await c.page.close();
   });
 });

@@ -63,7 +63,7 @@ function view({ host, rerender, t }: ViewContext): Node {
       "div",
       { class: "actions" },
       state.opened ? h("button", { attrs: { type: "button" }, on: { click: () => host.setWidgetState({ ...state, opened: undefined }) } }, t.back) : null,
-      h("button", { attrs: { type: "button" }, on: { click: () => void host.sendFollowUp(t.developPrompt(text(full, "name"))) } }, t.developBackstory),
+      h("button", { attrs: { type: "button" }, on: { click: () => void activity.attempt(rerender, () => host.sendFollowUp(t.developPrompt(text(full, "name")))) } }, t.developBackstory),
     ),
     activity.line(),
   );

@@ -29,6 +29,9 @@ export function mountChatGptHost(container: HTMLElement, options: EmulatedHostOp
   let displayMode: DisplayMode = "inline";
   const maxHeight = options.maxHeight ?? DEFAULT_MAX_HEIGHT;
   let frame = newFrame(container, `${options.toolName} (ChatGPT)`, options.sandbox);
+  const refuse = (what: "message" | "displayMode" | "openLink", api: string) => {
+    if (options.refuse?.includes(what)) throw new Error(`The host refused ${api}`);
+  };
   /** The frames showing this widget (inline, and a modal when open), each with its window.openai. */
   const live = new Map<HTMLIFrameElement, { win: Window; openai: OpenAiGlobals }>();
   const uploads = new Map<string, string>();
@@ -74,16 +77,23 @@ export function mountChatGptHost(container: HTMLElement, options: EmulatedHostOp
       widgetState = JSON.parse(JSON.stringify(state)) as Json;
       announce({ widgetState });
     },
-    sendFollowUpMessage: async ({ prompt }) => event("followUp", prompt),
+    sendFollowUpMessage: async ({ prompt }) => {
+      event("followUp", prompt);
+      refuse("message", "sendFollowUpMessage");
+    },
     requestDisplayMode: async ({ mode }) => {
       event("requestDisplayMode", mode);
+      refuse("displayMode", "requestDisplayMode");
       displayMode = mode;
       showDisplayMode(frame, mode);
       announce({ displayMode });
       return { mode };
     },
     notifyIntrinsicHeight: (height) => fitHeight(target, height, maxHeight),
-    openExternal: ({ href }) => event("openExternal", href),
+    openExternal: async ({ href }) => {
+      event("openExternal", href);
+      refuse("openLink", "openExternal");
+    },
     requestClose: () => {
       if (target !== frame) {
         event("closeModal", null);

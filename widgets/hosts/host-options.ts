@@ -31,6 +31,8 @@ export interface EmulatedHostOptions {
    * alone: no forms, no same-origin storage.
    */
   sandbox?: string;
+  /** Requests the host refuses, as a host may: follow-ups, display modes, links. */
+  refuse?: ("message" | "displayMode" | "openLink")[];
   /** Everything the widget asked of the host besides tool calls (follow-ups, links, modes, closing). */
   onEvent?(event: string, detail: unknown): void;
 }

@@ -35,6 +35,9 @@ export async function mountMcpAppsHost(container: HTMLElement, options: Emulated
   const available: McpUiDisplayMode[] = options.availableDisplayModes ?? ["inline", "fullscreen"];
   const maxHeight = options.maxHeight ?? DEFAULT_MAX_HEIGHT;
   let frame = newFrame(container, `${options.toolName} (MCP Apps)`, options.sandbox);
+  const refuse = (what: "message" | "displayMode" | "openLink", method: string) => {
+    if (options.refuse?.includes(what)) throw new Error(`The host refused ${method}`);
+  };
   let bridge: AppBridge | undefined;
   const events: HostEvent[] = [];
   const event = (name: string, detail: unknown) => {
@@ -65,14 +68,17 @@ export async function mountMcpAppsHost(container: HTMLElement, options: Emulated
     };
     b.onmessage = async (params) => {
       event("followUp", params);
+      refuse("message", "ui/message");
       return {};
     };
     b.onopenlink = async (params) => {
       event("openExternal", params.url);
+      refuse("openLink", "ui/open-link");
       return {};
     };
     b.onrequestdisplaymode = async (params) => {
       event("requestDisplayMode", params.mode);
+      refuse("displayMode", "ui/request-display-mode");
       // The host grants what it offers, else keeps the current mode (SEP-1865 §display modes).
       if (available.includes(params.mode)) {
         displayMode = params.mode;

@@ -23,6 +23,19 @@ export class Activity {
     rerender();
   }
 
+  /**
+   * A host request with nothing to report when it works (a follow-up, a display mode, a modal):
+   * a host may refuse it, and the refusal is shown here rather than lost as an unhandled rejection.
+   */
+  async attempt(rerender: () => void, work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.status = { text: error instanceof Error ? error.message : String(error), error: true };
+      rerender();
+    }
+  }
+
   /** An error found before any call (a missing field). */
   fail(text: string): void {
     this.status = { text, error: true };

@@ -89,7 +89,7 @@ function view({ host, rerender, t }: ViewContext): Node {
   const modalId = viewMode.mode === "modal" ? text(viewMode.params, "editCharacterId") : "";
   // The edit is widget state, which the host shares between the modal and the card: the card shows it.
   const saved = (c: CharacterRow) => save({ edited: { ...(current().edited ?? {}), [c.id]: c } });
-  if (modalId) return characterEditor({ host, t, characterId: modalId, activity, rerender, saved, done: () => void host.requestClose() });
+  if (modalId) return characterEditor({ host, t, characterId: modalId, activity, rerender, saved, done: () => void activity.attempt(rerender, () => host.requestClose()) });
 
   const failed = failureView(result, t.toolFailed);
   if (failed) return failed;
@@ -162,7 +162,7 @@ function view({ host, rerender, t }: ViewContext): Node {
     });
 
   const edit = (c: CharacterRow) => {
-    if (host.canModal) void host.requestModal(t.editName(c.name), { editCharacterId: c.id });
+    if (host.canModal) void activity.attempt(rerender, () => host.requestModal(t.editName(c.name), { editCharacterId: c.id }));
     else save({ editing: c.id });
   };
 
@@ -170,7 +170,7 @@ function view({ host, rerender, t }: ViewContext): Node {
   const modes = context.availableDisplayModes;
   const mode = context.displayMode;
   const modeButton = (target: "inline" | "fullscreen" | "pip", label: string) =>
-    h("button", { attrs: { type: "button" }, on: { click: () => void host.requestDisplayMode(target) } }, label);
+    h("button", { attrs: { type: "button" }, on: { click: () => void activity.attempt(rerender, () => host.requestDisplayMode(target)) } }, label);
   const toolbar = h(
     "div",
     { class: "actions" },
@@ -224,7 +224,7 @@ function view({ host, rerender, t }: ViewContext): Node {
     "div",
     { class: "actions" },
     h("button", { attrs: { type: "button", disabled: activity.busy }, on: { click: () => void exportWorld() } }, t.exportWorld),
-    h("button", { attrs: { type: "button" }, on: { click: () => void host.sendFollowUp(t.askAboutPrompt(worldName)) } }, t.askAbout),
+    h("button", { attrs: { type: "button" }, on: { click: () => void activity.attempt(rerender, () => host.sendFollowUp(t.askAboutPrompt(worldName))) } }, t.askAbout),
     h(
       "button",
       {
