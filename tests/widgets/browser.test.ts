@@ -741,4 +741,27 @@ describe.each(HOSTS)("review fixes in the %s host", (host) => {
     expect(c.errors).toEqual([]);
     await c.page.close();
   });
+
+  it("Delete after a rename says so as an error, shows the current name, and deletes on a second confirm", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Oldname");
+    await f.call("update_world", { worldId, name: "Newname" });
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: shown });
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Oldname");
+    await m.frame.getByRole("button", { name: "Delete world" }).click();
+    await m.frame.getByRole("button", { name: "Delete for good" }).click();
+    const status = m.frame.getByTestId("status");
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toContain("Newname");
+    expect(await status.getAttribute("class")).toContain("error");
+    // The server's words to the model are not the user's.
+    expect(await status.textContent()).not.toContain("confirmName");
+    expect(await m.frame.getByRole("alertdialog").textContent()).toContain("Newname");
+    expect(await m.frame.locator("h1").textContent()).toBe("Newname");
+    expect((await f.call("get_world", { worldId })).isError).toBeFalsy();
+    await m.frame.getByRole("button", { name: "Delete for good" }).click();
+    await expect.poll(() => eventsNamed(m, "requestClose"), { timeout: 10_000 }).toHaveLength(1);
+    expect(m.calls.filter((c) => c.name === "delete_world").map((c) => c.args.confirmName)).toEqual(["Oldname", "Newname"]);
+    expect((await f.call("get_world", { worldId })).isError).toBe(true);
+    await m.page.close();
+  });
 });

@@ -53,6 +53,8 @@ export interface Strings {
   deleteWorld: string;
   confirmDelete(name: string): string;
   confirmDeleteButton: string;
+  /** delete_world refused the name the card showed: the world was renamed since. */
+  renamedConfirmAgain(name: string): string;
   deleting: string;
   deleted(name: string): string;
   updatedAt(date: string): string;
@@ -123,6 +125,7 @@ const en: Strings = {
   deleteWorld: "Delete world",
   confirmDelete: (name) => `Delete "${name}" with all its characters and locations? This cannot be undone.`,
   confirmDeleteButton: "Delete for good",
+  renamedConfirmAgain: (name) => `Not deleted: the world is now called "${name}". Confirm again to delete it.`,
   deleting: "Deleting…",
   deleted: (name) => `Deleted "${name}".`,
   updatedAt: (date) => `Updated ${date}`,
@@ -152,6 +155,7 @@ const enGB: Partial<Strings> = {
   askAboutPrompt: (world) => `Tell me more about the world ‘${world}’.`,
   confirmDelete: (name) => `Delete ‘${name}’ with all its characters and locations? This cannot be undone.`,
   deleted: (name) => `Deleted ‘${name}’.`,
+  renamedConfirmAgain: (name) => `Not deleted: the world is now called ‘${name}’. Confirm again to delete it.`,
   imported: (name) => `Imported ‘${name}’.`,
 };
 
@@ -201,6 +205,7 @@ const fr: Strings = {
   deleteWorld: "Supprimer le monde",
   confirmDelete: (name) => `Supprimer « ${name} » avec tous ses personnages et lieux ? C'est irréversible.`,
   confirmDeleteButton: "Supprimer définitivement",
+  renamedConfirmAgain: (name) => `Non supprimé : le monde s'appelle désormais « ${name} ». Confirmez à nouveau pour le supprimer.`,
   deleting: "Suppression…",
   deleted: (name) => `« ${name} » supprimé.`,
   updatedAt: (date) => `Mis à jour le ${date}`,
@@ -271,6 +276,7 @@ const es: Strings = {
   deleteWorld: "Eliminar mundo",
   confirmDelete: (name) => `¿Eliminar «${name}» con todos sus personajes y lugares? No se puede deshacer.`,
   confirmDeleteButton: "Eliminar para siempre",
+  renamedConfirmAgain: (name) => `No se eliminó: el mundo ahora se llama «${name}». Confirma de nuevo para eliminarlo.`,
   deleting: "Eliminando…",
   deleted: (name) => `Se eliminó «${name}».`,
   updatedAt: (date) => `Actualizado el ${date}`,
@@ -341,6 +347,7 @@ const ja: Strings = {
   deleteWorld: "世界を削除",
   confirmDelete: (name) => `「${name}」をすべてのキャラクターと場所ごと削除しますか？元に戻せません。`,
   confirmDeleteButton: "完全に削除",
+  renamedConfirmAgain: (name) => `削除していません。世界の名前は「${name}」に変わっています。削除するにはもう一度確認してください。`,
   deleting: "削除中…",
   deleted: (name) => `「${name}」を削除しました。`,
   updatedAt: (date) => `更新日時 ${date}`,
@@ -411,6 +418,7 @@ const ko: Strings = {
   deleteWorld: "세계 삭제",
   confirmDelete: (name) => `"${name}"을(를) 모든 캐릭터와 장소와 함께 삭제할까요? 되돌릴 수 없습니다.`,
   confirmDeleteButton: "영구 삭제",
+  renamedConfirmAgain: (name) => `삭제하지 않았습니다. 세계 이름이 "${name}"(으)로 바뀌었습니다. 삭제하려면 다시 확인하세요.`,
   deleting: "삭제 중…",
   deleted: (name) => `"${name}"을(를) 삭제했습니다.`,
   updatedAt: (date) => `업데이트: ${date}`,
@@ -481,6 +489,7 @@ const zh: Strings = {
   deleteWorld: "删除世界",
   confirmDelete: (name) => `要删除“${name}”及其所有角色和地点吗？此操作无法撤销。`,
   confirmDeleteButton: "永久删除",
+  renamedConfirmAgain: (name) => `未删除：该世界现在名为“${name}”。请再次确认以删除。`,
   deleting: "正在删除…",
   deleted: (name) => `已删除“${name}”。`,
   updatedAt: (date) => `更新于 ${date}`,

@@ -29,6 +29,8 @@ interface CardState extends Json {
   edited?: Record<string, CharacterRow>;
   /** The character being edited in the in-frame dialog (hosts without a modal). */
   editing?: string;
+  /** The world's name as read again when delete_world refused the one shown (renamed since). */
+  renamed?: string;
 }
 
 /** What the expanded view loads through the host once per world. */
@@ -101,7 +103,7 @@ function view({ host, rerender, t }: ViewContext): Node {
   const withEdits = (rows: CharacterRow[]) => rows.map((c) => state.edited?.[c.id] ?? c);
   const shown = withEdits([...listed, ...added]);
   const counts = record(full?.counts) ?? record(world.counts);
-  const worldName = text(world, "name");
+  const worldName = state.renamed || text(world, "name");
   const big = context.displayMode === "fullscreen";
 
   if (big && expanded === undefined) {
@@ -152,7 +154,15 @@ function view({ host, rerender, t }: ViewContext): Node {
   const deleteWorld = () =>
     activity.run(rerender, t.deleting, async () => {
       // The user confirmed here; the exact name is the server's guard for hosts without elicitation.
-      const r = succeeded(await host.callTool("delete_world", { worldId, confirmName: worldName }), t.toolFailed);
+      const r = await host.callTool("delete_world", { worldId, confirmName: worldName });
+      if (r.isError && text(record(r.structuredContent?.error), "code") === "confirmation_required") {
+        // The world was renamed since this card was drawn: its current name, for the user to confirm again.
+        const fresh = record(succeeded(await host.callTool("get_world", { worldId }), t.toolFailed).structuredContent?.world);
+        const name = text(fresh, "name", worldName);
+        save({ renamed: name });
+        throw new Error(t.renamedConfirmAgain(name));
+      }
+      succeeded(r, t.toolFailed);
       confirmingDelete = false;
       if (r.structuredContent?.deleted !== true) return firstText(r.content);
       // The card has nothing left to show: it closes (seed 003 §close widget; ChatGPT also reads
