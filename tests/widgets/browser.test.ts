@@ -764,4 +764,24 @@ describe.each(HOSTS)("review fixes in the %s host", (host) => {
     expect((await f.call("get_world", { worldId })).isError).toBe(true);
     await m.page.close();
   });
+
+  it("limits: the editor's match update_character's schema; a file over the server's 1 MiB is refused in the widget", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Limitland");
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: shown });
+    await expect.poll(() => m.frame.getByTestId("characters").textContent()).toContain("Ada Reed");
+    await m.frame.getByRole("button", { name: "Edit Ada Reed" }).click();
+    const editor = host === "chatgpt" ? m.page.frameLocator("[data-testid=host-modal] iframe") : m.frame;
+    await expect.poll(() => editor.locator("#edit-name").inputValue(), { timeout: 10_000 }).toBe("Ada Reed");
+    const schema = inputSchemaOf(f, "update_character");
+    for (const field of ["name", "role", "backstory"]) expect(await editor.locator(`#edit-${field}`).getAttribute("maxlength"), field).toBe(String(schema[field]!.maxLength));
+    await m.page.close();
+
+    const list = await mount(host, f, { html: await f.widgetHtml("list_worlds"), toolName: "list_worlds", toolInput: {}, toolResult: await f.call("list_worlds", {}), upload: async () => ({ fileId: "file_big", downloadUrl: "http://127.0.0.1:9/big.md" }) });
+    await expect.poll(() => list.frame.getByTestId("worlds").textContent()).toContain("Limitland");
+    await list.frame.locator("#import-file").setInputFiles({ name: "big.md", mimeType: "text/markdown", buffer: Buffer.alloc(1_500_000, "a") });
+    await expect.poll(() => list.frame.getByTestId("status").textContent(), { timeout: 10_000 }).toBe("That file is too large (1 MB at most).");
+    expect(list.calls.filter((c) => c.name === "import_world")).toEqual([]);
+    await list.page.close();
+  });
 });

@@ -12,6 +12,8 @@ import { edgesOf } from "../../widgets/ui/graph";
 import { addedBeyond } from "../../widgets/world-card/added";
 import { stateKey } from "../../widgets/bridge/state-key";
 import { changedFields, traitsOf } from "../../widgets/world-card/character-editor";
+import { MAX_IMPORT_BYTES } from "../../widgets/bridge/host";
+import { IMPORT_MAX_BYTES_DEFAULT, loadEnv } from "../../lib/config/env";
 import { ROOT } from "../support/next-server.mjs";
 
 describe("the widgets' string table", () => {
@@ -96,6 +98,15 @@ describe("the character editor", () => {
     expect(changedFields(loaded, { ...loaded, name: "Ana B" })).toEqual({ name: "Ana B" });
     expect(changedFields(loaded, { ...loaded, traits: "loyal, to a fault\r\n\n brave \nquick" })).toEqual({ traits: ["loyal, to a fault", "brave", "quick"] });
     expect(changedFields(loaded, { ...loaded, name: " Ana " })).toEqual({});
+  });
+});
+
+describe("the import limit", () => {
+  it("is the server's: its document and file limit, and its default request body limit", () => {
+    expect(MAX_IMPORT_BYTES).toBe(IMPORT_MAX_BYTES_DEFAULT);
+    const env = loadEnv({});
+    expect(MAX_IMPORT_BYTES).toBe(env.MCP_MAX_BODY_BYTES);
+    expect(MAX_IMPORT_BYTES).toBe(env.MCP_IMPORT_MAX_BYTES);
   });
 });
 

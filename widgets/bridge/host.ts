@@ -121,14 +121,25 @@ export function insetsOf(value: unknown): Insets {
   return { top: side("top"), right: side("right"), bottom: side("bottom"), left: side("left") };
 }
 
-/** Bigger files are refused before any upload: a world export is a few hundred KB at most. */
-export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
+/**
+ * What import_world takes (1 MiB): its file and document limit (IMPORT_MAX_BYTES_DEFAULT) and the
+ * request body limit (MCP_MAX_BODY_BYTES' default), both in lib/config/env.ts, which the widgets
+ * cannot bundle; a unit test keeps them equal. Bigger files are refused here, before any upload,
+ * with the widget's own message rather than the server's.
+ */
+export const MAX_IMPORT_BYTES = 1024 * 1024;
+/** Room in the body for the JSON-RPC envelope around an inline document (method, name, format, _meta). */
+const ENVELOPE_BYTES = 4 * 1024;
 
 /** The file read in the frame and passed inline (hosts without an upload API). */
 export async function inlineFileArgument(file: File): Promise<FileArgument> {
   if (file.size > MAX_IMPORT_BYTES) throw new FileTooLargeError(file.size);
+  const document = await file.text();
+  // Inline, the text travels JSON-escaped inside the request body, which has the same limit.
+  const encoded = new TextEncoder().encode(JSON.stringify(document)).length;
+  if (encoded + ENVELOPE_BYTES > MAX_IMPORT_BYTES) throw new FileTooLargeError(encoded);
   const format = /\.json$/i.test(file.name) || file.type === "application/json" ? "json" : "markdown";
-  return { document: await file.text(), format };
+  return { document, format };
 }
 
 export class FileTooLargeError extends Error {

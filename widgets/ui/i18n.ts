@@ -146,7 +146,7 @@ const en: Strings = {
   importFile: "World file (Markdown or JSON)",
   importing: (file) => `Importing ${file}…`,
   imported: (name) => `Imported "${name}".`,
-  tooLarge: "That file is too large (2 MB at most).",
+  tooLarge: "That file is too large (1 MB at most).",
   toolFailed: "The tool failed.",
 };
 
@@ -226,7 +226,7 @@ const fr: Strings = {
   importFile: "Fichier de monde (Markdown ou JSON)",
   importing: (file) => `Import de ${file}…`,
   imported: (name) => `« ${name} » importé.`,
-  tooLarge: "Ce fichier est trop volumineux (2 Mo au plus).",
+  tooLarge: "Ce fichier est trop volumineux (1 Mo au plus).",
   toolFailed: "L'outil a échoué.",
 };
 
@@ -297,7 +297,7 @@ const es: Strings = {
   importFile: "Archivo de mundo (Markdown o JSON)",
   importing: (file) => `Importando ${file}…`,
   imported: (name) => `Se importó «${name}».`,
-  tooLarge: "El archivo es demasiado grande (2 MB como máximo).",
+  tooLarge: "El archivo es demasiado grande (1 MB como máximo).",
   toolFailed: "La herramienta falló.",
 };
 
@@ -368,7 +368,7 @@ const ja: Strings = {
   importFile: "世界ファイル（Markdown または JSON）",
   importing: (file) => `${file} をインポート中…`,
   imported: (name) => `「${name}」をインポートしました。`,
-  tooLarge: "ファイルが大きすぎます（最大 2 MB）。",
+  tooLarge: "ファイルが大きすぎます（最大 1 MB）。",
   toolFailed: "ツールが失敗しました。",
 };
 
@@ -439,7 +439,7 @@ const ko: Strings = {
   importFile: "세계 파일 (Markdown 또는 JSON)",
   importing: (file) => `${file} 가져오는 중…`,
   imported: (name) => `"${name}"을(를) 가져왔습니다.`,
-  tooLarge: "파일이 너무 큽니다 (최대 2MB).",
+  tooLarge: "파일이 너무 큽니다 (최대 1MB).",
   toolFailed: "도구가 실패했습니다.",
 };
 
@@ -510,7 +510,7 @@ const zh: Strings = {
   importFile: "世界文件（Markdown 或 JSON）",
   importing: (file) => `正在导入 ${file}…`,
   imported: (name) => `已导入“${name}”。`,
-  tooLarge: "文件太大（最多 2 MB）。",
+  tooLarge: "文件太大（最多 1 MB）。",
   toolFailed: "工具执行失败。",
 };
 

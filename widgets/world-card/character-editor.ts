@@ -4,6 +4,7 @@ import type { Activity } from "../ui/activity";
 import { succeeded } from "../ui/activity";
 import type { Strings } from "../ui/i18n";
 import { onEnter } from "../ui/keys";
+import { FIELD_LIMITS } from "../../lib/worlds/field-limits";
 
 /**
  * Editing one character (update_character): a form shown in a host modal (ChatGPT renders the
@@ -85,12 +86,12 @@ export function characterEditor(props: EditorProps): HTMLElement {
   if (editing instanceof Error) return h("div", { class: "empty status error", attrs: { role: "alert" } }, editing.message);
   const { draft, loaded } = editing;
 
-  const field = (key: keyof Draft, label: string, multiline = false) => {
+  const field = (key: keyof Draft, label: string, maxlength: number, multiline = false) => {
     const id = `edit-${key}`;
     const on = { input: (e: Event) => (draft[key] = (e.target as HTMLInputElement | HTMLTextAreaElement).value), ...(multiline ? {} : { keydown: onEnter(submit) }) };
     return [
       h("label", { attrs: { for: id } }, label),
-      multiline ? h("textarea", { attrs: { id, maxlength: 4000 }, on }, draft[key]) : h("input", { attrs: { id, maxlength: 120, value: draft[key] }, on }),
+      multiline ? h("textarea", { attrs: { id, maxlength }, on }, draft[key]) : h("input", { attrs: { id, maxlength, value: draft[key] }, on }),
     ];
   };
   const submit = () => {
@@ -116,10 +117,11 @@ export function characterEditor(props: EditorProps): HTMLElement {
     "div",
     { class: "card editor", attrs: { role: "form", "aria-labelledby": "edit-title", "data-testid": "character-editor" } },
     h("h2", { attrs: { id: "edit-title" } }, t.editName(draft.name)),
-    ...field("name", t.characterName),
-    ...field("role", t.roleOptional),
-    ...field("traits", t.traitsHint, true),
-    ...field("backstory", t.backstory, true),
+    // The tool's own limits (lib/worlds/field-limits.ts); the traits box holds up to 12 lines of 60.
+    ...field("name", t.characterName, FIELD_LIMITS.name),
+    ...field("role", t.roleOptional, FIELD_LIMITS.shortText),
+    ...field("traits", t.traitsHint, FIELD_LIMITS.traits * (FIELD_LIMITS.trait + 1), true),
+    ...field("backstory", t.backstory, FIELD_LIMITS.longText, true),
     h(
       "div",
       { class: "actions" },

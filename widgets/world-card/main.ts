@@ -7,6 +7,7 @@ import { formatDate, type Strings } from "../ui/i18n";
 import { relationsGraph, type GraphNode } from "../ui/graph";
 import { characterEditor, editorDialog } from "./character-editor";
 import { onEnter } from "../ui/keys";
+import { FIELD_LIMITS } from "../../lib/worlds/field-limits";
 import { addedBeyond, type CharacterRow } from "./added";
 
 /**
@@ -224,9 +225,9 @@ function view({ host, rerender, t }: ViewContext): Node {
     "div",
     { class: "inline", attrs: { role: "group", "aria-label": t.addCharacterForm } },
     h("label", { class: "visually-hidden", attrs: { for: "new-name" } }, t.characterName),
-    h("input", { attrs: { id: "new-name", name: "name", placeholder: t.characterName, maxlength: 120, value: state.draftName ?? "" }, on: { input: (e) => save({ draftName: (e.target as HTMLInputElement).value }), keydown: submitOnEnter } }),
+    h("input", { attrs: { id: "new-name", name: "name", placeholder: t.characterName, maxlength: FIELD_LIMITS.name, value: state.draftName ?? "" }, on: { input: (e) => save({ draftName: (e.target as HTMLInputElement).value }), keydown: submitOnEnter } }),
     h("label", { class: "visually-hidden", attrs: { for: "new-role" } }, t.roleOptional),
-    h("input", { attrs: { id: "new-role", name: "role", placeholder: t.roleOptional, maxlength: 120, value: state.draftRole ?? "" }, on: { input: (e) => save({ draftRole: (e.target as HTMLInputElement).value }), keydown: submitOnEnter } }),
+    h("input", { attrs: { id: "new-role", name: "role", placeholder: t.roleOptional, maxlength: FIELD_LIMITS.shortText, value: state.draftRole ?? "" }, on: { input: (e) => save({ draftRole: (e.target as HTMLInputElement).value }), keydown: submitOnEnter } }),
     h("button", { class: "primary", attrs: { type: "button", disabled: activity.busy }, on: { click: addCharacter } }, t.addCharacter),
   );
 

@@ -4,19 +4,20 @@ import { narrate } from "../../i18n/narration";
 import { encodeCursor, type CursorKey } from "../../data/cursor";
 import { singleLine } from "../../single-line";
 import { cutText } from "../../../text/cut-text";
+import { FIELD_LIMITS } from "../../field-limits";
 
 /** Pieces every WorldCrafter data tool shares: field limits, annotations, host metadata, results. */
 
 const line = singleLine;
 
-export const Id = line().trim().min(1).max(64);
-export const Name = line().trim().min(1).max(120);
-export const Theme = line().trim().min(1).max(60);
-export const ShortText = line().trim().max(120);
-export const LongText = z.string().max(2000);
+export const Id = line().trim().min(1).max(FIELD_LIMITS.id);
+export const Name = line().trim().min(1).max(FIELD_LIMITS.name);
+export const Theme = line().trim().min(1).max(FIELD_LIMITS.theme);
+export const ShortText = line().trim().max(FIELD_LIMITS.shortText);
+export const LongText = z.string().max(FIELD_LIMITS.longText);
 export const Cursor = z.string().min(1).max(200).optional().describe("nextCursor of the previous page; omit for the first page");
 export const Limit = z.number().int().min(1).max(50).default(20).describe("Page size (1-50)");
-export const Traits = z.array(line().trim().min(1).max(60)).max(12);
+export const Traits = z.array(line().trim().min(1).max(FIELD_LIMITS.trait)).max(FIELD_LIMITS.traits);
 
 const base = { openWorldHint: false } as const;
 export const READ_ONLY: ToolAnnotations = { ...base, readOnlyHint: true, destructiveHint: false, idempotentHint: true };
