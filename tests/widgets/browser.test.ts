@@ -784,4 +784,20 @@ describe.each(HOSTS)("review fixes in the %s host", (host) => {
     expect(list.calls.filter((c) => c.name === "import_world")).toEqual([]);
     await list.page.close();
   });
+
+  it("on a phone, long unbroken theme, trait and role text wraps inside the card; backstory keeps its paragraphs", async () => {
+    const f = await fixture();
+    const worldId = worldOf(await f.call("create_world", { name: "Wrapford", theme: "W".repeat(60), tone: "M".repeat(120), description: "First line.\nSecond line." })).id;
+    const c = characterOf(await f.call("create_character", { worldId, name: "Long", role: "R".repeat(120), traits: ["T".repeat(60), "brave"], backstory: "Para one.\n\nPara two." }));
+    const card = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: await f.call("get_world", { worldId }), width: 390 });
+    await expect.poll(() => card.frame.locator("h1").textContent()).toBe("Wrapford");
+    expect(await clippedRight(card)).toEqual([]);
+    expect(await card.frame.getByText("First line.").evaluate((p) => (p as HTMLElement).innerText)).toBe("First line.\nSecond line.");
+    await card.page.close();
+    const char = await mount(host, f, { html: await f.widgetHtml("get_character"), toolName: "get_character", toolInput: { characterId: c.id }, toolResult: await f.call("get_character", { characterId: c.id }), width: 390 });
+    await expect.poll(() => char.frame.locator("h1").textContent()).toBe("Long");
+    expect(await clippedRight(char)).toEqual([]);
+    expect(await char.frame.getByText("Para one.").evaluate((p) => (p as HTMLElement).innerText)).toBe("Para one.\n\nPara two.");
+    await char.page.close();
+  });
 });

@@ -43,7 +43,7 @@ function view({ host, rerender, t }: ViewContext): Node {
     h("h1", { attrs: { id: "character-name" } }, text(full, "name")),
     h("p", { class: "muted" }, [text(full, "role"), world ? t.of(text(world, "name")) : ""].filter(Boolean).join(" ")),
     traits.length ? h("ul", { class: "badges", attrs: { "aria-label": t.traits } }, ...traits.map((t) => h("li", { class: "badge" }, t))) : null,
-    text(full, "backstory") ? h("p", {}, text(full, "backstory")) : h("p", { class: "muted" }, t.noBackstory),
+    text(full, "backstory") ? h("p", { class: "prose" }, text(full, "backstory")) : h("p", { class: "muted" }, t.noBackstory),
     h("h3", {}, t.relations),
     relations.length
       ? h(

@@ -194,7 +194,7 @@ function view({ host, rerender, t }: ViewContext): Node {
   const header = [
     h("div", { class: "toolbar" }, h("h1", { attrs: { id: "world-name" } }, worldName), toolbar),
     h("ul", { class: "badges", attrs: { "aria-label": t.themeAndTone } }, h("li", { class: "badge" }, text(world, "theme")), text(world, "tone") ? h("li", { class: "badge" }, text(world, "tone")) : null),
-    text(world, "description") ? h("p", {}, text(world, "description")) : null,
+    text(world, "description") ? h("p", { class: "prose" }, text(world, "description")) : null,
     h(
       "p",
       { class: "muted", attrs: { "data-testid": "counts" } },

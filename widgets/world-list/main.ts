@@ -113,7 +113,7 @@ function view({ host, rerender, t }: ViewContext): Node {
           { attrs: { "aria-labelledby": "open-world", "data-testid": "open-world" } },
           h("h2", { attrs: { id: "open-world" } }, text(opened, "name")),
           h("p", { class: "muted" }, text(opened, "theme")),
-          text(opened, "description") ? h("p", {}, text(opened, "description")) : null,
+          text(opened, "description") ? h("p", { class: "prose" }, text(opened, "description")) : null,
           h("div", { class: "actions" }, h("button", { attrs: { type: "button" }, on: { click: () => save({ open: undefined }) } }, t.close)),
         )
       : null,
