@@ -11,25 +11,14 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { ioredisPort } from "../../lib/cluster/redis-port";
 import { redisCluster } from "../../lib/cluster/redis-cluster";
-import { MemorySessionStore, type SessionRecord, type SessionStore } from "../../lib/mcp/transport/session-store";
+import { MemorySessionStore, type SessionStore } from "../../lib/mcp/transport/session-store";
+import { sessionRecord } from "../support/session-record";
 import { StoredSessionControl } from "../../lib/mcp/transport/session/session-control";
 
 const REDIS = `${(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379").replace(/\/\d*$/, "")}/13`;
 const NS = `session-updates-${randomBytes(4).toString("hex")}:`;
 
-const record = (id: string): SessionRecord => ({
-  id,
-  caller: "ip:test",
-  protocolVersion: "2025-11-25",
-  clientInfo: { name: "t", version: "1" },
-  clientCapabilities: {},
-  initialized: true,
-  subject: undefined,
-  logLevel: undefined,
-  subscriptions: [],
-  createdAt: Date.now(),
-  expiresAt: Date.now() + 60_000,
-});
+const record = (id: string) => sessionRecord(id);
 
 // Two clusters over two ports: two instances' views of one Redis.
 const instances = [redisCluster(ioredisPort(REDIS, 2_000), NS, 50), redisCluster(ioredisPort(REDIS, 2_000), NS, 50)];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MemorySessionStore, type SessionRecord } from "../../lib/mcp/transport/session-store";
+import { MemorySessionStore } from "../../lib/mcp/transport/session-store";
+import { sessionRecord } from "../support/session-record";
 
 /**
  * The in-process session store's bounds: per caller (its own oldest session goes) and in total.
@@ -7,19 +8,7 @@ import { MemorySessionStore, type SessionRecord } from "../../lib/mcp/transport/
  * session let a couple of hundred callers at their bound shut every other client out (outside audit).
  */
 
-const record = (id: string, caller: string): SessionRecord => ({
-  id,
-  caller,
-  protocolVersion: "2025-11-25",
-  clientInfo: { name: "t", version: "1" },
-  clientCapabilities: {},
-  initialized: true,
-  subject: undefined,
-  logLevel: undefined,
-  subscriptions: [],
-  createdAt: Date.now(),
-  expiresAt: Date.now() + 60_000,
-});
+const record = sessionRecord;
 
 describe("the in-process session store", () => {
   it("a caller at its bound loses its own oldest session", async () => {
