@@ -1,6 +1,6 @@
 import { loadEnv } from "../config/env";
 import { createMcpEndpoint, endLongLivedStreams, type McpEndpoint } from "../mcp";
-import type { Platform } from "../worlds/endpoint";
+import type { Platform } from "../http/platform";
 import { conformanceFixtureServer } from "./fixture-server";
 import { provideFixtureRegistry } from "./fixture-registry";
 import { clusterOf } from "../cluster/create-cluster";

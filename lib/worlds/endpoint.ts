@@ -8,14 +8,9 @@ import { worldcrafterResourceServer } from "./authorization";
 import { worldcrafterLimiter } from "./request-limiter";
 import { clusterOf } from "../cluster/create-cluster";
 import { tasksOf } from "../tasks/create-tasks";
+import type { Platform } from "../http/platform";
 
-/** What the hosting runtime offers the app (the Next route passes `after`). */
-export interface Platform {
-  /** Run `task` after the response, keeping a serverless instance alive until it settles. */
-  afterResponse?: (task: () => Promise<void>) => void;
-  /** Run `task` when the process is told to stop (a long-running host: SIGTERM). */
-  onShutdown?: (task: () => void) => void;
-}
+export type { Platform } from "../http/platform";
 
 let endpoint: McpEndpoint | undefined;
 let audit: AuditSink | undefined;

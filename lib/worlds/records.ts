@@ -20,6 +20,11 @@ export function worldWithCounts(w: World & { _count: WorldCounts }) {
   return { ...worldRecord(w), counts: { characters: w._count.characters, locations: w._count.locations } };
 }
 
+/** A world card (worlds.getWorldCard): the world with its counts and its first characters and locations. */
+export function worldCardRecord<C, L>(w: World & { _count: WorldCounts; characters: C[]; locations: L[] }) {
+  return { ...worldWithCounts(w), characters: w.characters, locations: w.locations };
+}
+
 export function characterRecord(c: Character) {
   return { id: c.id, worldId: c.worldId, name: c.name, role: c.role, traits: c.traits, backstory: c.backstory, createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt) };
 }

@@ -25,3 +25,35 @@ describe("StandaloneStreams.drop", () => {
     expect(events.length).toBe(2);
   });
 });
+
+/**
+ * Across instances the newest GET stream of a session wins (standalone_opened on the bus). A
+ * review found the first version silencing whichever stream the instance held, so two opened at
+ * once (a reconnect the load balancer sent elsewhere) silenced each other, and a late message a
+ * newer one. Older is by (openedAt, instance), an order every instance agrees on.
+ */
+describe("StandaloneStreams.supersede", () => {
+  const table = new StreamTable({ maxEvents: 10, retentionMs: 1_000, resumeGraceMs: 1_000 });
+  const held = () => {
+    const standalone = new StandaloneStreams();
+    const openedAt = standalone.set("s1", table.open("s1"), undefined);
+    return { standalone, openedAt, kept: () => standalone.entries().length === 1 };
+  };
+
+  it("a stream opened later elsewhere silences the one here; one opened earlier does not", () => {
+    const later = held();
+    later.standalone.supersede("s1", later.openedAt + 1, "instance-b", "instance-a");
+    expect(later.kept()).toBe(false);
+    const earlier = held();
+    earlier.standalone.supersede("s1", earlier.openedAt - 1, "instance-b", "instance-a");
+    expect(earlier.kept()).toBe(true);
+  });
+
+  it("two opened in the same millisecond: exactly one of the two instances keeps its stream", () => {
+    const onA = held();
+    const onB = held();
+    onA.standalone.supersede("s1", onA.openedAt, "instance-b", "instance-a");
+    onB.standalone.supersede("s1", onA.openedAt, "instance-a", "instance-b");
+    expect([onA.kept(), onB.kept()].filter(Boolean)).toHaveLength(1);
+  });
+});

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { formatDate, stringsFor, WIDGET_LOCALES } from "../../widgets/ui/i18n";
 import { edgesOf } from "../../widgets/ui/graph";
 import { addedBeyond } from "../../widgets/world-card/added";
-import { stateKey } from "../../widgets/bridge/state-key";
+import { MAX_KEPT_STATES, STATE_KEY_PREFIX, keepState, stateKey } from "../../widgets/bridge/state-key";
 import { changedFields, traitsOf } from "../../widgets/world-card/character-editor";
 import { MAX_IMPORT_BYTES } from "../../widgets/bridge/host";
 import { IMPORT_MAX_BYTES_DEFAULT, loadEnv } from "../../lib/config/env";
@@ -83,6 +83,22 @@ describe("MCP Apps widget state", () => {
     expect(stateKey("world-card", { toolCallId: 3, input: { worldId: "b" }, result: result("b", 1) })).not.toBe(key);
     expect(stateKey("world-card", { input: { worldId: "a" }, result: result("a", 2) })).not.toBe(stateKey("world-card", { input: { worldId: "a" }, result: result("a", 1) }));
     expect(stateKey("world-list", { toolCallId: 3, input: { worldId: "a" }, result: result("a", 1) })).not.toBe(key);
+  });
+
+  it("keeps the states of the last 100 results, forgetting the oldest (one key per result grew without bound)", () => {
+    // A Map behind the Storage methods keepState uses: node has no localStorage.
+    const items = new Map<string, string>();
+    const store = { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
+    for (let n = 0; n < 150; n++) keepState(store, `${STATE_KEY_PREFIX}w:${n}`, `{"n":${n}}`);
+    const states = [...items.keys()].filter((k) => k.startsWith(`${STATE_KEY_PREFIX}w:`));
+    expect(states).toHaveLength(MAX_KEPT_STATES);
+    expect(items.has(`${STATE_KEY_PREFIX}w:49`)).toBe(false);
+    expect(items.get(`${STATE_KEY_PREFIX}w:50`)).toBe('{"n":50}');
+    // Saving again makes a state the newest: it outlives older ones.
+    keepState(store, `${STATE_KEY_PREFIX}w:50`, '{"n":"again"}');
+    keepState(store, `${STATE_KEY_PREFIX}w:150`, "{}");
+    expect(items.has(`${STATE_KEY_PREFIX}w:50`)).toBe(true);
+    expect(items.has(`${STATE_KEY_PREFIX}w:51`)).toBe(false);
   });
 
   it("adds a character added from the card once, and not when the server's list has it", () => {

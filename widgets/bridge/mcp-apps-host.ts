@@ -1,6 +1,6 @@
 import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps";
 import { McpAppsClient } from "./mcp-apps-client";
-import { stateKey as keyOf } from "./state-key";
+import { keepState, stateKey as keyOf } from "./state-key";
 import {
   Listeners,
   inlineFileArgument,
@@ -70,8 +70,15 @@ export async function mcpAppsHost(widget: string, version: string): Promise<Widg
     context = { ...context, ...next };
     applyStyles(context);
   };
-  /** The result this frame renders, with its call's id and arguments. */
-  const stateKey = () => keyOf(widget, { ...(context.toolInfo?.id !== undefined ? { toolCallId: context.toolInfo.id } : {}), input, result });
+  /** The result this frame renders, with its call's id and arguments; worked out once per result (the card reads its state often). */
+  let keyed: { for: readonly unknown[]; key: string } | undefined;
+  const stateKey = () => {
+    const parts = [context.toolInfo?.id, input, result] as const;
+    if (!keyed || keyed.for.some((part, i) => part !== parts[i])) {
+      keyed = { for: parts, key: keyOf(widget, { ...(parts[0] !== undefined ? { toolCallId: parts[0] } : {}), input, result }) };
+    }
+    return keyed.key;
+  };
 
   // Handlers before connect: the host may send input and result right after initialization.
   client.onNotification("ui/notifications/tool-input-partial", (params) => {
@@ -153,7 +160,7 @@ export async function mcpAppsHost(widget: string, version: string): Promise<Widg
       const key = stateKey();
       memory.set(key, state);
       try {
-        store?.setItem(key, JSON.stringify(state));
+        if (store) keepState(store, key, JSON.stringify(state));
       } catch {
         // full or forbidden: the memory copy serves this frame's lifetime
       }

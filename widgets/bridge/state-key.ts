@@ -24,3 +24,28 @@ export function stateKey(widget: string, rendered: { toolCallId?: string | numbe
   const { toolCallId = null, input = null, result = null } = rendered;
   return `${STATE_KEY_PREFIX}${widget}:${digest(JSON.stringify([toolCallId, input, result]))}`;
 }
+
+/** How many results' states one origin keeps: the oldest go first. */
+export const MAX_KEPT_STATES = 100;
+
+/** The keys of the states kept, oldest first. */
+const INDEX_KEY = `${STATE_KEY_PREFIX}index`;
+
+/**
+ * Saves `value` under `key` and forgets the oldest states past `max`. Every result has a key of
+ * its own, so without a bound the widgets' shared origin filled up with one entry per card ever
+ * shown until the browser refused writes (review).
+ */
+export function keepState(store: Pick<Storage, "getItem" | "setItem" | "removeItem">, key: string, value: string, max = MAX_KEPT_STATES): void {
+  let keys: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(store.getItem(INDEX_KEY) ?? "[]");
+    if (Array.isArray(parsed)) keys = parsed.filter((k): k is string => typeof k === "string");
+  } catch {
+    // a corrupt index starts again
+  }
+  keys = [...keys.filter((k) => k !== key), key];
+  for (const old of keys.splice(0, Math.max(0, keys.length - max))) store.removeItem(old);
+  store.setItem(key, value);
+  store.setItem(INDEX_KEY, JSON.stringify(keys));
+}

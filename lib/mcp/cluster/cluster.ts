@@ -25,11 +25,12 @@ export type ClusterMessage =
   /** DELETE ended a session: its work everywhere stops, its streams close. */
   | { kind: "session_ended"; sessionId: string }
   /**
-   * A session's GET stream opened on the publishing instance: it is the session's newest, so an
-   * older one elsewhere stops receiving (stays open, silent), as within one instance: each message
-   * goes to one stream only (basic/transports §multiple connections).
+   * A session's GET stream opened on `instance` at `openedAt`: an older one elsewhere stops
+   * receiving (stays open, silent), as within one instance: each message goes to one stream only
+   * (basic/transports §multiple connections). Older by (openedAt, instance), an order every
+   * instance agrees on, so two streams opened at once never silence each other.
    */
-  | { kind: "standalone_opened"; sessionId: string }
+  | { kind: "standalone_opened"; sessionId: string; openedAt: number; instance: string }
   /** list_changed / resource_updated, for every instance's open streams. */
   | { kind: "server_event"; event: ServerEvent }
   /** A resumable stream's next event, for an instance that serves a resumed connection to it. */

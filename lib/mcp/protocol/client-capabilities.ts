@@ -50,7 +50,8 @@ export function revisionHas(version: string, required: RequiredCapability): bool
  */
 export function declares(capabilities: Readonly<Record<string, unknown>> | undefined, version: string, required: RequiredCapability): boolean {
   // A capability is an object (lifecycle §capability negotiation): `false` or `null`, as some
-  // serializers write an absent field, declares nothing (outside audit: both were asked).
+  // serializers write an absent field, declares nothing (outside audit: both were asked). A mode
+  // written so is not offered either, yet names the modes: `{form: false}` asks no form.
   const declared = capabilities?.[required.name];
   if (!isObject(declared)) return false;
   if (required.mode === undefined) return true;

@@ -60,7 +60,7 @@ export function declaresTasks(clientCapabilities: Record<string, unknown> | unde
   if (typeof extensions !== "object" || extensions === null || !Object.hasOwn(extensions, TASKS_EXTENSION)) return false;
   // Declared with its settings object; `null` or `false` declares nothing (as for any capability).
   const settings = (extensions as Record<string, unknown>)[TASKS_EXTENSION];
-  return typeof settings === "object" && settings !== null;
+  return typeof settings === "object" && settings !== null && !Array.isArray(settings);
 }
 
 /**

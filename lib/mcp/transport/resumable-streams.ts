@@ -52,6 +52,7 @@ export class LogicalStream {
   private done = false;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private abandonHandlers: (() => void)[] = [];
+  private finishHandlers: (() => void)[] = [];
   /** A client is connected to this stream through another instance. */
   private remotelyAttached = false;
   /**
@@ -105,6 +106,12 @@ export class LogicalStream {
 
   onAbandoned(handler: () => void): void {
     this.abandonHandlers.push(handler);
+  }
+
+  /** Called once when the stream finishes, however it ends (at once if it has). */
+  onFinished(handler: () => void): void {
+    if (this.done) handler();
+    else this.finishHandlers.push(handler);
   }
 
   /** Append a JSON-RPC message (or a named event) and deliver it if a connection is attached. */
@@ -189,6 +196,9 @@ export class LogicalStream {
     if (this.done) return;
     this.done = true;
     if (this.graceTimer) clearTimeout(this.graceTimer);
+    const finished = this.finishHandlers;
+    this.finishHandlers = [];
+    for (const h of finished) h();
     if (this.resumable) this.mirror?.finished(this);
     this.closeSink();
     if (!this.resumable) {

@@ -3,6 +3,7 @@ import type { RequestHost } from "../../http/handle-init";
 import type { AuthInfo } from "../../auth/auth-info";
 import { silentRequestLogger } from "../runtime/request-log";
 import { mayHear } from "../cluster/server-event";
+import { INSTANCE_ID } from "../cluster/cluster";
 import type { RemoteStreams } from "./cluster-streams";
 import { InFlightRequests } from "./in-flight";
 import type { StreamableHttpOptions } from "./options";
@@ -128,7 +129,7 @@ function hearOtherInstances(state: SessionEraState): void {
         endSessionsHere(state, [message.sessionId], "session terminated");
         return;
       case "standalone_opened":
-        state.standalone.supersede(message.sessionId);
+        state.standalone.supersede(message.sessionId, message.openedAt, message.instance, INSTANCE_ID);
         return;
       default:
         state.remote?.handle(message);

@@ -8,17 +8,18 @@ import type { LogicalStream } from "./resumable-streams";
  * the named tool events of seed 001 (tool-events.ts), looked up on every tool call.
  */
 export class StandaloneStreams {
-  private readonly bySession = new Map<string, { stream: LogicalStream; audience: string | undefined }>();
+  private readonly bySession = new Map<string, { stream: LogicalStream; audience: string | undefined; openedAt: number }>();
   private readonly byAudience = new Map<string, Set<LogicalStream>>();
 
   /** `audiences`: told when an audience's first stream here opens and its last one ends (audience-presence.ts). */
   constructor(private readonly audiences?: { opened(audience: string): void; closed(audience: string): void }) {}
 
-  /** `audience`: whose tool runs this stream hears of. */
-  set(sessionKey: string, stream: LogicalStream, audience: string | undefined): void {
+  /** `audience`: whose tool runs this stream hears of. Returns when it opened (standalone_opened's openedAt). */
+  set(sessionKey: string, stream: LogicalStream, audience: string | undefined): number {
     const previous = this.bySession.get(sessionKey);
     if (previous) this.unindex(previous.stream, previous.audience);
-    this.bySession.set(sessionKey, { stream, audience });
+    const openedAt = Date.now();
+    this.bySession.set(sessionKey, { stream, audience, openedAt });
     if (audience) {
       const set = this.byAudience.get(audience) ?? new Set<LogicalStream>();
       set.add(stream);
@@ -27,6 +28,7 @@ export class StandaloneStreams {
         this.audiences?.opened(audience);
       }
     }
+    return openedAt;
   }
 
   /** The session ended: it has no GET stream any more (a finished one left here would stay for good). */
@@ -38,11 +40,15 @@ export class StandaloneStreams {
   }
 
   /**
-   * The session's newest GET stream is on another instance now: the one here stops receiving
-   * (open, silent, as one replaced here is), or every instance holding one delivered each message.
+   * A GET stream of the session opened on instance `there` at `openedAt`: the one here, if older
+   * by (openedAt, instance), stops receiving (open, silent, as one replaced here is); without it
+   * every instance holding one delivered each message.
    */
-  supersede(sessionKey: string): void {
-    this.drop(sessionKey);
+  supersede(sessionKey: string, openedAt: number, there: string, here: string): void {
+    const entry = this.bySession.get(sessionKey);
+    if (!entry) return;
+    const older = entry.openedAt < openedAt || (entry.openedAt === openedAt && here < there);
+    if (older) this.drop(sessionKey);
   }
 
   remove(sessionKey: string, stream: LogicalStream): void {

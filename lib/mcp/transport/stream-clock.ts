@@ -1,3 +1,5 @@
+import { ErrorCode, McpError } from "../../jsonrpc";
+
 /**
  * One clock for the keep-alives and lifetimes of every long-lived stream (GET streams, listens,
  * SSE answers), instead of a setInterval and a setTimeout per stream.
@@ -161,4 +163,14 @@ export function afterLifetime(lengthMs: number, expire: () => void): () => void 
 export function endLongLivedStreams(): void {
   closing = true;
   for (const queue of [...queues.values()]) queue.expireAll();
+}
+
+/**
+ * A new long-lived stream while the process is going down (a GET or listen that came on a
+ * connection already open): refused 503 with Retry-After, for the client to come back to another
+ * instance, rather than opened to end at once (and, for a GET, to silence the session's stream
+ * on an instance that stays).
+ */
+export function refuseWhenShuttingDown(): void {
+  if (closing) throw new McpError(ErrorCode.InternalError, "Server shutting down: try again", { retryAfter: 1 }, 503, { "Retry-After": "1" });
 }

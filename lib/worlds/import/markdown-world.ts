@@ -122,15 +122,16 @@ function locationLine(line: string): LocationLine | { problem: string } | undefi
   return { depth: spaces / 2, name, kind, description };
 }
 
-const fail = (line: number, message: string): never => {
+// A declaration, not a const arrow: TypeScript narrows after a call to a declared `never` function.
+function fail(line: number, message: string): never {
   throw new WorldFileProblems([`line ${line}: ${message}`]);
-};
+}
 
 /** A heading `## Characters (N)` / `## Locations (N)`: its count as written, or a problem naming this line. */
 function headingCount(line: string, lineNumber: number, exact: RegExp, what: string): string {
-  const match = exact.exec(line);
-  if (!match) fail(lineNumber, `expected \`## ${what} (N)\`, N the number of ${what.toLowerCase()} as digits`);
-  return (match as RegExpExecArray)[1] as string;
+  const digits = exact.exec(line)?.[1];
+  if (digits === undefined) fail(lineNumber, `expected \`## ${what} (N)\`, N the number of ${what.toLowerCase()} as digits`);
+  return digits;
 }
 
 export function parseMarkdownWorld(source: string): WorldDocument {

@@ -6,7 +6,7 @@ import * as characters from "../data/characters";
 import * as locations from "../data/locations";
 import { exportWorld } from "../export/world-export";
 import { EXPORT_TOOL_NAME } from "../export/export-tool-name";
-import { characterRecord, locationRecord, uriOf, worldWithCounts } from "../records";
+import { characterRecord, locationRecord, uriOf, worldCardRecord } from "../records";
 import { Scope } from "../scopes";
 
 /** Every resource here is someone's data: reading one needs the read scope. */
@@ -61,7 +61,7 @@ export const worldTemplate = defineResourceTemplate({
   complete: { worldId: (value, { ctx }) => worldIds(value, ctx) },
   read: async (uri, { worldId = "" }, ctx) => {
     const w = await orNotFound(uri, () => worlds.getWorldCard(ownerOf(ctx), worldId));
-    return json(uri, { ...worldWithCounts(w), characters: w.characters, locations: w.locations });
+    return json(uri, worldCardRecord(w));
   },
 });
 

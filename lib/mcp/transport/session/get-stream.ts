@@ -11,6 +11,8 @@ import { SSE_HEADERS, encodeSseComment } from "../sse";
 import { audienceOf } from "../tool-events";
 import { resolveSession, resolveVersion } from "./lookup";
 import { keepSessionWhileOpen } from "./session-upkeep";
+import { refuseWhenShuttingDown } from "../stream-clock";
+import { INSTANCE_ID } from "../../cluster/cluster";
 import type { SessionEraState } from "./state";
 
 /**
@@ -174,12 +176,11 @@ function openStandaloneStream(
   connection: SseBodyOptions,
   replayFirst?: (sink: StreamSink) => void,
 ): Promise<ReadableStream<Uint8Array>> {
+  refuseWhenShuttingDown();
   const stream = state.streams.open(session.id);
   const named = wantsNamedEvents(request);
   // Only a stream that asked hears of tool runs (tool-events.ts delivers by audience).
-  state.standalone.set(session.id, stream, named ? audienceOf(session.subject, session.id) : undefined);
-  // The newest across instances too: another instance's older stream stops receiving.
-  state.bus.publish({ kind: "standalone_opened", sessionId: session.id });
+  const openedAt = state.standalone.set(session.id, stream, named ? audienceOf(session.subject, session.id) : undefined);
   keepSessionWhileOpen(state, session.id, stream);
   const prime = primesStreams(protocolVersion) ? { retryMs: state.limits.retryMs } : undefined;
   const pingMs = state.limits.pingMs;
@@ -202,6 +203,12 @@ function openStandaloneStream(
     state.standalone.remove(session.id, stream);
     endedStandalone.add(stream);
   });
-  // Its priming event names it: it goes out only once other instances can resume it.
-  return stream.logged ? stream.logged.then(() => body) : Promise.resolve(body);
+  // The newest across instances too: another instance's older stream stops receiving, once this
+  // one is sure to be served (its priming event names it: it goes out only once other instances
+  // can resume it, and a failed log is a 503 that must leave the older stream working).
+  const announce = () => {
+    state.bus.publish({ kind: "standalone_opened", sessionId: session.id, openedAt, instance: INSTANCE_ID });
+    return body;
+  };
+  return stream.logged ? stream.logged.then(announce) : Promise.resolve(announce());
 }

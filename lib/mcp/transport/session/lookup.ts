@@ -36,7 +36,8 @@ function checkSession(state: SessionEraState, session: SessionRecord | undefined
   if (session.expiresAt - now < ttl / 2) {
     const expiresAt = now + ttl;
     session.expiresAt = expiresAt;
-    state.sessions.update(session.id, { expiresAt }).catch((e: unknown) => logUnexpected("session expiry update", e));
+    // A function of the stored record: requests crossing the half-TTL at once write it once.
+    state.sessions.update(session.id, (current) => (current.expiresAt - now < ttl / 2 ? { expiresAt } : undefined)).catch((e: unknown) => logUnexpected("session expiry update", e));
   }
   return session;
 }

@@ -18,10 +18,6 @@ export function upkeepPeriodMs(sessionTtlMs: number): number {
 export function keepSessionWhileOpen(state: SessionEraState, sessionId: string, stream: LogicalStream): void {
   const ttl = state.limits.sessionTtlMs;
   const stop = everyPeriod(upkeepPeriodMs(ttl), () => {
-    if (stream.finished) {
-      stop();
-      return;
-    }
     Promise.resolve(state.sessions.get(sessionId))
       .then((session) => {
         if (!session) {
@@ -34,4 +30,6 @@ export function keepSessionWhileOpen(state: SessionEraState, sessionId: string, 
       })
       .catch((e: unknown) => logUnexpected("session upkeep", e));
   });
+  // Its entry goes with the stream, not at a beat up to ten minutes later.
+  stream.onFinished(stop);
 }

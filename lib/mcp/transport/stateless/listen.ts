@@ -4,7 +4,7 @@ import type { NotificationHub } from "../../cluster/notification-hub";
 import { mayHear, type ServerEvent } from "../../cluster/server-event";
 import { parseOrInvalidParams } from "../../runtime/validate";
 import { SSE_HEADERS, encodeSse, encodeSseComment } from "../sse";
-import { afterLifetime, everyPeriod } from "../stream-clock";
+import { afterLifetime, everyPeriod, refuseWhenShuttingDown } from "../stream-clock";
 import { ErrorCode } from "../../../jsonrpc";
 import { ProtocolError } from "../../protocol/protocol-error";
 import { TASKS_EXTENSION } from "../../tasks/wire";
@@ -89,6 +89,7 @@ export function listenResponse(
   /** Called once when the stream ends, whoever ends it. */
   onEnd?: () => void,
 ): Response {
+  refuseWhenShuttingDown();
   const { notifications } = parseOrInvalidParams(ListenParams, params);
   // A server without tasks leaves taskIds out of what it agrees to (subscriptions §acknowledgment:
   // types it does not support are omitted); one with tasks needs the client to have declared them.

@@ -69,10 +69,11 @@ export function checkModernRequest(request: Request, message: JsonRpcRequest, re
 
   const meta = message.params?._meta;
   // Fast path for the well-formed case (every request pays for this check); zod reports the rest.
-  // A header naming a version this server does not speak is answered -32022 with the versions
-  // it does, whatever the body holds: a client of another revision has no reason to carry this
-  // one's `_meta` (basic/transports §protocol version header: the server MUST answer 400 and
-  // UnsupportedProtocolVersionError; outside audit).
+  // A header naming a version this server does not speak, on a body without this revision's
+  // `_meta`, is answered -32022 with the versions it does, not -32602 for the `_meta`: a client of
+  // another revision has no reason to carry it (basic/transports §protocol version header: the
+  // server MUST answer 400 and UnsupportedProtocolVersionError; outside audit). With a
+  // well-formed `_meta`, the order below holds (a mismatch with it is -32020).
   const known = wellFormedMeta(meta) ?? (isStatelessEraVersion(headerVersion) || isSupportedVersion(headerVersion) ? requiredMeta(meta) : unsupportedVersion(headerVersion));
   const bodyVersion = known[MetaKey.ProtocolVersion];
   if (headerVersion !== bodyVersion) {

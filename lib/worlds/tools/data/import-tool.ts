@@ -7,7 +7,7 @@ import { ownerOf } from "../../owner";
 import { narrate } from "../../i18n/narration";
 import { getWorldCard } from "../../data/worlds";
 import { importWorld } from "../../data/import";
-import { worldWithCounts } from "../../records";
+import { worldCardRecord, worldWithCounts } from "../../records";
 import { worldCardWidget } from "../../widgets";
 import { fetchFile, FileFetchRefused } from "../../files/safe-fetch";
 import { parseWorldFile, sniffFormat, WORLD_FILE_FORMATS } from "../../import/parse-world-file";
@@ -127,7 +127,7 @@ export const importWorldTool = defineTool({
     return result(
       say.imported(card.name, card._count.characters, card._count.locations, card.id),
       { world: fitRecord(full, ["description"]), imported: { format: chosen, characters: doc.characters.length, locations: doc.locations.length } },
-      { [WidgetKey.World]: { ...full, characters: card.characters, locations: card.locations } },
+      { [WidgetKey.World]: worldCardRecord(card) },
     );
   },
 });

@@ -4,7 +4,7 @@ import { worldCardWidget, worldListWidget } from "../../widgets";
 import { ownerOf } from "../../owner";
 import * as worlds from "../../data/worlds";
 import { narrate } from "../../i18n/narration";
-import { worldRecord, worldWithCounts } from "../../records";
+import { worldCardRecord, worldRecord, worldWithCounts } from "../../records";
 import { CLOSE_WIDGET, CREATES, Cursor, DELETES, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, ShortText, Theme, WidgetKey, excerpt, fitPage, fitRecord, iso, nothingToUpdate, result } from "./shared";
 import { DeleteWorldOutput, WorldOutput, WorldPageOutput, WorldWithCountsOutput } from "./outputs";
 import { READS, WRITES } from "../../scopes";
@@ -81,7 +81,7 @@ export const getWorld = defineTool({
       narrate(ctx).worldRead(w.name, w.theme, w._count.characters, w._count.locations),
       { world: fitRecord(full, ["description"]) },
       // The world card shows the first few characters and places; the model needs only the counts.
-      { [WidgetKey.World]: { ...full, characters: w.characters, locations: w.locations } },
+      { [WidgetKey.World]: worldCardRecord(w) },
     );
   },
 });
@@ -108,7 +108,7 @@ export const updateWorld = defineTool({
     worldChanged(ctx, w.id);
     const full = worldWithCounts(w);
     // The same widget preview as get_world's: without it the card said "No characters yet." beside the count.
-    return result(narrate(ctx).updated(fields, w.name), { world: fitRecord(full, ["description"]) }, { [WidgetKey.World]: { ...full, characters: w.characters, locations: w.locations } });
+    return result(narrate(ctx).updated(fields, w.name), { world: fitRecord(full, ["description"]) }, { [WidgetKey.World]: worldCardRecord(w) });
   },
 });
 
