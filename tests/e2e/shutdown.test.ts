@@ -5,25 +5,16 @@
  * listener was dropped without its result (outside audit). basic/patterns/subscriptions §graceful
  * closure: a server tearing a subscription down SHOULD send its result, then close the stream.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningNextServer } from "../support/next-server.mjs";
+import { startOwnServer } from "../support/own-server";
 import { messageOf, type SseEvent } from "../support/sdk-client";
 import { V2026, initialize, isRecord, methodOf, openStream, postMessage } from "../support/raw-sessions";
 
 let server: RunningNextServer;
 
 beforeAll(async () => {
-  const port = await freePort();
-  server = await startNextServer({
-    port,
-    env: {
-      DATABASE_URL: inject("databaseUrl"),
-      MCP_AUTH_MODE: "mixed",
-      BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
-      MCP_AUTH_KEYS_DIR: inject("devIssuerDir"),
-      MCP_RESOURCE_URL: `http://127.0.0.1:${port}/api/mcp`,
-    },
-  });
+  server = await startOwnServer();
 }, 90_000);
 
 afterAll(async () => {

@@ -6,9 +6,10 @@
  * Real Redis (the store shared by instances), one server, a 60 s TTL: the upkeep runs every 15 s.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
-import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
+import type { RunningNextServer } from "../support/next-server.mjs";
+import { startOwnServer } from "../support/own-server";
 import { initialize, openStream, postMessage } from "../support/raw-sessions";
 import { sleep } from "../support/sdk-client";
 import { SHARED_REDIS_URL } from "../support/two-instances";
@@ -21,23 +22,14 @@ let redis: Redis;
 const sessionKey = (id: string) => `${PREFIX}:worldcrafter:session:${id}`;
 
 beforeAll(async () => {
-  const port = await freePort();
   redis = new Redis(SHARED_REDIS_URL, { maxRetriesPerRequest: 1 });
-  server = await startNextServer({
-    port,
-    env: {
-      DATABASE_URL: inject("databaseUrl"),
-      REDIS_URL: SHARED_REDIS_URL,
-      UPSTASH_REDIS_REST_URL: "",
-      UPSTASH_REDIS_REST_TOKEN: "",
-      MCP_CLUSTER_PREFIX: PREFIX,
-      MCP_REQUEST_STATE_SECRET: "upkeep-test-request-state-secret-0123456789",
-      MCP_SESSION_TTL_SECONDS: String(TTL_MS / 1000),
-      MCP_AUTH_MODE: "mixed",
-      BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
-      MCP_AUTH_KEYS_DIR: inject("devIssuerDir"),
-      MCP_RESOURCE_URL: `http://127.0.0.1:${port}/api/mcp`,
-    },
+  server = await startOwnServer({
+    REDIS_URL: SHARED_REDIS_URL,
+    UPSTASH_REDIS_REST_URL: "",
+    UPSTASH_REDIS_REST_TOKEN: "",
+    MCP_CLUSTER_PREFIX: PREFIX,
+    MCP_REQUEST_STATE_SECRET: "upkeep-test-request-state-secret-0123456789",
+    MCP_SESSION_TTL_SECONDS: String(TTL_MS / 1000),
   });
 }, 90_000);
 

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSubject, tokenFor } from "../support/auth";
 import { ERAS, eraClient, toolResult, type EraClient } from "../support/both-eras";
-import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
+import type { RunningNextServer } from "../support/next-server.mjs";
+import { startOwnServer } from "../support/own-server";
 
 /**
  * What one account may keep (lib/worlds/data/quotas.ts), on a production server of this file's own
@@ -17,19 +18,7 @@ const MAX_RECORDS = 3;
 let server: RunningNextServer;
 
 beforeAll(async () => {
-  const port = await freePort();
-  server = await startNextServer({
-    port,
-    env: {
-      DATABASE_URL: inject("databaseUrl"),
-      MCP_AUTH_MODE: "mixed",
-      BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef",
-      MCP_AUTH_KEYS_DIR: inject("devIssuerDir"),
-      MCP_RESOURCE_URL: `http://127.0.0.1:${port}/api/mcp`,
-      MCP_MAX_WORLDS_PER_USER: String(MAX_WORLDS),
-      MCP_MAX_RECORDS_PER_WORLD: String(MAX_RECORDS),
-    },
-  });
+  server = await startOwnServer({ MCP_MAX_WORLDS_PER_USER: String(MAX_WORLDS), MCP_MAX_RECORDS_PER_WORLD: String(MAX_RECORDS) });
 }, 90_000);
 
 afterAll(async () => {

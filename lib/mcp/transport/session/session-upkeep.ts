@@ -26,6 +26,8 @@ export function keepSessionWhileOpen(state: SessionEraState, sessionId: string, 
           return;
         }
         const now = Date.now();
+        // Read once already: written (read again, atomically) only when half the TTL has gone.
+        if (session.expiresAt - now >= ttl / 2) return;
         return state.sessions.update(sessionId, (current) => (current.expiresAt - now < ttl / 2 ? { expiresAt: now + ttl } : undefined));
       })
       .catch((e: unknown) => logUnexpected("session upkeep", e));
