@@ -180,6 +180,9 @@ function authInfoOf(payload: JWTPayload, token: string, options: VerifierOptions
   return { subject: payload.sub, scopes, token, ...(clientId ? { clientId } : {}), ...(typeof payload.exp === "number" ? { expiresAt: payload.exp } : {}) };
 }
 
+/** A JWS in compact serialization: header, payload and signature in unpadded base64url. */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
 export function createJwtVerifier(options: VerifierOptions): JwtVerifier {
   const asymmetric = options.algorithms.filter((a) => !a.startsWith("HS") && a !== "none");
   const keys = lazyKeySet(options.keys);
@@ -187,6 +190,9 @@ export function createJwtVerifier(options: VerifierOptions): JwtVerifier {
   const cache = new Map<string, { auth: AuthInfo; until: number }>();
 
   async function verifyUncached(token: string): Promise<AuthInfo> {
+    // RFC 7515 §7.1 and §2: three base64url parts, never padded. jose's decoder skips a trailing
+    // "=", so a padded copy of a valid token verified too: one token, many spellings (outside audit).
+    if (!COMPACT_JWS.test(token)) throw new TokenRejected("the token is malformed: a JWT is three base64url parts without padding");
     let header;
     try {
       header = decodeProtectedHeader(token);

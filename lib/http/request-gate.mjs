@@ -14,6 +14,13 @@
  * - A transfer coding other than chunked alone ("gzip, chunked"): 501 (RFC 9112 §6.1). Node
  *   undoes the chunked framing and passes the rest on as if it were plain, so a proxy that
  *   honours the gzip and this server would read different bytes.
+ * - A request-target other than a path (RFC 9112 §3.2, request-target.mjs): `OPTIONS *` is
+ *   answered here for the server as a whole (204 with Allow), `*` with any other method and a
+ *   target of no form is 400 (Next failed to build its URL: a 500). An absolute-form target
+ *   (`http://host/path`) is taken as its path, with Host its authority, as §3.2.2 requires (Next
+ *   answered a 308 to the same URL).
+ * - More than one Host line: 400 (RFC 9112 §3.2, a MUST). Node keeps the first; a proxy in front
+ *   that kept the last would route by another host than the one this server builds URLs from.
  * - A header section with as many lines as Node keeps: 431. Node 20 keeps 1,000 (2,000 names
  *   and values: server.maxHeadersCount, when set, counts lines) and drops the rest without a word,
  *   so a second Authorization past them would go unseen (lib/http/trusted-host.mjs refuses two),
@@ -21,6 +28,7 @@
  */
 import { answerAndClose } from "./bare-socket.mjs";
 import { hasMalformedPercentEncoding, MALFORMED_PATH_MESSAGE } from "./path-encoding.mjs";
+import { requestTargetOf } from "./request-target.mjs";
 
 /** The methods Next.js dispatches to a route file's exports (next/dist/server/web/http.js). */
 export const SERVED_METHODS = Object.freeze(["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"]);
@@ -30,6 +38,10 @@ const SERVED = new Set(SERVED_METHODS);
 const NOT_IMPLEMENTED = "Not Implemented: this server does not support the request method\n";
 const CODING_NOT_IMPLEMENTED = "Not Implemented: the only transfer coding this server reads is chunked\n";
 const TOO_MANY_HEADERS = "Request Header Fields Too Large: too many header lines\n";
+const ASTERISK_NOT_OPTIONS = "Bad Request: the request target * is for OPTIONS only\n";
+const BAD_TARGET = "Bad Request: the request target must be a path, an absolute http(s) URL, or * for OPTIONS\n";
+const HOSTS = "Bad Request: more than one Host header\n";
+const ALLOW = SERVED_METHODS.join(", ");
 
 /** Names and values Node 20's parser keeps when server.maxHeadersCount is unset (its MAX_HEADER_PAIRS). */
 const NODE_MAX_HEADER_ENTRIES = 2000;
@@ -56,12 +68,56 @@ function headersMayBeCut(server, req) {
   return entries > 0 && req.rawHeaders.length >= entries;
 }
 
+/** Whether `rawHeaders` has more than one Host line (a loop over names: this runs on every request). */
+function hostRepeated(rawHeaders) {
+  let seen = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name.length !== 4 || name.toLowerCase() !== "host") continue;
+    if (seen) return true;
+    seen = true;
+  }
+  return false;
+}
+
+/**
+ * A target that is not a path: an absolute-form one is turned into the path and Host it stands for
+ * (false: the request goes on); `*` and anything else are answered here (true).
+ */
+function answeredTarget(req, res) {
+  const target = requestTargetOf(req.url);
+  switch (target.form) {
+    case "origin":
+      return false;
+    case "absolute":
+      req.url = target.path;
+      req.headers.host = target.host;
+      return false;
+    case "asterisk":
+      if (req.method !== "OPTIONS") break;
+      // RFC 9110 §9.3.7: about the server itself. No content, so no Content-Length (§8.6).
+      res.writeHead(204, { allow: ALLOW, "cache-control": "no-store" });
+      res.end();
+      return true;
+    default:
+      answer(res, 400, BAD_TARGET);
+      return true;
+  }
+  answer(res, 400, ASTERISK_NOT_OPTIONS);
+  return true;
+}
+
 /** Whether the gate answered `req` (then the caller must not). */
 function refused(server, req, res) {
   if (!SERVED.has(req.method)) {
     answer(res, 501, NOT_IMPLEMENTED);
     return true;
   }
+  if (hostRepeated(req.rawHeaders)) {
+    answer(res, 400, HOSTS);
+    return true;
+  }
+  if (answeredTarget(req, res)) return true;
   if (hasMalformedPercentEncoding(req.url.split("?", 1)[0])) {
     answer(res, 400, MALFORMED_PATH_MESSAGE);
     return true;

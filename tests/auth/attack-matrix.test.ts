@@ -329,6 +329,20 @@ const rows: { name: string; build: () => Promise<Attempt>; outcome: Outcome }[] 
     },
     outcome: REFUSED,
   },
+  // Outside audit (2026-11-28): jose's base64url decoder skips padding, so a valid token with "="
+  // after any part verified: one credential, many spellings. RFC 7515 §2: base64url is unpadded.
+  ...(["==", "="] as const).flatMap((pad) => [
+    { name: `a valid token with "${pad}" after its signature`, build: async () => bearer(remember(`${await sign(rsaA)}${pad}`)), outcome: REFUSED },
+    {
+      name: `a valid token with "${pad}" after its payload`,
+      build: async () => {
+        const [header, payload, signature] = (await sign(rsaA)).split(".") as [string, string, string];
+        return bearer(remember(`${header}.${payload}${pad}.${signature}`));
+      },
+      // Not a b64token at all (RFC 6750 §2.1 allows "=" only at the end): refused before verification.
+      outcome: MALFORMED,
+    },
+  ]),
   { name: "a signature by a key not in the JWKS, under a published kid", build: async () => bearer(await sign(rogue)), outcome: REFUSED },
   { name: "no kid (the JWKS holds exactly one RSA key, which jose alone would pick)", build: async () => bearer(await sign(rsaA, claims(), {}, true)), outcome: REFUSED },
   { name: "an unknown kid", build: async () => bearer(await sign(rsaA, claims(), { kid: "no-such-key" })), outcome: REFUSED },

@@ -2,6 +2,7 @@ import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startNextServer, type RunningNextServer } from "../support/next-server.mjs";
+import { UNREAD_BODY_GRACE_MS } from "../../lib/http/unread-body-close.mjs";
 
 /**
  * Requests Next.js would answer 500 while building them, before any handler runs, answered first
@@ -141,9 +142,113 @@ describe("methods no route serves", () => {
 
     it("nothing reaches Next: no stack, no error in the log", async () => {
       for (const path of ROUTES) expect((await send("TRACE", path, undefined, own.url)).status).toBe(501);
+      for (const method of ["GET", "POST", "OPTIONS"]) await raw([`${method} * HTTP/1.1`, `Host: ${new URL(own.url).host}`, "Connection: close"], "", own.url);
       // A 200 after them: the log has caught up with the TRACEs.
       expect((await fetch(`${own.url}/api/health?probe=live`)).status).toBe(200);
       expect(own.stderr()).not.toMatch(/TypeError|HTTP method is unsupported|\n +at /);
     });
+  });
+});
+
+/**
+ * One exchange over a bare socket, which sends the request line and header lines exactly as
+ * given: what the server wrote until it closed, or until `waitMs` passed (then `closed` is false).
+ * `body`, when given, follows the head; `holdOpen` keeps our side open after it.
+ */
+function raw(head: string[], body = "", origin = base(), waitMs = 5_000, trickleMs?: number): Promise<{ text: string; closed: boolean }> {
+  const url = new URL(origin);
+  return new Promise((resolve, reject) => {
+    let trickle: ReturnType<typeof setInterval> | undefined;
+    const socket = connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true }, () => {
+      socket.write(`${head.join("\r\n")}\r\n\r\n${body}`);
+      // A slow sender: one more byte of the body every `trickleMs`.
+      if (trickleMs !== undefined) trickle = setInterval(() => socket.writable && socket.write("a"), trickleMs);
+    });
+    let text = "";
+    const timer = setTimeout(() => {
+      clearInterval(trickle);
+      socket.destroy();
+      resolve({ text, closed: false });
+    }, waitMs);
+    socket.on("close", () => clearInterval(trickle));
+    socket.setEncoding("utf8");
+    socket.on("data", (d: string) => (text += d));
+    socket.on("end", () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text, closed: true });
+    });
+    socket.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+const statusLine = (text: string) => text.split("\r\n")[0];
+
+// RFC 9112 §3.2: the request-target's forms (outside audit, 2026-11-28: `*` was a 500 with a stack
+// in the log, and an absolute URL a 308 to itself).
+describe("request targets other than a path", () => {
+  const host = () => new URL(base()).host;
+
+  it("OPTIONS * is answered for the server as a whole: 204 with Allow", async () => {
+    const { text } = await raw(["OPTIONS * HTTP/1.1", `Host: ${host()}`, "Connection: close"]);
+    expect(statusLine(text)).toBe("HTTP/1.1 204 No Content");
+    expect(text.toLowerCase()).toContain("allow: get, head, options, post, put, delete, patch");
+    expect(text.toLowerCase()).not.toContain("content-length");
+  });
+
+  it.each(["GET", "HEAD", "POST", "DELETE"])("%s * is 400, never 500", async (method) => {
+    const { text } = await raw([`${method} * HTTP/1.1`, `Host: ${host()}`, "Content-Length: 0", "Connection: close"]);
+    expect(statusLine(text)).toBe("HTTP/1.1 400 Bad Request");
+    if (method !== "HEAD") expect(text).toContain("the request target * is for OPTIONS only");
+  });
+
+  it.each(["example.com:80", "ftp://example.com/api/health", "http://user@example.com/api/health", "http:///api/health", "?probe=live"])("a target of no usable form (%s) is 400", async (target) => {
+    const { text } = await raw([`GET ${target} HTTP/1.1`, `Host: ${host()}`, "Connection: close"]);
+    expect(statusLine(text), target).toBe("HTTP/1.1 400 Bad Request");
+  });
+
+  it("an absolute URL is served as its path, for a GET and for an MCP POST", async () => {
+    const health = await raw([`GET http://${host()}/api/health?probe=live HTTP/1.1`, `Host: ${host()}`, "Connection: close"]);
+    expect(statusLine(health.text)).toBe("HTTP/1.1 200 OK");
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
+    const head = [`POST http://${host()}/api/mcp HTTP/1.1`, `Host: ${host()}`, "Content-Type: application/json", "Accept: application/json, text/event-stream", "MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/list", `Content-Length: ${Buffer.byteLength(body)}`, "Connection: close"];
+    const mcp = await raw(head, body);
+    expect(statusLine(mcp.text)).toBe("HTTP/1.1 200 OK");
+    expect(mcp.text).toContain('"id":7');
+    expect(mcp.text).toContain('"tools":[');
+  });
+
+  it("two Host lines are 400 (a MUST of RFC 9112 §3.2), in either order", async () => {
+    for (const hosts of [[host(), "evil.example"], ["evil.example", host()]]) {
+      const { text } = await raw(["GET /api/health?probe=live HTTP/1.1", ...hosts.map((h) => `Host: ${h}`), "Connection: close"]);
+      expect(statusLine(text)).toBe("HTTP/1.1 400 Bad Request");
+      expect(text).toContain("more than one Host header");
+    }
+  });
+});
+
+// Outside audit (2026-11-28): a route that answers without reading the body left Node reading the
+// rest for as long as the sender trickled it (up to 300 s), the connection held for nothing.
+describe("an answer sent while the request's body still arrives", () => {
+  it.each([
+    ["GET", "/api/files/not-a-token"],
+    ["POST", "/auth/sign-in"],
+  ])("%s %s: the connection closes a grace after the answer when the rest keeps trickling", async (method, path) => {
+    const head = [`${method} ${path} HTTP/1.1`, `Host: ${new URL(base()).host}`, "Content-Type: application/x-www-form-urlencoded", "Content-Length: 500"];
+    const { text, closed } = await raw(head, "a", base(), UNREAD_BODY_GRACE_MS + 3_000, 250);
+    expect(statusLine(text)).toMatch(/^HTTP\/1\.1 \d{3} /);
+    expect(closed).toBe(true);
+  });
+
+  it("a body that has all arrived, read or not, keeps the connection alive past the grace", async () => {
+    for (const [method, path] of [["GET", "/api/files/not-a-token"], ["POST", "/auth/sign-in"]]) {
+      const { text, closed } = await raw([`${method} ${path} HTTP/1.1`, `Host: ${new URL(base()).host}`, "Content-Type: application/x-www-form-urlencoded", "Content-Length: 1"], "a", base(), UNREAD_BODY_GRACE_MS + 1_500);
+      expect(statusLine(text), path).toMatch(/^HTTP\/1\.1 \d{3} /);
+      expect(text.toLowerCase(), path).toContain("connection: keep-alive");
+      expect(closed, path).toBe(false);
+    }
   });
 });

@@ -154,13 +154,20 @@ describe.each(ERAS)("in %s", (era) => {
     });
   });
 
-  it("a list cursor made by hand with a time no row can have (year 0) is invalid_argument, not a database error", async () => {
-    const cursor = Buffer.from(JSON.stringify(["0000-01-01T00:00:00.000Z", "a"])).toString("base64url");
+  // Outside audit (2026-11-28): a hand-made cursor whose id held a NUL reached PostgreSQL (22021)
+  // and came back as an internal error, logged with its stack.
+  it.each([
+    ["a time no row can have (year 0)", ["0000-01-01T00:00:00.000Z", "a"]],
+    ["a NUL in its id", ["2026-11-27T23:34:29.355Z", "\u0000"]],
+    ["a lone surrogate in its id", ["2026-11-27T23:34:29.355Z", "a\ud800"]],
+  ])("a list cursor made by hand with %s is invalid_argument, not a database error", async (_what, key) => {
+    const cursor = Buffer.from(JSON.stringify(key)).toString("base64url");
     const world = toolResult(await call("list_worlds", { limit: 1 }))?.structuredContent?.worlds as { id: string }[];
     for (const tool of ["list_worlds", "list_characters", "list_locations"]) {
       const args = tool === "list_worlds" ? { cursor } : { worldId: world[0]?.id, cursor };
       const r = await client.request("tools/call", { name: tool, arguments: args });
       expect(r.text, tool).toContain("Invalid cursor");
+      expect(r.text, tool).not.toContain("Internal error");
     }
   });
 

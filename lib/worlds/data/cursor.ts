@@ -1,4 +1,5 @@
 import { DomainError } from "./errors";
+import { forbiddenTextIssue } from "../../mcp/runtime/validate";
 
 /**
  * Keyset pagination over (createdAt desc, id desc): a cursor names the last row of the previous
@@ -28,8 +29,10 @@ export function decodeCursor(cursor: string | undefined): CursorKey | undefined 
     if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" && typeof parsed[1] === "string") {
       const key = { createdAt: new Date(parsed[0]), id: parsed[1] };
       // Node's base64url decoder skips foreign characters, padding and spare bits, and Date reads
-      // many spellings of one time: only the exact text encodeCursor issues is a cursor.
-      if (storable(key.createdAt) && key.id.length <= 64 && encodeCursor(key) === cursor) return key;
+      // many spellings of one time: only the exact text encodeCursor issues is a cursor. JSON can
+      // spell a NUL or a lone surrogate in the id, which no stored id holds and PostgreSQL cannot
+      // compare (22021, an internal error): refused here as in any other argument.
+      if (storable(key.createdAt) && key.id.length <= 64 && forbiddenTextIssue(key.id) === undefined && encodeCursor(key) === cursor) return key;
     }
   } catch {
     /* falls through */

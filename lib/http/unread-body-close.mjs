@@ -1,0 +1,52 @@
+/**
+ * A connection whose answer went out while its request's body was still arriving is closed once
+ * the answer is sent, unless the rest of the body arrives within a short grace. A route that
+ * answers without reading the body (a 404 for a download link, a page's POST) otherwise left Node
+ * reading and dropping the rest to keep the connection alive, for as long as a slow sender
+ * trickled it (up to its requestTimeout, 300 s): a connection held for nothing. /api/mcp closes
+ * its own early refusals (errors.md); this covers every route. Plain JavaScript: installed by
+ * node-front.mjs before Next loads.
+ *
+ * Decided after the answer, not by a `Connection: close` in its head: under Next a small body that
+ * has all arrived can still read as incomplete when the head is written (Next has not let the
+ * parser finish it yet), and such a connection must stay reusable.
+ */
+
+/** How long the rest of an unread body may take to arrive after the answer went out. */
+export const UNREAD_BODY_GRACE_MS = 2_000;
+
+function bodyOutstanding(req) {
+  if (req.complete) return false;
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+/** After the answer: the body arrived (Node drops it and keeps the connection), or the connection ends. */
+function closeUnlessBodyArrives(req) {
+  if (req.complete) return;
+  const socket = req.socket;
+  const timer = setTimeout(() => socket.destroy(), UNREAD_BODY_GRACE_MS);
+  const done = () => clearTimeout(timer);
+  req.once("end", done);
+  socket.once("close", done);
+}
+
+/** Every server `http` creates from now on answers through WatchedResponse (Next's included). */
+export function installUnreadBodyClose(http) {
+  // A subclass, not a wrapper per response: nothing is allocated for a request whose body was
+  // read (every MCP request). Node writes every head through writeHead (flushHeaders and the
+  // first write call it too).
+  class WatchedResponse extends http.ServerResponse {
+    writeHead(...args) {
+      const req = this.req;
+      if (req !== undefined && !this.headersSent && bodyOutstanding(req)) this.once("finish", () => closeUnlessBodyArrives(req));
+      return super.writeHead(...args);
+    }
+  }
+  const createServer = http.createServer;
+  http.createServer = function watchedCreateServer(...args) {
+    if (args.length === 0 || typeof args[0] === "function") args.unshift({ ServerResponse: WatchedResponse });
+    else if (args[0] !== null && typeof args[0] === "object" && args[0].ServerResponse === undefined) args[0] = { ...args[0], ServerResponse: WatchedResponse };
+    return createServer.apply(this, args);
+  };
+}
