@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import type { JsonRpcId } from "../jsonrpc";
 import { INSTANCE_ID, storeUnavailable, type Cluster, type ClusterBus, type ClusterMessage, type LoggedStreamEvent, type LoggedStreamId, type StreamLog, type ToolSwitches } from "../mcp/cluster/cluster";
 import { logUnexpected } from "../mcp/runtime/request-log";
 import type { SessionRecord, SessionStore } from "../mcp/transport/session-store";
@@ -12,7 +13,8 @@ import type { RedisPort } from "./redis-port";
  * PostgreSQL's LISTEN needs a direct connection that Neon's and Vercel's pooled URLs do not give.
  *
  * Keys, under `<MCP_CLUSTER_PREFIX>:<endpoint>:` (`mcp:worldcrafter:`): session:<id> (JSON, TTL =
- * idle expiry), spent:<nonce>, stream:<id>:meta and :events (a capped list), tools:disabled;
+ * idle expiry), spent:<nonce>, stream:<id>:meta and :events (a capped list), instance:<id>:alive
+ * (while an instance that has logged a stream lives), tools:disabled;
  * channel <prefix>:<endpoint>:cluster. Two endpoints, or two deployments with different
  * prefixes, on one Redis never see each other's state.
  */
@@ -150,14 +152,53 @@ function bus(redis: RedisPort, channel: string): ClusterBus {
  */
 const RUNNING_TTL_MS = 2 * 60 * 60 * 1000;
 
+/**
+ * How long an instance's liveness key lives unless renewed; it is renewed three times within
+ * that. An instance killed mid-stream (a crash, a serverless instance reclaimed) is known to be
+ * gone this long after its last renewal, and a client following one of its streams elsewhere is
+ * told, instead of waiting for events that will never come (cluster-streams.ts).
+ */
+const INSTANCE_LIVENESS_MS = 15_000;
+
+/** A stream's record: whose it is, who owns it (the instance that runs it), what it answers. */
+interface StreamMeta {
+  sessionId: string | null;
+  finished: boolean;
+  /** Absent in records written before liveness was kept, and once finished. */
+  owner?: string;
+  requestIds?: JsonRpcId[];
+}
+
 function streamLog(redis: RedisPort, ns: string): StreamLog {
   const meta = (id: string) => `${ns}stream:${id}:meta`;
   const events = (id: string) => `${ns}stream:${id}:events`;
+  const alive = (instance: string) => `${ns}instance:${instance}:alive`;
   const retention = new Map<string, number>();
+  let heartbeat: Promise<void> | undefined;
+  /**
+   * This instance's liveness key: written before the first stream it owns is logged, then renewed
+   * for as long as the process lives (one small write every few seconds, whatever the traffic).
+   */
+  const beating = (): Promise<void> => {
+    if (heartbeat) return heartbeat;
+    const beat = () => redis.set(alive(INSTANCE_ID), "1", INSTANCE_LIVENESS_MS);
+    const started = beat().then(() => {
+      const timer = setInterval(() => beat().catch((thrown: unknown) => logUnexpected("instance liveness", thrown)), INSTANCE_LIVENESS_MS / 3);
+      timer.unref?.();
+    });
+    heartbeat = started;
+    // A first write that failed is tried again with the next stream.
+    started.catch(() => {
+      if (heartbeat === started) heartbeat = undefined;
+    });
+    return started;
+  };
   return {
-    async open(streamId, sessionId, retentionMs) {
+    async open(streamId, sessionId, retentionMs, requestIds) {
       retention.set(streamId, retentionMs);
-      await redis.set(meta(streamId), JSON.stringify({ sessionId: sessionId ?? null, finished: false }), RUNNING_TTL_MS);
+      await beating();
+      const record: StreamMeta = { sessionId: sessionId ?? null, finished: false, owner: INSTANCE_ID, requestIds: [...requestIds] };
+      await redis.set(meta(streamId), JSON.stringify(record), RUNNING_TTL_MS);
     },
     async append(streamId, entry) {
       await redis.append(events(streamId), JSON.stringify(entry), MAX_STREAM_EVENTS, RUNNING_TTL_MS, meta(streamId));
@@ -166,18 +207,21 @@ function streamLog(redis: RedisPort, ns: string): StreamLog {
       const ttl = retention.get(streamId) ?? 120_000;
       retention.delete(streamId);
       const current = await redis.get(meta(streamId));
-      const sessionId = current ? (JSON.parse(current) as { sessionId: string | null }).sessionId : null;
-      await Promise.all([redis.set(meta(streamId), JSON.stringify({ sessionId, finished: true }), ttl), redis.expire(events(streamId), ttl)]);
+      const sessionId = current ? (JSON.parse(current) as StreamMeta).sessionId : null;
+      const record: StreamMeta = { sessionId, finished: true };
+      await Promise.all([redis.set(meta(streamId), JSON.stringify(record), ttl), redis.expire(events(streamId), ttl)]);
     },
     async read(streamId, afterSeq) {
       const [metaText, list] = await Promise.all([redis.get(meta(streamId)), redis.range(events(streamId))]);
       if (!metaText) return undefined;
-      const info = JSON.parse(metaText) as { sessionId: string | null; finished: boolean };
+      const info = JSON.parse(metaText) as StreamMeta;
       const logged = list.map((e) => JSON.parse(e) as LoggedStreamId);
       // Appended in order (the mirror chains each stream's writes) and trimmed from the front.
       const lastSeq = logged.at(-1)?.seq ?? 0;
       const replayed = logged.filter((e): e is LoggedStreamEvent => e.data !== undefined && e.seq > afterSeq);
-      return { events: replayed, lastSeq, finished: info.finished, sessionId: info.sessionId ?? undefined };
+      // Asked only of an unfinished stream another instance owns: the one case it can change.
+      const abandoned = !info.finished && info.owner !== undefined && info.owner !== INSTANCE_ID && (await redis.get(alive(info.owner))) === null;
+      return { events: replayed, lastSeq, finished: info.finished, sessionId: info.sessionId ?? undefined, requestIds: info.requestIds ?? [], abandoned };
     },
   };
 }

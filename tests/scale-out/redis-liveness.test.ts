@@ -140,7 +140,7 @@ describe("a Redis connection gone silent", () => {
     try {
       const client = await sharedIoredis(url, TIMEOUT_MS);
       expect(await waitFor(() => client.ping().catch(() => undefined), { timeoutMs: 30 * TIMEOUT_MS, intervalMs: 100 })).toBe("PONG");
-      const stream = { id: `stream-${RUN}`, sessionId: undefined };
+      const stream = { id: `stream-${RUN}`, sessionId: undefined, requestIds: [] };
       await mirror.opened(stream);
       mirror.event(stream, 1, "one");
       expect(await waitFor(async () => (announced.includes(1) ? true : undefined), { timeoutMs: 2_000, intervalMs: 20 })).toBe(true);

@@ -72,16 +72,31 @@ export interface LoggedStreamEvent {
  */
 export type LoggedStreamId = LoggedStreamEvent | { seq: number; data?: undefined };
 
+/** What the log knows of a stream, read from `afterSeq` on (StreamLog.read). */
+export interface LoggedStream {
+  /** The events after `afterSeq`. */
+  events: LoggedStreamEvent[];
+  /** The last seq the stream issued as far as the log knows (0 before its first). */
+  lastSeq: number;
+  finished: boolean;
+  sessionId: string | undefined;
+  /** The ids of the requests the stream carries the answers to (none for a GET stream). */
+  requestIds: JsonRpcId[];
+  /**
+   * Unfinished, and the instance that owns it is gone (it died without finishing the stream): no
+   * event will ever come. False while the owner lives, and for a log that names no owner.
+   */
+  abandoned: boolean;
+}
+
 /** Where resumable streams keep their events, so a client may resume on any instance. */
 export interface StreamLog {
-  open(streamId: string, sessionId: string | undefined, retentionMs: number): Promise<void>;
+  /** `requestIds`: the requests whose answers the stream carries (LogicalStream.requestIds). */
+  open(streamId: string, sessionId: string | undefined, retentionMs: number, requestIds: readonly JsonRpcId[]): Promise<void>;
   append(streamId: string, entry: LoggedStreamId): Promise<void>;
   finish(streamId: string): Promise<void>;
-  /**
-   * The events after `afterSeq`, the last seq the stream issued as far as the log knows (0 before
-   * its first), whether it has finished, and whose session it is; undefined when unknown.
-   */
-  read(streamId: string, afterSeq: number): Promise<{ events: LoggedStreamEvent[]; lastSeq: number; finished: boolean; sessionId: string | undefined } | undefined>;
+  /** What the log knows of the stream from `afterSeq` on; undefined when it does not know it. */
+  read(streamId: string, afterSeq: number): Promise<LoggedStream | undefined>;
 }
 
 /** Which tools are switched off at run time, for every instance. */

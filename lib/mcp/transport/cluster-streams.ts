@@ -1,7 +1,9 @@
+import { McpError, failure, type JsonRpcId } from "../../jsonrpc";
 import { logUnexpected } from "../runtime/request-log";
-import type { ClusterBus, ClusterMessage, LoggedStreamEvent, StreamLog } from "../cluster/cluster";
+import type { ClusterBus, ClusterMessage, LoggedStream, LoggedStreamEvent, StreamLog } from "../cluster/cluster";
 import { encodeSse, encodeSseComment } from "./sse";
 import { sseBody, type SseBodyOptions, type StreamMirror, type StreamSink, type StreamTable } from "./resumable-streams";
+import { everyPeriod } from "./stream-clock";
 
 /**
  * Resumable streams across instances (basic/transports §resumability and redelivery, on many
@@ -9,7 +11,9 @@ import { sseBody, type SseBodyOptions, type StreamMirror, type StreamSink, type 
  * shared log and the bus; a client that comes back with Last-Event-ID on another instance is
  * served there: first what it missed, from the log, then each new event as the bus brings it,
  * until the owner finishes the stream. Reconnecting elsewhere tells the owner, so its grace timer
- * does not abandon work a client is still following.
+ * does not abandon work a client is still following. An owner that dies without finishing the
+ * stream (killed, reclaimed) is noticed by its lapsed liveness (lib/cluster/redis-cluster.ts):
+ * the follower answers each request the stream still owed with an error, and ends it.
  */
 
 /** The owner's side: copy each event of a resumable stream to the log (in order) and the bus. */
@@ -25,7 +29,7 @@ export function clusterMirror(log: StreamLog, bus: ClusterBus, retentionMs: numb
   };
   return {
     opened(stream) {
-      return enqueue(stream.id, () => log.open(stream.id, stream.sessionId, retentionMs));
+      return enqueue(stream.id, () => log.open(stream.id, stream.sessionId, retentionMs, stream.requestIds));
     },
     // Published once the write has settled: a follower that has read the log and then hears the
     // bus can never miss an event that was announced before it listened but written after it
@@ -70,6 +74,29 @@ const CATCH_UP_PAUSES_MS = [25, 50, 100, 200, 300, 400];
 interface Reader {
   deliver(event: LoggedStreamEvent): void;
   finish(): void;
+}
+
+/**
+ * How often a follower reads the log again: events the bus may have dropped, and whether the
+ * owner still lives. A dead owner is noticed within this plus its liveness lapse (about 20 s).
+ */
+const OWNER_CHECK_MS = 5_000;
+
+/**
+ * The answer to a request whose instance died before answering it. -32603: the request was valid
+ * and the server failed it (JSON-RPC 2.0 §5.1), as when its client does not come back in time
+ * (post-exchange.ts); whether its work took effect is unknown.
+ */
+function ownerGone(): McpError {
+  return McpError.internal("The instance serving this request stopped before answering it; its work may or may not have taken effect. Send it again if that is safe.");
+}
+
+/** The id of the request `data` answers (a response, not a request of the server's); undefined otherwise. */
+function answeredId(data: string): JsonRpcId | undefined {
+  const message: unknown = JSON.parse(data);
+  if (typeof message !== "object" || message === null || "method" in message || !("id" in message)) return undefined;
+  const { id } = message;
+  return (typeof id === "string" || typeof id === "number") && ("result" in message || "error" in message) ? id : undefined;
 }
 
 /** Streams owned elsewhere that clients follow through this instance; and the owner's bookkeeping. */
@@ -151,9 +178,46 @@ export class RemoteStreams {
     const set = this.readers.get(streamId) ?? new Set<Reader>();
     this.readers.set(streamId, set);
     set.add(reader);
+    let stopWatch: (() => void) | undefined;
     const leave = () => {
+      stopWatch?.();
       set.delete(reader);
       if (set.size === 0) this.readers.delete(streamId);
+    };
+    /** The owner died: the requests the stream still owed are answered with an error, then it ends. */
+    const abandon = (logged: LoggedStream) => {
+      ended = true;
+      void this.lostAnswers(streamId, logged.requestIds).then(
+        (answers) => {
+          for (const answer of answers) sink?.write(answer);
+          sink?.close();
+        },
+        (thrown: unknown) => {
+          logUnexpected("stream resume", thrown);
+          sink?.close();
+        },
+      );
+    };
+    /** What the log says now: anything the bus did not bring, and whether the stream ended or its owner died. */
+    const follow = (now: LoggedStream | undefined) => {
+      for (const e of now?.events ?? []) write(e);
+      if (ended || now?.finished) {
+        ended = true;
+        sink?.close();
+      } else if (now?.abandoned) abandon(now);
+    };
+    let checking = false;
+    const check = () => {
+      if (checking || ended) return;
+      checking = true;
+      this.log.read(streamId, lastSeq).then(
+        (now) => {
+          checking = false;
+          follow(now);
+        },
+        // The store did not answer: the next beat asks again.
+        () => (checking = false),
+      );
     };
     return sseBody(
       (s) => {
@@ -169,7 +233,8 @@ export class RemoteStreams {
             for (const e of pending.sort((a, b) => a.seq - b.seq)) write(e);
             pending.length = 0;
             replayed = true;
-            if (ended || now?.finished) s.close();
+            follow(now && { ...now, events: [] });
+            if (!ended) stopWatch = everyPeriod(OWNER_CHECK_MS, check);
           },
           (thrown: unknown) => {
             logUnexpected("stream resume", thrown);
@@ -187,5 +252,21 @@ export class RemoteStreams {
         },
       },
     );
+  }
+
+  /**
+   * An error answer, as an SSE event, for each of `requestIds` the stream's log holds no answer to.
+   * No event id: the log does not hold them, so they are no place to resume from; a later resume
+   * finds the owner still gone and answers them again.
+   */
+  private async lostAnswers(streamId: string, requestIds: readonly JsonRpcId[]): Promise<Uint8Array[]> {
+    if (requestIds.length === 0) return [];
+    const whole = await this.log.read(streamId, 0);
+    const answered = new Set<JsonRpcId>();
+    for (const e of whole?.events ?? []) {
+      const id = answeredId(e.data);
+      if (id !== undefined) answered.add(id);
+    }
+    return requestIds.filter((id) => !answered.has(id)).map((id) => encodeSse({ data: JSON.stringify(failure(id, ownerGone())) }));
   }
 }

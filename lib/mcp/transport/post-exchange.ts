@@ -178,7 +178,7 @@ export class PostExchange implements ClientAsker {
     if (this.stream || this.settled) return;
     this.settled = true;
     const { streams, sessionId, resumable, retryMs, keepAliveMs, headers, abortAll } = this.options;
-    const stream = streams.open(sessionId, this.options.eventLog);
+    const stream = streams.open(sessionId, this.options.eventLog, this.requestIds());
     this.stream = stream;
     stream.onAbandoned(() => {
       this.answerAbandoned(stream);
@@ -199,6 +199,18 @@ export class PostExchange implements ClientAsker {
     // The priming event names the stream: it goes out only once other instances can resume it.
     if (stream.logged) void stream.logged.then(() => this.settleResponse(response));
     else this.settleResponse(response);
+  }
+
+  /** The ids of this exchange's requests, in order (notifications and unreadable ids have none). */
+  private requestIds(): JsonRpcId[] {
+    const idOf = this.options.requestIdOf;
+    const ids: JsonRpcId[] = [];
+    if (!idOf) return ids;
+    for (let index = 0; index < this.options.expected; index++) {
+      const id = idOf(index);
+      if (id !== undefined) ids.push(id);
+    }
+    return ids;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { JsonRpcId } from "../../jsonrpc";
 import { encodeSse, encodeSseComment } from "./sse";
 import { afterLifetime, everyPeriod } from "./stream-clock";
 
@@ -24,8 +25,8 @@ interface LoggedEvent {
   data: string;
 }
 
-/** What a mirror needs of a stream: which one, and whose. */
-export type MirroredStream = Pick<LogicalStream, "id" | "sessionId">;
+/** What a mirror needs of a stream: which one, whose, and which requests it answers. */
+export type MirroredStream = Pick<LogicalStream, "id" | "sessionId" | "requestIds">;
 
 /** Where a resumable stream's events are copied for the other instances. */
 export interface StreamMirror {
@@ -73,6 +74,12 @@ export class LogicalStream {
      */
     readonly resumable = true,
     private readonly mirror?: StreamMirror,
+    /**
+     * The requests whose answers this stream carries (a POST's; none for a GET stream): should
+     * this instance die, a client following the stream elsewhere is answered for each
+     * (cluster-streams.ts).
+     */
+    readonly requestIds: readonly JsonRpcId[] = [],
   ) {
     this.logged = resumable ? mirror?.opened(this) : undefined;
   }
@@ -232,9 +239,9 @@ export class StreamTable {
     private readonly mirror?: StreamMirror,
   ) {}
 
-  open(sessionId: string | undefined, resumable = true): LogicalStream {
+  open(sessionId: string | undefined, resumable = true, requestIds: readonly JsonRpcId[] = []): LogicalStream {
     const id = randomBytes(12).toString("base64url");
-    const stream = new LogicalStream(id, sessionId, this.options, (s) => this.streams.delete(s.id), resumable, this.mirror);
+    const stream = new LogicalStream(id, sessionId, this.options, (s) => this.streams.delete(s.id), resumable, this.mirror, requestIds);
     if (resumable) this.streams.set(id, stream);
     return stream;
   }

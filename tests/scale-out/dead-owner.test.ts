@@ -1,0 +1,67 @@
+/**
+ * A call's instance dies mid-call (kill -9: a crash, a serverless instance reclaimed) while its
+ * client follows the call's stream through another instance. Outside review, 2026-11-28: the
+ * follower saw keep-alives until the stream's lifetime (280 s) and no answer, and every later
+ * resume the same, for as long as the log lived (2 h). Now the follower notices the owner's lapsed
+ * liveness (lib/cluster/redis-cluster.ts) and answers the request with -32603, then ends.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messageOf, type SseEvent } from "../support/sdk-client";
+import { initialize, isRecord, openStream, postMessage, uniqueId } from "../support/raw-sessions";
+import { startTwoInstances, type TwoInstances } from "../support/two-instances";
+
+let cluster: TwoInstances;
+let FA = "";
+let FB = "";
+
+beforeAll(async () => {
+  cluster = await startTwoInstances({ prefix: "wc_dead_owner" });
+  FA = `${cluster.a.url}/api/conformance/mcp`;
+  FB = `${cluster.b.url}/api/conformance/mcp`;
+}, 90_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+}, 60_000);
+
+const answerTo = (events: readonly SseEvent[], id: string) => events.map(messageOf).find((m) => m?.id === id);
+
+describe("a call whose instance dies while its client follows it on another", () => {
+  it("is answered -32603 on the follower within the liveness lapse, and again at once by a later resume", async () => {
+    const s = await initialize(FA);
+    expect((await postMessage(FA, s.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    const callId = uniqueId("doomed");
+    const progressToken = uniqueId("progress");
+    const call = await openStream(FA, {
+      method: "POST",
+      headers: s.headers,
+      body: { jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: "test_slow", arguments: { ms: 60_000 }, _meta: { progressToken } } },
+    });
+    // The first progress (after 6 s) has an id to resume from.
+    let lastEventId: string | undefined;
+    while (lastEventId === undefined) {
+      const event = await call.reader.next(15_000);
+      if (!event) throw new Error("the call's stream ended before its first progress");
+      const message = messageOf(event);
+      if (event.id !== undefined && message?.method === "notifications/progress" && isRecord(message.params) && message.params.progressToken === progressToken) lastEventId = event.id;
+    }
+    await call.close();
+
+    const followed = await openStream(FB, { method: "GET", headers: { ...s.headers, "last-event-id": lastEventId } });
+    process.kill(cluster.a.pid, "SIGKILL");
+    const killedAt = Date.now();
+    const events = await followed.reader.rest(45_000); // ends once B has answered for the dead owner
+    const noticedAfter = Date.now() - killedAt;
+    const answer = answerTo(events, callId);
+    expect(answer, JSON.stringify(events.map((e) => e.data))).toMatchObject({ jsonrpc: "2.0", id: callId, error: { code: -32603 } });
+    expect(String((answer?.error as { message?: unknown }).message)).toMatch(/instance serving this request stopped/);
+    // Liveness lapses within 15 s of its last renewal; the follower reads the log every 5 s.
+    expect(noticedAfter).toBeLessThan(25_000);
+
+    const resumedAt = Date.now();
+    const again = await openStream(FB, { method: "GET", headers: { ...s.headers, "last-event-id": lastEventId } });
+    const later = await again.reader.rest(10_000);
+    expect(answerTo(later, callId)).toMatchObject({ id: callId, error: { code: -32603 } });
+    expect(Date.now() - resumedAt).toBeLessThan(3_000);
+  }, 90_000);
+});
