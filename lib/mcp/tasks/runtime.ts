@@ -229,6 +229,17 @@ export class TaskRuntime {
     return store.get(id, owner, now);
   }
 
+  /**
+   * Reads each of `owner`'s `taskIds`, as tasks/get would: a working one whose lease ran out (its
+   * instance died) is failed and announced here (get above). Resolves with the ids still working.
+   * A listen stream waiting on tasks calls it every lease period, so that it hears of such a
+   * failure without anyone reading the task (listen.ts).
+   */
+  async stillWorking(taskIds: readonly string[], owner: string): Promise<string[]> {
+    const tasks = await Promise.all(taskIds.map((id) => this.get(id, owner)));
+    return taskIds.filter((_id, i) => tasks[i]?.status === "working");
+  }
+
   /** tasks/update: false when the owner has no such task. */
   async answer(id: string, owner: string, responses: Record<string, unknown>): Promise<boolean> {
     const known = await this.adapters.store.answer(id, owner, responses, new Date());

@@ -24,6 +24,11 @@ export interface Listener {
   mayRead(uri: string): boolean;
   /** Whether the stream's token may reach a task of `tool`, as tasks/get checks it (policy/task-access.ts). */
   mayReachTask(tool: string): boolean;
+  /**
+   * With tasks: how the stream learns that a task's instance died. Its task ids are read every
+   * `periodMs` (TaskRuntime.stillWorking fails and announces a lapsed one) until none is working.
+   */
+  taskLapses?: { periodMs: number; stillWorking(taskIds: readonly string[]): Promise<string[]> };
 }
 
 type Agreed = ListenFilter;
@@ -69,6 +74,31 @@ function notificationFor(event: ListenEvent, subscriptionId: JsonRpcId): string 
     return JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri, _meta } });
   }
   return JSON.stringify({ jsonrpc: "2.0", method: `notifications/${event.list}/list_changed`, params: { _meta } });
+}
+
+/**
+ * Reads the stream's still-working tasks every lease period, so that one whose instance died is
+ * failed and announced (to this stream among others) without waiting for someone to read it. A
+ * read still under way skips the next beat. Returns the function that stops it.
+ */
+function watchTaskLapses(taskIds: readonly string[] | undefined, lapses: Listener["taskLapses"]): () => void {
+  if (!taskIds?.length || !lapses) return () => undefined;
+  let working: readonly string[] = taskIds;
+  let reading = false;
+  const stop = everyPeriod(lapses.periodMs, () => {
+    if (reading) return;
+    reading = true;
+    lapses.stillWorking(working).then(
+      (still) => {
+        reading = false;
+        working = still;
+        if (still.length === 0) stop();
+      },
+      // The store did not answer: the next beat asks again.
+      () => (reading = false),
+    );
+  });
+  return stop;
 }
 
 /**
@@ -132,6 +162,7 @@ export function listenResponse(
       });
       // Shared timers (stream-clock.ts): a per-stream timer would keep this request's context alive.
       const stopBeat = everyPeriod(keepAliveMs, () => send(KEEP_ALIVE));
+      const stopTaskWatch = watchTaskLapses(agreed.taskIds, listener.taskLapses);
       // A bounded lifetime keeps the stream inside the platform's function limit; the client re-listens.
       const stopLifetime = afterLifetime(maxLifetimeMs, () => end(true));
       const end = (graceful: boolean) => {
@@ -143,6 +174,7 @@ export function listenResponse(
         open = false;
         unsubscribe();
         stopBeat();
+        stopTaskWatch();
         stopLifetime();
         onEnd?.();
         try {

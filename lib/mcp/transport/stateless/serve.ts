@@ -66,13 +66,16 @@ export function serveRequest(
 }
 
 function serveListenOf({ options, message, accept, auth, host, meta, caller }: ModernRequest): Promise<Response> {
+  const { tasks } = options.env;
+  const taskOwner = taskOwnerOf(auth, host.clientAddress);
   const listener: Listener = {
     subject: auth?.subject,
-    taskOwner: taskOwnerOf(auth, host.clientAddress),
-    tasksOffered: options.env.tasks !== undefined,
-    tasks: options.env.tasks !== undefined && declaresTasks(meta.clientCapabilities),
+    taskOwner,
+    tasksOffered: tasks !== undefined,
+    tasks: tasks !== undefined && declaresTasks(meta.clientCapabilities),
     mayRead: (uri) => mayReadResource(options.env, uri, auth),
     mayReachTask: (tool) => mayReachTask(options.env, tool, auth),
+    ...(tasks ? { taskLapses: { periodMs: tasks.settings.leaseMs, stillWorking: (ids: readonly string[]) => tasks.stillWorking(ids, taskOwner) } } : {}),
   };
   return serveListen(options, message, accept, caller, listener);
 }
