@@ -1,6 +1,7 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { sql } from "../db/prisma";
 import { isLoopbackHost } from "../http/loopback-host";
+import { isInactiveJwt, NOT_HELD_TOKEN } from "./inactive-jwt";
 import { WEB_PAGE_FIELDS, httpsUrlOf, isCodeChallenge, isWebPage, registrationProblem, signUpProblem, unplainParameter } from "./input-limits";
 import { AuthPage, OFFLINE_ACCESS } from "./paths";
 import { offeredScopeNames, signUpRefusal, type AuthServerSettings } from "./settings";
@@ -15,6 +16,7 @@ import { offeredScopeNames, signUpRefusal, type AuthServerSettings } from "./set
  *   `http://localhost:…` without saying so, and better-auth would treat them as web clients
  *   that need https;
  * - revocation: the token type hint is dropped, so every type is searched (RFC 7009 §2.1);
+ * - revocation and introspection: an expired or forged access token JWT is answered as unknown;
  * - authorization: the token's audience is this server's one resource (RFC 8707) even when a
  *   client sends no `resource`, and `offline_access` is asked for so a linked account stays
  *   linked (ChatGPT and Claude refresh; the consent page says so);
@@ -122,6 +124,15 @@ function unplainRefusal(path: string, name: string, redirect: (url: string) => E
   return new APIError("BAD_REQUEST", { message: description, code: "INVALID_REQUEST" });
 }
 
+/**
+ * RFC 7009 §2.2, RFC 7662 §2.2: an expired or forged access token JWT is answered as a token the
+ * server does not hold (inactive-jwt.ts says why better-auth cannot tell). Replaced in place, so
+ * the endpoint still authenticates the client first (RFC 7009 §2.1, RFC 7662 §2.1).
+ */
+async function replaceInactiveJwt(body: Record<string, unknown>, settings: AuthServerSettings): Promise<void> {
+  if (await isInactiveJwt(body.token, settings.issuer, settings.keysDir)) body.token = NOT_HELD_TOKEN;
+}
+
 export function requestHooks(settings: AuthServerSettings) {
   return createAuthMiddleware(async (ctx) => {
     const body = (ctx.body ?? {}) as Record<string, unknown>;
@@ -194,6 +205,10 @@ export function requestHooks(settings: AuthServerSettings) {
         // given a hint, better-auth searches that type only and answers 200 having revoked
         // nothing. Without one it tries both, access token first ("MAY ignore" the hint, §2.1).
         delete body.token_type_hint;
+        await replaceInactiveJwt(body, settings);
+        return;
+      case "/oauth2/introspect":
+        await replaceInactiveJwt(body, settings);
         return;
       case "/oauth2/token": {
         // RFC 6749 §6: a narrowed refresh still gets a refresh token (refresh-scope.ts restores its scope).
