@@ -1,5 +1,5 @@
 import { isPlainText } from "./input-limits";
-import { formErrorCode } from "./page-messages";
+import { formErrorCode, SIGN_IN_FIRST } from "./page-messages";
 import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER, RETURN_TO, safeReturnPath } from "./paths";
 import type { AuthServer } from "./auth-server";
 
@@ -73,10 +73,26 @@ function seeOther(location: string, setCookies: readonly string[] = []): Respons
  */
 const STALE_REQUEST = "invalid_signature";
 
-/** Back to the form's page with the error's code (the page words it, page-messages.ts) and the flow's query kept (minus our own parameters). */
-function backToForm(origin: string, action: FormAction, form: FormData, code: string): Response {
-  if (code === STALE_REQUEST) return seeOther(new URL(`${AuthPage.Error}?error=${STALE_REQUEST}`, origin).toString());
-  const target = new URL(ROUTES[action].page, origin);
+/** better-auth's code for a form whose endpoint needs a session (consent) posted without one. */
+const NO_SESSION = "UNAUTHORIZED";
+
+/**
+ * Where a failed form goes with its error code: its own page, or, for a consent posted without a
+ * session (signed out in another tab, the link opened in another browser), the sign-in page: back
+ * on the consent page Allow would fail again until the signed request expired, and once signed in
+ * better-auth carries that request on to consent (the consent page sends a visitor without a
+ * session there too).
+ */
+function failedFormPage(action: FormAction, code: string): { page: string; code: string } {
+  if (action === "consent" && code === NO_SESSION) return { page: AuthPage.SignIn, code: SIGN_IN_FIRST };
+  return { page: ROUTES[action].page, code };
+}
+
+/** Back to the form's page (failedFormPage) with the error's code (the page words it, page-messages.ts) and the flow's query kept (minus our own parameters). */
+function backToForm(origin: string, action: FormAction, form: FormData, failure: string): Response {
+  if (failure === STALE_REQUEST) return seeOther(new URL(`${AuthPage.Error}?error=${STALE_REQUEST}`, origin).toString());
+  const { page, code } = failedFormPage(action, failure);
+  const target = new URL(page, origin);
   const query = oauthQuery(form);
   if (query) for (const [k, v] of new URLSearchParams(query)) target.searchParams.append(k, v);
   target.searchParams.set("error", code);

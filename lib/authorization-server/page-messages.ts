@@ -5,8 +5,12 @@
  * "your account is locked"). An unknown code gets the generic message.
  */
 
+/** The code for "sign in to go on" (OpenID Connect Core §3.1.2.6 names it so): a consent posted without a session (form-flow.ts). */
+export const SIGN_IN_FIRST = "login_required";
+
 /** Codes the forms send back to their page (form-flow.ts): better-auth's own `code`s and ours. */
 const FORM_MESSAGES: Readonly<Record<string, string>> = {
+  [SIGN_IN_FIRST]: "You need to sign in to continue.",
   INVALID_EMAIL_OR_PASSWORD: "That e-mail address and password do not match an account.",
   INVALID_EMAIL: "That is not an e-mail address.",
   INVALID_PASSWORD: "That password is not right.",
@@ -36,7 +40,6 @@ const FLOW_MESSAGES: Readonly<Record<string, string>> = {
   invalid_scope: "The application asked for access this server does not offer.",
   invalid_target: "The application asked for access to a service this server does not cover.",
   access_denied: "Access was not allowed.",
-  login_required: "You need to sign in to continue.",
   consent_required: "Your consent is needed to continue.",
   server_error: "Something went wrong on this server.",
   temporarily_unavailable: "This server is busy: try again in a moment.",

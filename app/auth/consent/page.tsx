@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
-import { AuthFormAction } from "@/lib/authorization-server/paths";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { AuthFormAction, AuthPage } from "@/lib/authorization-server/paths";
 import { askingClient, describeScopes, firstParam, flowQuery, redirectDestination } from "@/lib/authorization-server/page-context";
 import { formMessage } from "@/lib/authorization-server/page-messages";
 import { builtinAuthServer } from "@/lib/worlds/authorization";
@@ -14,8 +16,12 @@ export default async function Consent({ searchParams }: { searchParams: Promise<
   if (state.kind !== "ready") return <NotAvailable what="Sign-in" state={state} />;
   const client = await askingClient(firstParam(params, "client_id"));
   if (!client) return <AuthFrame title="Unknown application" error="The application asking for access is not registered here. Start again from the app." />;
-  const scopes = describeScopes(state.server.settings.scopes, firstParam(params, "scope"));
   const query = flowQuery(params);
+  // Consent is given by a signed-in person: without a session (signed out in another tab, the link
+  // opened in another browser) Allow could only fail. Sign-in takes the same signed request and,
+  // once signed in, better-auth brings the person back here.
+  if (!(await (await state.server.auth()).api.getSession({ headers: await headers() }))) redirect(`${AuthPage.SignIn}${query ? `?${query}` : ""}`);
+  const scopes = describeScopes(state.server.settings.scopes, firstParam(params, "scope"));
   const destination = redirectDestination(firstParam(params, "redirect_uri"));
   return (
     <AuthFrame title={`Allow ${client.name} to use WorldCrafter?`} error={formMessage(firstParam(params, "error"))}>
