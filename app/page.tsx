@@ -6,7 +6,7 @@ import { resourceUrlForRequest } from "@/lib/auth/auth-settings";
 import { LATEST_SESSION_ERA_VERSION } from "@/lib/mcp/protocol/protocol-versions";
 import type { SecurityScheme } from "@/lib/mcp";
 import { serverCatalog, type CatalogTool, type ServerCatalog } from "@/lib/worlds/catalog";
-import { builtinAuthServer } from "@/lib/worlds/authorization";
+import { builtinAuthServer, worldcrafterResourceServer } from "@/lib/worlds/authorization";
 import { AuthPage } from "@/lib/authorization-server/paths";
 import styles from "./page.module.css";
 
@@ -95,14 +95,23 @@ function ToolItem({ tool }: { tool: CatalogTool }) {
   );
 }
 
+/**
+ * Whether a caller without a token is served at all: MCP_AUTH_MODE=mixed lets one list everything
+ * and call the open tools; under `required` (production's default) every request needs a token,
+ * so the page must not say otherwise (docs/authorization.md, the refusals table).
+ */
+function anonymousCallersServed(): boolean {
+  return worldcrafterResourceServer().settings.mode === "mixed";
+}
+
 /** Who signs people in, from the live configuration, and what the deployment still lacks. */
-function SignInStatus() {
+function SignInStatus({ anonymous }: { anonymous: boolean }) {
   const state = builtinAuthServer();
   if (state.kind === "unavailable") {
     return (
       <div className={styles.problem} role="alert" data-testid="auth-problems">
         <p>
-          <strong>Signing in does not work yet.</strong> Set what is missing and redeploy; the open tools work meanwhile:
+          <strong>Signing in does not work yet.</strong> Set what is missing and redeploy{anonymous ? "; the open tools work meanwhile" : ""}:
         </p>
         <ul>
           {state.problems.map((p) => (
@@ -123,7 +132,10 @@ function SignInStatus() {
   );
 }
 
-function curlInitialize(url: string): string {
+/** The header line a curl example carries when every request needs a token. */
+const BEARER_LINE = '  -H "Authorization: Bearer $TOKEN" \\';
+
+function curlInitialize(url: string, bearer: boolean): string {
   const body = JSON.stringify({
     jsonrpc: "2.0",
     id: 1,
@@ -132,6 +144,7 @@ function curlInitialize(url: string): string {
   });
   return [
     `curl -i ${url} \\`,
+    ...(bearer ? [BEARER_LINE] : []),
     "  -H 'Content-Type: application/json' \\",
     "  -H 'Accept: application/json, text/event-stream' \\",
     `  -H 'MCP-Protocol-Version: ${LATEST_SESSION_ERA_VERSION}' \\`,
@@ -139,9 +152,10 @@ function curlInitialize(url: string): string {
   ].join("\n");
 }
 
-function curlToolsList(url: string): string {
+function curlToolsList(url: string, bearer: boolean): string {
   return [
     `curl -s ${url} \\`,
+    ...(bearer ? [BEARER_LINE] : []),
     "  -H 'Content-Type: application/json' \\",
     "  -H 'Accept: application/json, text/event-stream' \\",
     `  -H 'MCP-Protocol-Version: ${LATEST_SESSION_ERA_VERSION}' \\`,
@@ -154,6 +168,7 @@ export default async function Home() {
   const env = loadEnv();
   const endpoint = resourceUrlForRequest(env, await headers()).url;
   const { title, name, version, description, tools, resources, resourceTemplates, prompts } = liveCatalog(env.MCP_DISABLED_TOOLS);
+  const anonymous = anonymousCallersServed();
 
   return (
     <main className={styles.page}>
@@ -191,7 +206,12 @@ export default async function Home() {
 
       <section aria-labelledby="connect">
         <h2 id="connect">Connect</h2>
-        <SignInStatus />
+        <SignInStatus anonymous={anonymous} />
+        {anonymous ? null : (
+          <p data-testid="token-required">
+            Every request to this server needs an account: an app connects only once you have signed in and allowed it.
+          </p>
+        )}
 
         <h3 id="connect-chatgpt">ChatGPT</h3>
         <ol>
@@ -203,7 +223,8 @@ export default async function Home() {
             <code>{endpoint}</code>.
           </li>
           <li>
-            Authentication: <strong>OAuth</strong>. ChatGPT registers itself and asks you to sign in when a tool needs your account.
+            Authentication: <strong>OAuth</strong>. ChatGPT registers itself and asks you to sign in{" "}
+            {anonymous ? "when a tool needs your account" : "before it can use any tool"}.
           </li>
           <li>In a chat, pick the connector from the developer-mode tools menu.</li>
         </ol>
@@ -217,7 +238,7 @@ export default async function Home() {
             Name it and paste the URL <code>{endpoint}</code>, then <strong>Add</strong>.
           </li>
           <li>
-            <strong>Connect</strong> to sign in (OAuth); the open tools work without an account.
+            <strong>Connect</strong> to sign in (OAuth){anonymous ? "; the open tools work without an account" : ": every tool needs your account here"}.
           </li>
         </ol>
 
@@ -225,30 +246,44 @@ export default async function Home() {
         <pre className={styles.code}>
           <code>npx @modelcontextprotocol/inspector</code>
         </pre>
-        <p>
-          In the Inspector choose transport <strong>Streamable HTTP</strong>, URL <code>{endpoint}</code>, and connect. For the tools
-          that need an account, open <strong>Authentication → OAuth</strong> and connect again: you sign in here and the Inspector gets a token.
-        </p>
+        {anonymous ? (
+          <p>
+            In the Inspector choose transport <strong>Streamable HTTP</strong>, URL <code>{endpoint}</code>, and connect. For the tools
+            that need an account, open <strong>Authentication → OAuth</strong> and connect again: you sign in here and the Inspector gets a token.
+          </p>
+        ) : (
+          <p>
+            In the Inspector choose transport <strong>Streamable HTTP</strong>, URL <code>{endpoint}</code>, open{" "}
+            <strong>Authentication → OAuth</strong>, and connect: you sign in here and the Inspector gets the token every request needs.
+          </p>
+        )}
 
         <h3 id="connect-curl">curl</h3>
         <p>
+          {anonymous ? null : (
+            <>
+              Every request needs a bearer token (<code>$TOKEN</code>): an access token this server issued, such as the one the Inspector shows after
+              its OAuth flow.{" "}
+            </>
+          )}
           <code>initialize</code> answers with the session id in the <code>Mcp-Session-Id</code> header:
         </p>
         <pre className={styles.code}>
-          <code>{curlInitialize(endpoint)}</code>
+          <code>{curlInitialize(endpoint, !anonymous)}</code>
         </pre>
         <p>
           After <code>notifications/initialized</code>, later requests carry that session id (as <code>$SID</code>):
         </p>
         <pre className={styles.code}>
-          <code>{curlToolsList(endpoint)}</code>
+          <code>{curlToolsList(endpoint, !anonymous)}</code>
         </pre>
       </section>
 
       <section aria-labelledby="tools">
         <h2 id="tools">Tools</h2>
         <p>
-          Exactly what <code>tools/list</code> returns. Tools marked OAuth 2 need a token with those scopes; the others anyone may call.
+          Exactly what <code>tools/list</code> returns. Tools marked OAuth 2 need a token with those scopes;{" "}
+          {anonymous ? "the others anyone may call." : "here the others need a token too (any scope), as every request does."}
         </p>
         <ul className={styles.tools}>
           {tools.map((tool) => (

@@ -1,5 +1,8 @@
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LATEST, openSession, post } from "../support/mcp-http";
+import { startOwnServer } from "../support/own-server";
+import type { RunningNextServer } from "../support/next-server.mjs";
+import { tokenFor } from "../support/auth";
 
 const base = () => inject("statefulUrl");
 const endpoint = () => `${base()}/api/mcp`;
@@ -101,5 +104,42 @@ describe("home page", () => {
 
   it("links to the widget preview", () => {
     expect(html).toContain('href="/preview"');
+  });
+
+  it("under MCP_AUTH_MODE=mixed, says the open tools work without an account and prints curl without a token", () => {
+    expect(text).toContain("the open tools work without an account");
+    expect(text).not.toContain('data-testid="token-required"');
+    expect(text).not.toContain("Authorization: Bearer");
+  });
+});
+
+// Outside review: under MCP_AUTH_MODE=required (production's default) the page said the open tools
+// work without an account and printed an initialize without a token, which is answered 401.
+describe("home page under MCP_AUTH_MODE=required", () => {
+  let server: RunningNextServer;
+  let text = "";
+
+  beforeAll(async () => {
+    server = await startOwnServer({ MCP_AUTH_MODE: "required" });
+    text = decode(await (await fetch(`${server.url}/`)).text());
+  }, 90_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("says every request needs an account, and nowhere that the open tools need none", () => {
+    expect(text).toContain('data-testid="token-required"');
+    expect(text).not.toContain("work without an account");
+    expect(text).not.toContain("the open tools work meanwhile");
+    expect(text).not.toContain("the others anyone may call");
+  });
+
+  it("prints curl with the bearer token every request needs, which the server answers (and 401 without)", async () => {
+    expect(text).toContain(`curl -i ${server.url}/api/mcp \\\n  -H "Authorization: Bearer $TOKEN"`);
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: LATEST, capabilities: {}, clientInfo: { name: "curl", version: "1.0" } } };
+    expect((await post(`${server.url}/api/mcp`, initialize, { "mcp-protocol-version": LATEST })).status).toBe(401);
+    const token = await tokenFor(server.url, "home-page-reader");
+    expect((await post(`${server.url}/api/mcp`, initialize, { "mcp-protocol-version": LATEST, authorization: `Bearer ${token}` })).status).toBe(200);
   });
 });
