@@ -18,7 +18,8 @@ import { offeredScopeNames, type AuthServerSettings } from "./settings";
  *
  * What it is set to, and why:
  * - issuer = the app's origin, so its metadata sits at the root well-known paths clients try;
- * - dynamic client registration open to public clients (ChatGPT and Claude register themselves);
+ * - dynamic client registration open to anyone (ChatGPT and Claude register themselves), public
+ *   clients and confidential ones alike: Claude's hosted connector asks for client_secret_post;
  * - PKCE S256 for every client (better-auth refuses `plain` and a missing challenge);
  * - one resource, this MCP endpoint: every access token is a JWT whose `aud` is it;
  * - refresh tokens rotate; a reused one revokes the family (no grace window);

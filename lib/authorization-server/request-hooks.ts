@@ -4,15 +4,17 @@ import { isLoopbackHost } from "../http/loopback-host";
 import { isInactiveJwt, NOT_HELD_TOKEN } from "./inactive-jwt";
 import { WEB_PAGE_FIELDS, httpsUrlOf, isCodeChallenge, isWebPage, registrationProblem, signUpProblem, unplainParameter } from "./input-limits";
 import { AuthPage, OFFLINE_ACCESS } from "./paths";
+import { redirectUriFormProblem } from "./redirect-uri-form";
 import { offeredScopeNames, signUpRefusal, type AuthServerSettings } from "./settings";
 
 /**
  * What the built-in server adds in front of better-auth's endpoints, each for a client that
  * exists today:
  * - registration: every text field within its bound (./input-limits.ts; better-auth stores any
- *   length), page and logo URLs other than https dropped, back-channel logout never stored,
- *   software statements ignored; clients with a loopback or private-use redirect URI and https
- *   ones beside it are native apps (RFC 8252 §7); MCP Inspector and the SDKs register
+ *   length), http(s) redirect URIs written as such (./redirect-uri-form.ts), page and logo URLs
+ *   other than https dropped, back-channel logout never stored, software statements ignored;
+ *   clients with a loopback or private-use redirect URI and https ones beside it are native
+ *   apps (RFC 8252 §7); MCP Inspector and the SDKs register
  *   `http://localhost:…` without saying so, and better-auth would treat them as web clients
  *   that need https;
  * - revocation: the token type hint is dropped, so every type is searched (RFC 7009 §2.1);
@@ -147,7 +149,7 @@ export function requestHooks(settings: AuthServerSettings) {
     }
     switch (ctx.path) {
       case "/oauth2/register": {
-        const problem = registrationProblem(body);
+        const problem = registrationProblem(body) ?? redirectUriFormProblem(body);
         if (problem) throw new APIError("BAD_REQUEST", { ...problem });
         // Bearer tokens only (no DPoP, see dpop_jkt below): a client cannot ask for bound ones.
         // Deleted in place: a hook's returned context is merged over the request's, never removing a key.

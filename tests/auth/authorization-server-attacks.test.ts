@@ -60,6 +60,22 @@ describe("authorization server attack matrix", () => {
         expect(status, uri).toBe(400);
       }
     });
+    // Outside review: `https:/good.example/cb` was registered and stored verbatim; the WHATWG
+    // parser better-auth checks with reads it, and the others here, as https://good.example/cb.
+    it("39. registration refuses an http(s) redirect URI not written scheme://host/path (RFC 3986 §3, RFC 9110 §4.2), and stores nothing", async () => {
+      const marker = `malformed-${randomUUID().slice(0, 8)}`;
+      for (const uri of ["https:/good.example/cb", "https:good.example/cb", "https:///good.example/cb", "https:\\\\good.example\\cb", "https://good.example\\cb", "https://good.example@evil.example/cb", "http:/127.0.0.1:1/cb"]) {
+        const { status, body } = await register({ client_name: marker, redirect_uris: [REDIRECT, uri], token_endpoint_auth_method: "none" });
+        expect(status, uri).toBe(400);
+        expect(body.error, uri).toBe("invalid_redirect_uri");
+      }
+      expect(await queryServersDatabaseRows(as.database.schema, `SELECT count(*)::int AS n FROM oauth_client WHERE name = $1`, [marker])).toEqual([{ n: 0 }]);
+      // Their canonical forms, an uppercase scheme and a private-use scheme (RFC 8252 §7.1, one slash) still register.
+      for (const uris of [["https://good.example/cb"], ["HTTPS://good.example/cb?x=1"], ["http://[::1]:8080/cb"], ["com.example.app:/cb"]]) {
+        const { status, body } = await register({ redirect_uris: uris, token_endpoint_auth_method: "none" });
+        expect(status, `${uris[0]}: ${JSON.stringify(body)}`).toBe(201);
+      }
+    });
     it("4. loopback redirect URIs match on any port (RFC 8252), nothing else", async () => {
       const clientId = await publicClient(["http://127.0.0.1:6274/oauth/callback"]);
       const person = await signedInPerson();

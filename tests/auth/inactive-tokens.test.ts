@@ -124,6 +124,26 @@ describe("introspection of an access token JWT that is not active (RFC 7662 §2.
   });
 });
 
+// docs/authorization.md: introspection is for confidential clients, about their own tokens.
+describe("introspection as documented", () => {
+  it("a confidential client may register (it gets a secret); a public client may not introspect", async () => {
+    const confidential = await flow.register({ client_name: "secret holder", redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_post" });
+    expect(confidential.status).toBe(201);
+    expect(confidential.body.client_secret).toEqual(expect.any(String));
+    const anonymous = await post("/oauth2/introspect", { token: fresh, client_id: publicClientId });
+    expect(anonymous.status).toBe(401);
+    expect(JSON.parse(anonymous.text)).toMatchObject({ error: "invalid_client" });
+  });
+
+  it("another client's live access token is described by no more than its own payload says", async () => {
+    const answer = JSON.parse((await introspect(fresh)).text) as Record<string, unknown>;
+    const payload = JSON.parse(Buffer.from(fresh.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+    expect(answer.active).toBe(true);
+    const { active: _active, token_type: _type, ...claims } = answer;
+    expect(claims).toEqual(payload);
+  });
+});
+
 // Last in this file: it takes the server's database away.
 describe("a server failure is not an inactive token", () => {
   it("with the database gone, revoking an expired token is a 5xx, not a 200", async () => {

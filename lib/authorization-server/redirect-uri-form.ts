@@ -1,0 +1,30 @@
+import type { RegistrationProblem } from "./input-limits";
+
+/**
+ * Registered redirect URIs written as the URIs they are. better-auth checks them with the WHATWG
+ * URL parser, which repairs an http(s) URI as a browser would: `https:/good.example/cb`,
+ * `https:good.example/cb`, `https:///good.example/cb` and `https:\\good.example\cb` all read as
+ * `https://good.example/cb`. Stored verbatim, such a URI is compared by its text at authorize yet
+ * sends the person to a host its text does not plainly name. RFC 3986 §3 writes an http(s) URI with
+ * "//" and its authority, and RFC 9110 §4.2.1-4.2.2 gives that authority a non-empty host; §4.2.4
+ * forbids userinfo (`https://good.example@evil.example/`).
+ */
+
+/** The redirect URI fields of a registration (RFC 7591 §2; post_logout_redirect_uris is OpenID's). */
+const REDIRECT_URI_FIELDS = ["redirect_uris", "post_logout_redirect_uris"] as const;
+
+const HTTP_SCHEME = /^https?:/i;
+/** "//", an authority that is a host (and port) only, then path, query and fragment, no backslash. */
+const HTTP_URI = /^https?:\/\/[^/?#\\@]+(?:[/?#][^\\]*)?$/i;
+
+/** The first http(s) redirect URI of `body` not in that form, as RFC 7591 §3.2.2's invalid_redirect_uri; undefined when there is none. */
+export function redirectUriFormProblem(body: Readonly<Record<string, unknown>>): RegistrationProblem | undefined {
+  for (const field of REDIRECT_URI_FIELDS) {
+    const uris = body[field];
+    if (!Array.isArray(uris)) continue;
+    if (uris.some((uri) => typeof uri === "string" && HTTP_SCHEME.test(uri) && !HTTP_URI.test(uri))) {
+      return { error: "invalid_redirect_uri", error_description: `an http or https entry of ${field} must be written scheme://host/path, without userinfo or backslashes (RFC 3986 §3, RFC 9110 §4.2)` };
+    }
+  }
+  return undefined;
+}
