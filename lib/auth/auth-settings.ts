@@ -85,7 +85,7 @@ function resourceUrlOf(env: Env, production: boolean, builtin: boolean, problems
   if (production && !builtin) {
     throw new AuthConfigError("MCP_RESOURCE_URL is required in production: the canonical https URL of /api/mcp (the tokens' audience)");
   }
-  if (production) problems.push("MCP_RESOURCE_URL is not set: the canonical https URL of /api/mcp (the tokens' audience and the issuer's origin)");
+  if (production) problems.push("MCP_RESOURCE_URL is not set: the canonical URL of /api/mcp, https (or http on this machine: http://localhost:3000/api/mcp), the tokens' audience and the issuer's origin");
   return localResourceUrl(env);
 }
 

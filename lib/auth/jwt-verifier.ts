@@ -80,12 +80,17 @@ function clientIdOf(payload: JWTPayload): string | undefined {
   return undefined;
 }
 
-/** jose's failures in words a client may see (no claim values). */
-function describe(thrown: unknown): string {
+/**
+ * jose's failures in words a client may see (no claim values of the token's): its
+ * error_description. `issuer`: the one this resource accepts, public metadata.
+ */
+function describe(thrown: unknown, issuer: string): string {
   if (thrown instanceof errors.JWTExpired) return "the token has expired";
   if (thrown instanceof errors.JWTClaimValidationFailed) {
     if (thrown.claim === "aud") return "the token is not for this resource (audience)";
-    if (thrown.claim === "iss") return "the token is from an unexpected issuer";
+    // Named: a token minted for another origin (npm run token without this server's
+    // MCP_RESOURCE_URL, a port changed) is the usual cause, and the issuer is no secret (RFC 8414).
+    if (thrown.claim === "iss") return `the token is from an unexpected issuer (this server accepts ${issuer})`;
     if (thrown.claim === "nbf") return "the token is not valid yet";
     if (thrown.claim === "iat") return "the token's issue time is not acceptable";
     return `the token's ${thrown.claim} claim is missing or invalid`;
@@ -222,7 +227,7 @@ export function createJwtVerifier(options: VerifierOptions): JwtVerifier {
       }
     } catch (thrown) {
       if (thrown instanceof VerifierUnavailable) throw thrown;
-      throw new TokenRejected(describe(thrown));
+      throw new TokenRejected(describe(thrown, options.issuer));
     }
     return authInfoOf(payload, token, options);
   }

@@ -477,6 +477,14 @@ describe("bearer token attack matrix (MCP_AUTH_MODE=required, external issuer)",
     expectOutcome(reply, outcome, attempt.tokens);
   });
 
+  // Outside review (2026-11-28): a token minted for another origin (npm run token without the
+  // server's MCP_RESOURCE_URL) got "unexpected issuer" with no word of the one expected.
+  it("a wrong issuer's refusal names the issuer this resource accepts", async () => {
+    const reply = await callTool("list_worlds", {}, bearer(await sign(rsaA, claims({ iss: `${jwks.origin}/other-issuer` }))));
+    expect(reply.status).toBe(401);
+    expect(reply.headers.get("www-authenticate") ?? "").toContain(`unexpected issuer (this server accepts ${issuer})`);
+  });
+
   it("never fetches a key URL an attacker names in a token header (jku, x5u)", () => {
     expect(jwks.requests("/attacker/jwks.json")).toBe(0);
     expect(jwks.requests("/attacker/cert.pem")).toBe(0);
