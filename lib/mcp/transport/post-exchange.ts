@@ -55,6 +55,11 @@ export interface ExchangeOptions {
   headers: Record<string, string>;
   streams: StreamTable;
   pending: PendingRequests;
+  /**
+   * Send a notification where the session's messages go (its GET stream, on any instance), for
+   * one this exchange's stream can no longer carry; undefined without a session.
+   */
+  toSession?: (method: string, params: Record<string, unknown>) => void;
   /** Abort every handler of this exchange (client gone for good). */
   abortAll: () => void;
   /**
@@ -81,6 +86,8 @@ export class PostExchange implements ClientAsker {
   private answered = 0;
   private stream: LogicalStream | undefined;
   private settled = false;
+  /** The client did not come back to this exchange's stream within the resume grace period. */
+  private abandoned = false;
   /** Messages emitted before the upgrade, in order. */
   private readonly backlog: string[] = [];
   /** A lone request's authorization refusal, raised by its handler: the JSON answer's status and challenge. */
@@ -129,20 +136,24 @@ export class PostExchange implements ClientAsker {
   }
 
   /** Session era: a server → client request on this exchange's stream; the answer arrives as another POST. */
-  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, _key: string | undefined, call: LazyAbort): Promise<unknown> {
     const refused = this.cannotAsk(method);
     if (refused) return Promise.reject(refused);
-    const { id, answer } = this.options.pending.open(this.options.sessionId, signal, (unanswered) => this.cancelQuestion(unanswered));
+    const { id, answer } = this.options.pending.open(this.options.sessionId, call, signal, (withdrawn, reason) => this.cancelQuestion(withdrawn, reason));
     this.emit(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
     return answer;
   }
 
   /**
-   * A question the client left unanswered too long: tell it to drop the question, on the stream
-   * that asked it (still open: the call that asked is still waiting for this very answer).
+   * The server stopped waiting for a question (no answer in time, or the call that asked it was
+   * cancelled or ended): tell the client to drop it (basic/utilities/cancellation). On the stream
+   * that asked it while the client may still read it there (its call is not answered yet, so it
+   * has not finished); once the client gave that stream up, where the session's messages go.
    */
-  private cancelQuestion(requestId: string): void {
-    this.emit(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "The client did not answer in time" } }));
+  private cancelQuestion(requestId: string, reason: string): void {
+    const message = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason } };
+    if (!this.abandoned && !this.stream?.finished) this.emit(JSON.stringify(message));
+    else this.options.toSession?.(message.method, message.params);
   }
 
   missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error {
@@ -181,8 +192,10 @@ export class PostExchange implements ClientAsker {
     const stream = streams.open(sessionId, this.options.eventLog, this.requestIds());
     this.stream = stream;
     stream.onAbandoned(() => {
-      this.answerAbandoned(stream);
+      // Before the answers: the calls' withdrawn questions go to the session's GET stream.
+      this.abandoned = true;
       abortAll();
+      this.answerAbandoned(stream);
     });
     // ReadableStream's start() runs now, so the connection is attached (and primed) before any event.
     const body = sseBody(
@@ -284,7 +297,8 @@ function abandonedError(graceMs: number): McpError {
 
 /** How a handler's questions (elicitation, sampling, roots) reach the client. */
 export interface ClientAsker {
-  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined): Promise<unknown>;
+  /** `call`: the asking call's abort switch, which names it (its questions end with it). */
+  request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined, call: LazyAbort): Promise<unknown>;
   missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error;
   cannotAsk(method: ServerRequestMethod): Error | undefined;
 }
@@ -302,7 +316,7 @@ class ExchangeChannel implements CallChannel {
   }
 
   request(method: ServerRequestMethod, params: Record<string, unknown>, signal: AbortSignal, key: string | undefined): Promise<unknown> {
-    return this.asker.request(method, params, signal, key);
+    return this.asker.request(method, params, signal, key, this.abort);
   }
 
   missingCapability(required: RequiredCapability, method: ServerRequestMethod): Error {

@@ -44,6 +44,7 @@ export function createSessionEra(options: StreamableHttpOptions, shared: SharedT
     stateful: options.sessionMode === "stateful",
     sessions: options.cluster.sessions,
     bus: options.cluster.bus,
+    hub: options.hub,
     ...shared,
     standalone: new StandaloneStreams(shared.toolEvents.presence),
     inFlight: new InFlightRequests(),

@@ -224,6 +224,7 @@ function answerSlots(state: SessionEraState, ctx: PostContext, slots: Slot[], ba
     headers: ctx.headers,
     streams: state.streams,
     pending: state.pending,
+    ...(session ? { toSession: (method: string, params: Record<string, unknown>) => state.hub.publish({ kind: "session_notification", sessionId: session.id, method, params }) } : {}),
     abortAll,
     requestIdOf: (index) => {
       const slot = slots[index];

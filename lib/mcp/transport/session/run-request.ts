@@ -109,6 +109,8 @@ class SessionCall {
     const cancelled = controller.reason instanceof CancelledError;
     if (state.log) state.log(requestLogEntry(message, response, { started: this.started, cancelled, session: ctx.session?.id, subject: ctx.auth?.subject }));
     if (events && !cancelled) state.toolEvents.finished(events.audience, events.tool, response);
+    // Questions the call left open are over with it; the client hears so before the answer.
+    state.pending.endCall(controller);
     this.exchange.answer(this.index, cancelled ? null : response);
   }
 }

@@ -1,5 +1,6 @@
 import type { AuthInfo } from "../../../auth/auth-info";
 import type { ClusterBus } from "../../cluster/cluster";
+import type { NotificationHub } from "../../cluster/notification-hub";
 import type { MethodEnv } from "../../methods";
 import type { RequestLimiter } from "../../policy/rate-limit";
 import type { RequestLogger } from "../../runtime/request-log";
@@ -22,6 +23,8 @@ export interface SessionEraState {
   stateful: boolean;
   sessions: SessionStore;
   bus: ClusterBus;
+  /** Server events for the streams of every instance (a session's GET stream among them). */
+  hub: NotificationHub;
   /** Resumable POST and GET streams, and pending server → client questions. */
   streams: StreamTable;
   pending: PendingRequests;
