@@ -10,6 +10,13 @@ import type { LogicalStream } from "./resumable-streams";
 export class StandaloneStreams {
   private readonly bySession = new Map<string, { stream: LogicalStream; audience: string | undefined; openedAt: number }>();
   private readonly byAudience = new Map<string, Set<LogicalStream>>();
+  /**
+   * Streams that were their session's GET stream and are no longer (replaced by a newer one,
+   * here or on another instance, or given up after the grace period): nothing reaches them any
+   * more, so a resume of one opens the session's GET stream instead (get-stream.ts). Weak: a
+   * stream is forgotten with its log.
+   */
+  private readonly former = new WeakSet<LogicalStream>();
 
   /** `audiences`: told when an audience's first stream here opens and its last one ends (audience-presence.ts). */
   constructor(private readonly audiences?: { opened(audience: string): void; closed(audience: string): void }) {}
@@ -17,7 +24,7 @@ export class StandaloneStreams {
   /** `audience`: whose tool runs this stream hears of. Returns when it opened (standalone_opened's openedAt). */
   set(sessionKey: string, stream: LogicalStream, audience: string | undefined): number {
     const previous = this.bySession.get(sessionKey);
-    if (previous) this.unindex(previous.stream, previous.audience);
+    if (previous) this.retire(previous.stream, previous.audience);
     const openedAt = Date.now();
     this.bySession.set(sessionKey, { stream, audience, openedAt });
     if (audience) {
@@ -36,7 +43,7 @@ export class StandaloneStreams {
     const entry = this.bySession.get(sessionKey);
     if (!entry) return;
     this.bySession.delete(sessionKey);
-    this.unindex(entry.stream, entry.audience);
+    this.retire(entry.stream, entry.audience);
   }
 
   /**
@@ -55,7 +62,12 @@ export class StandaloneStreams {
     const entry = this.bySession.get(sessionKey);
     if (entry?.stream !== stream) return;
     this.bySession.delete(sessionKey);
-    this.unindex(stream, entry.audience);
+    this.retire(stream, entry.audience);
+  }
+
+  /** Whether `stream` was its session's GET stream and no longer is. */
+  isFormer(stream: LogicalStream): boolean {
+    return this.former.has(stream);
   }
 
   get(sessionKey: string): LogicalStream | undefined {
@@ -84,7 +96,9 @@ export class StandaloneStreams {
     return open;
   }
 
-  private unindex(stream: LogicalStream, audience: string | undefined): void {
+  /** The stream is no longer its session's GET stream. */
+  private retire(stream: LogicalStream, audience: string | undefined): void {
+    this.former.add(stream);
     if (!audience) return;
     const set = this.byAudience.get(audience);
     set?.delete(stream);

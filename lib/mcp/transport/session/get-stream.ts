@@ -15,13 +15,6 @@ import { refuseWhenShuttingDown } from "../stream-clock";
 import { INSTANCE_ID } from "../../cluster/cluster";
 import type { SessionEraState } from "./state";
 
-/**
- * GET streams given up after the resume grace period: their session's messages go to its next
- * GET stream, and a resume of one of them opens that stream (resumeStream). Weak: a stream is
- * forgotten with its log.
- */
-const endedStandalone = new WeakSet<LogicalStream>();
-
 /** The GET stream's first named event (seed 001). */
 const CONNECTED = JSON.stringify({ status: "ready" });
 
@@ -144,11 +137,15 @@ async function resumeStream(
 ): Promise<ReadableStream<Uint8Array>> {
   const { streamId, afterSeq, stream } = resumePoint(state, session, lastEventId);
   if (stream) {
-    // A GET stream given up while its client was away (longer than the grace period): what it
-    // kept after the id, then the session's GET stream from now on. Replayed and closed, as a
-    // finished request's stream is, its client came back every `retry` to the same end and heard
-    // nothing more (outside audit, 2026-11-28); the spec's resume goes on "from that point".
-    if (endedStandalone.has(stream)) {
+    // A GET stream that is no longer the session's (given up while its client was away longer
+    // than the grace period, or replaced by a newer GET): what it kept after the id, then the
+    // session's GET stream from now on. Replayed and closed, as a finished request's stream is,
+    // its client came back every `retry` to the same end and heard nothing more (outside audit,
+    // 2026-11-28); resumed as it was, it stayed open and silent, holding a stream slot (outside
+    // review). The spec's resume goes on "from that point". Its old connection, if any, ends:
+    // this one takes its place, as attach() does for a stream still current.
+    if (state.standalone.isFormer(stream)) {
+      stream.finish();
       return openStandaloneStream(state, request, session, protocolVersion, connection, (sink) => stream.replayTo(sink, afterSeq));
     }
     return sseBody(
@@ -199,10 +196,7 @@ function openStandaloneStream(
     named ? { ...connection, keepAliveMs: 0, pingMs } : { ...connection, keepAliveMs: pingMs },
   );
   // A standalone stream has no work to abandon; once the grace period passes it is simply over.
-  stream.onAbandoned(() => {
-    state.standalone.remove(session.id, stream);
-    endedStandalone.add(stream);
-  });
+  stream.onAbandoned(() => state.standalone.remove(session.id, stream));
   // The newest across instances too: another instance's older stream stops receiving, once this
   // one is sure to be served (its priming event names it: it goes out only once other instances
   // can resume it, and a failed log is a 503 that must leave the older stream working).
