@@ -178,6 +178,43 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
       expect(error.code).toBe(-32602);
     });
 
+    it("a name several worlds, characters or locations share is completed once and is -32602 listing their ids; the id works", async () => {
+      const { client, ok } = await open();
+      const tag = uid();
+      const name = `Twin ${tag}`;
+      const make = async () => ((sc(await ok("create_world", { name, theme: "myth" })).world as Json).id as string);
+      const [older, newer] = [await make(), await make()];
+      const complete = async (prompt: string, argument: string, value: string, context?: Record<string, string>) =>
+        (await client.complete({ ref: { type: "ref/prompt", name: prompt }, argument: { name: argument, value }, ...(context ? { context: { arguments: context } } : {}) })).completion.values;
+      expect(await complete("develop-character", "world", name)).toEqual([name]);
+
+      for (const prompt of ["develop-character", "describe-location"]) {
+        const error = await mcpErrorOf(client.getPrompt({ name: prompt, arguments: { world: name } }));
+        expect(error.code, prompt).toBe(-32602);
+        expect(error.message).toMatch(/ambiguous/);
+        expect(error.message).toContain(older);
+        expect(error.message).toContain(newer);
+      }
+      const byId = await client.getPrompt({ name: "develop-character", arguments: { world: older } });
+      expect((byId.messages[0]?.content as { text: string }).text).toContain(`create_character (worldId ${older})`);
+
+      const hero = `Echo ${tag}`;
+      const heroes = await Promise.all([0, 1].map(async () => ((sc(await ok("create_character", { worldId: older, name: hero })).character as Json).id as string)));
+      const places = await Promise.all([0, 1].map(async () => ((sc(await ok("create_location", { worldId: older, name: `Ford ${tag}` })).location as Json).id as string)));
+      expect(await complete("develop-character", "character", "echo", { world: older })).toEqual([hero]);
+      expect(await complete("describe-location", "location", "ford", { world: older })).toEqual([`Ford ${tag}`]);
+      const character = await mcpErrorOf(client.getPrompt({ name: "develop-character", arguments: { world: older, character: hero } }));
+      expect(character.code).toBe(-32602);
+      for (const id of heroes) expect(character.message).toContain(id);
+      const location = await mcpErrorOf(client.getPrompt({ name: "describe-location", arguments: { world: older, location: `Ford ${tag}` } }));
+      expect(location.code).toBe(-32602);
+      for (const id of places) expect(location.message).toContain(id);
+      const one = await client.getPrompt({ name: "develop-character", arguments: { world: older, character: heroes[1]! } });
+      expect((one.messages[0]?.content as { text: string }).text).toContain(`(id ${heroes[1]}`);
+      const place = await client.getPrompt({ name: "describe-location", arguments: { world: older, location: places[0]! } });
+      expect((place.messages[0]?.content as { text: string }).text).toContain(`Describe "Ford ${tag}"`);
+    });
+
     it("completes world names, names inside the chosen world, world ids, and the caller's own themes", async () => {
       const { client, ok } = await open();
       const { tag, worldId, characterIds } = await sampleWorld(ok);

@@ -1,7 +1,7 @@
 import { getPrisma } from "../../db/prisma";
 import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
 import { NotFoundError } from "./errors";
-import { assertWorld } from "./worlds";
+import { NAME_MATCHES, assertWorld } from "./worlds";
 import { assertRoomInWorld } from "./quotas";
 import { containsText, equalsText, startsWithExactly } from "./text-match";
 
@@ -82,10 +82,10 @@ export async function charactersMatching(owner: string, value: string, worldId?:
   });
 }
 
-/** A character of `owner` in `worldId` by exact name, case-insensitive (prompts). */
-export async function characterNamed(owner: string, worldId: string, name: string) {
-  return (await getPrisma()).character.findFirst({
-    where: { ownerSubject: owner, worldId, name: equalsText(name) },
-    orderBy: CREATION_ORDER,
-  });
+/** The characters of `owner` in `worldId` that `idOrName` names: the one with that id, or else all with that exact name (case-insensitive; prompts). */
+export async function charactersByIdOrName(owner: string, worldId: string, idOrName: string) {
+  const prisma = await getPrisma();
+  const byId = await prisma.character.findFirst({ where: { id: idOrName, ownerSubject: owner, worldId } });
+  if (byId) return [byId];
+  return prisma.character.findMany({ where: { ownerSubject: owner, worldId, name: equalsText(idOrName) }, orderBy: CREATION_ORDER, take: NAME_MATCHES });
 }

@@ -1,7 +1,7 @@
 import { getPrisma } from "../../db/prisma";
 import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
 import { DomainError, NotFoundError } from "./errors";
-import { assertWorld } from "./worlds";
+import { NAME_MATCHES, assertWorld } from "./worlds";
 import { assertRoomInWorld } from "./quotas";
 import { containsText, equalsText } from "./text-match";
 import { MAX_LOCATION_DEPTH } from "./location-depth";
@@ -85,10 +85,10 @@ export async function locationsMatching(owner: string, worldId: string, value: s
   });
 }
 
-/** A location of `owner` in `worldId` by exact name, case-insensitive (prompts). */
-export async function locationNamed(owner: string, worldId: string, name: string) {
-  return (await getPrisma()).location.findFirst({
-    where: { ownerSubject: owner, worldId, name: equalsText(name) },
-    orderBy: CREATION_ORDER,
-  });
+/** The locations of `owner` in `worldId` that `idOrName` names: the one with that id, or else all with that exact name (case-insensitive; prompts). */
+export async function locationsByIdOrName(owner: string, worldId: string, idOrName: string) {
+  const prisma = await getPrisma();
+  const byId = await prisma.location.findFirst({ where: { id: idOrName, ownerSubject: owner, worldId } });
+  if (byId) return [byId];
+  return prisma.location.findMany({ where: { ownerSubject: owner, worldId, name: equalsText(idOrName) }, orderBy: CREATION_ORDER, take: NAME_MATCHES });
 }

@@ -142,12 +142,17 @@ export async function worldsMatching(owner: string, value: string, take = 100) {
   });
 }
 
-/** A world of `owner` named by id, or else by exact name (case-insensitive); prompts take either. */
-export async function worldByIdOrName(owner: string, idOrName: string) {
+/** How many same-named records a lookup by name reads: enough to show the caller the choice. */
+export const NAME_MATCHES = 10;
+
+/**
+ * The worlds of `owner` that `idOrName` names: the one with that id, or else every one with that
+ * exact name (case-insensitive; oldest first). Names are not unique (import_world copies one), so
+ * the caller decides what several mean.
+ */
+export async function worldsByIdOrName(owner: string, idOrName: string) {
   const prisma = await getPrisma();
   const byId = await prisma.world.findFirst({ where: { id: idOrName, ownerSubject: owner } });
-  if (byId) return byId;
-  const byName = await prisma.world.findFirst({ where: { ownerSubject: owner, name: equalsText(idOrName) }, orderBy: PAGE_ORDER });
-  if (!byName) throw new NotFoundError("World", idOrName);
-  return byName;
+  if (byId) return [byId];
+  return prisma.world.findMany({ where: { ownerSubject: owner, name: equalsText(idOrName) }, orderBy: CREATION_ORDER, take: NAME_MATCHES });
 }

@@ -1,36 +1,36 @@
 import { z } from "zod";
 import { McpError, definePrompt, type HandlerContext } from "../../mcp";
 import { ownerOf } from "../owner";
-import { NotFoundError } from "../data/errors";
-import { worldByIdOrName, worldsMatching } from "../data/worlds";
-import { characterNamed, charactersMatching } from "../data/characters";
-import { locationNamed, locationsMatching } from "../data/locations";
+import { worldsByIdOrName, worldsMatching } from "../data/worlds";
+import { charactersByIdOrName, charactersMatching } from "../data/characters";
+import { locationsByIdOrName, locationsMatching } from "../data/locations";
 import { Scope } from "../scopes";
 import { singleLine } from "../single-line";
+import { theOneNamed, uniqueNames } from "./one-named";
 
 /**
- * Prompts that start work on one of the caller's worlds. The `world` argument takes an id or a
- * name; completion suggests the caller's world names, then names inside the chosen world.
+ * Prompts that start work on one of the caller's worlds. The `world` argument (and the character
+ * or location inside it) takes an id or a name; a name several records share is ambiguous and
+ * answered with their ids. Completion suggests the caller's world names, then names inside the
+ * chosen world, each name once.
  */
 
 const WorldArg = singleLine().trim().min(1).max(120).describe("The world: its name or id");
 
-/** The world a prompt names; an unknown one is the prompt's invalid argument (-32602). */
+/** The world a prompt names; an unknown or ambiguous one is the prompt's invalid argument (-32602). */
 async function worldFor(ctx: HandlerContext, world: string) {
-  try {
-    return await worldByIdOrName(ownerOf(ctx), world);
-  } catch (thrown) {
-    if (thrown instanceof NotFoundError) throw McpError.invalidParams(`Unknown world: ${world}. Use list_worlds to see your worlds.`, [{ path: ["world"], message: "No such world" }]);
-    throw thrown;
-  }
+  const found = theOneNamed("world", world, await worldsByIdOrName(ownerOf(ctx), world));
+  if (!found) throw McpError.invalidParams(`Unknown world: ${world}. Use list_worlds to see your worlds.`, [{ path: ["world"], message: "No such world" }]);
+  return found;
 }
 
-const worldNames = async (value: string, ctx: HandlerContext) => (await worldsMatching(ownerOf(ctx), value)).map((w) => w.name);
+const worldNames = async (value: string, ctx: HandlerContext) => uniqueNames(await worldsMatching(ownerOf(ctx), value));
 
-/** The world chosen so far (completion context), if the caller has one by that name or id. */
+/** The world chosen so far (completion context), if it names exactly one of the caller's worlds. */
 async function chosenWorldId(ctx: HandlerContext, world: string | undefined): Promise<string | undefined> {
   if (!world) return undefined;
-  return worldByIdOrName(ownerOf(ctx), world).then((w) => w.id, () => undefined);
+  const found = await worldsByIdOrName(ownerOf(ctx), world);
+  return found.length === 1 ? found[0]!.id : undefined;
 }
 
 export const developCharacterPrompt = definePrompt({
@@ -39,19 +39,19 @@ export const developCharacterPrompt = definePrompt({
   description: "Flesh out a character of one of your worlds (a new one, or one that exists)",
   arguments: z.object({
     world: WorldArg,
-    character: singleLine().trim().max(120).optional().describe("The character's name; omit to invent a new one"),
+    character: singleLine().trim().max(120).optional().describe("The character's name or id; omit to invent a new one"),
   }),
   scopes: [Scope.Read],
   complete: {
     world: (value, { ctx }) => worldNames(value, ctx),
     character: async (value, { arguments: args, ctx }) => {
       const worldId = await chosenWorldId(ctx, args.world);
-      return worldId ? (await charactersMatching(ownerOf(ctx), value, worldId)).map((c) => c.name) : [];
+      return worldId ? uniqueNames(await charactersMatching(ownerOf(ctx), value, worldId)) : [];
     },
   },
   get: async ({ world, character }, ctx) => {
     const w = await worldFor(ctx, world);
-    const existing = character ? await characterNamed(ownerOf(ctx), w.id, character) : null;
+    const existing = character ? theOneNamed("character", character, await charactersByIdOrName(ownerOf(ctx), w.id, character)) : undefined;
     const about = `The world is "${w.name}" (id ${w.id}), a ${w.theme} world${w.tone ? ` with a ${w.tone} tone` : ""}.${w.description ? ` ${w.description}` : ""}`;
     const task = existing
       ? `Develop the character "${existing.name}" (id ${existing.id}${existing.role ? `, ${existing.role}` : ""}). Current traits: ${existing.traits.join(", ") || "none"}. Current backstory: ${existing.backstory || "none"}. Suggest richer traits, relationships and a backstory that fits the world, then save them with update_character.`
@@ -69,19 +69,19 @@ export const describeLocationPrompt = definePrompt({
   description: "Write a vivid description of a place in one of your worlds",
   arguments: z.object({
     world: WorldArg,
-    location: singleLine().trim().max(120).optional().describe("The location's name; omit to invent a new place"),
+    location: singleLine().trim().max(120).optional().describe("The location's name or id; omit to invent a new place"),
   }),
   scopes: [Scope.Read],
   complete: {
     world: (value, { ctx }) => worldNames(value, ctx),
     location: async (value, { arguments: args, ctx }) => {
       const worldId = await chosenWorldId(ctx, args.world);
-      return worldId ? (await locationsMatching(ownerOf(ctx), worldId, value)).map((l) => l.name) : [];
+      return worldId ? uniqueNames(await locationsMatching(ownerOf(ctx), worldId, value)) : [];
     },
   },
   get: async ({ world, location }, ctx) => {
     const w = await worldFor(ctx, world);
-    const existing = location ? await locationNamed(ownerOf(ctx), w.id, location) : null;
+    const existing = location ? theOneNamed("location", location, await locationsByIdOrName(ownerOf(ctx), w.id, location)) : undefined;
     const about = `The world is "${w.name}" (id ${w.id}), a ${w.theme} world${w.tone ? ` with a ${w.tone} tone` : ""}.`;
     const task = existing
       ? `Describe "${existing.name}"${existing.kind ? ` (${existing.kind})` : ""} in vivid, concrete detail: sights, sounds, who goes there and why. It is described so far as: ${existing.description || "(nothing yet)"}.`
