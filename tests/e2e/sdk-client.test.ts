@@ -97,6 +97,12 @@ describe("SDK client on /api/mcp: handshake and tools", () => {
     const error = await mcpErrorOf(client.callTool({ name: "no_such_tool", arguments: {} }));
     expect(error.code).toBe(-32602);
     expect(error.message).toContain("no_such_tool");
+    expect(error.message).toContain("tools/list names the tools");
+    expect(error.message).not.toContain("Did you mean");
+    // A near miss gets the registered name it was probably meant to be.
+    const typo = await mcpErrorOf(client.callTool({ name: "create_wrld", arguments: {} }));
+    expect(typo.code).toBe(-32602);
+    expect(typo.message).toContain("Did you mean create_world?");
   });
 
   it("progress: draft_world_outline reports 10 increasing progress notifications with total 10", async () => {
@@ -182,7 +188,11 @@ describe("SDK client: resources", () => {
       const error = await mcpErrorOf(client.readResource({ uri }));
       expect(error.code).toBe(-32002);
       expect(error.data).toEqual({ uri });
+      // The message says where to look, not only that it failed.
+      expect(error.message).toContain("resources/list and resources/templates/list name what can be read");
     }
+    const theme = await mcpErrorOf(client.readResource({ uri: "worldcrafter://themes/scifi" }));
+    expect(theme.message).toContain("Themes with notes: fantasy, science-fiction, steampunk, horror, post-apocalyptic.");
   });
 
   it("subscribes to and unsubscribes from a resource", async () => {

@@ -811,7 +811,9 @@ describe("2026-07-28 results", () => {
 
   it("resource not found is 400 -32602 (no longer -32002) with data.uri", async () => {
     const main = await send(mainUrl(), req("nf-1", "resources/read", { uri: "worldcrafter://nope" }));
-    expect(expectError(main, 400, -32602, "nf-1").data).toEqual({ uri: "worldcrafter://nope" });
+    const error = expectError(main, 400, -32602, "nf-1");
+    expect(error.data).toEqual({ uri: "worldcrafter://nope" });
+    expect(error.message).toContain("resources/list and resources/templates/list name what can be read");
     const fixture = await send(fixtureUrl(), req("nf-2", "resources/read", { uri: "test://missing" }));
     expect(expectError(fixture, 400, -32602, "nf-2").data).toEqual({ uri: "test://missing" });
   });

@@ -3,7 +3,8 @@ import { ErrorCode, McpError } from "../../jsonrpc";
 import { createHandlerContext } from "../runtime/handler-context";
 import { checkArguments, describeIssues, parseOrInvalidParams, type IssueReport } from "../runtime/validate";
 import type { CallToolResult } from "../protocol/types";
-import type { MethodHandler } from "./method-env";
+import type { MethodEnv, MethodHandler } from "./method-env";
+import { closestName } from "../../text/closest-name";
 import type { CompiledTool } from "../registry";
 import { InputRequired, ProtocolError } from "../protocol/protocol-error";
 import { CursorParams } from "./list-params";
@@ -100,12 +101,18 @@ function checkedResult(tool: CompiledTool, result: CallToolResult): Record<strin
   return { ...result };
 }
 
+/** The -32602 for a tool name nobody registered, pointing at tools/list and at a near miss. */
+function unknownTool(env: MethodEnv, name: string): McpError {
+  const near = closestName(name, env.registry.toolNames());
+  return McpError.invalidParams(`Unknown tool: ${name}.${near ? ` Did you mean ${near}?` : ""} tools/list names the tools.`, { name });
+}
+
 /** tools/call. A synchronous tool is answered synchronously (no promise hops on the hot path). */
 export const callTool: MethodHandler = (env, { params, scope }) => {
   const { name, arguments: rawArgs } = callToolParams(params);
   const tool = env.registry.getTool(name);
   // server/tools §error handling: an unknown tool is a protocol error (-32602).
-  if (!tool) throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
+  if (!tool) throw unknownTool(env, name);
   // Mixed mode: an anonymous caller of a tool that needs a token learns how to sign in (the
   // transport already refused tokens without the scopes: 403, authorize.ts).
   if (env.access && !scope.auth) {

@@ -188,6 +188,10 @@ export class Registry {
     return this.tools.get(name);
   }
 
+  toolNames(): IterableIterator<string> {
+    return this.tools.keys();
+  }
+
   getPrompt(name: string): PromptDefinition | undefined {
     return this.prompts.get(name);
   }

@@ -37,7 +37,7 @@ export const themeNotesTemplate = defineResourceTemplate({
   complete: { theme: (value) => WORLD_THEMES.filter((t) => t.startsWith(value)) },
   read: (uri, { theme }) => {
     const notes = theme ? ownEntry(THEME_NOTES, theme) : undefined;
-    if (!notes) throw resourceNotFound(uri);
+    if (!notes) throw resourceNotFound(uri, `Themes with notes: ${Object.keys(THEME_NOTES).join(", ")}.`);
     return [{ uri, mimeType: "text/markdown", text: `# ${theme}\n\n${notes}\n` }];
   },
 });

@@ -25,12 +25,15 @@ function json(uri: string, value: unknown): ResourceContents[] {
   return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(value) }];
 }
 
-/** Runs a read; a record the caller cannot see becomes resources' own not-found error. */
+/**
+ * Runs a read; a record the caller cannot see becomes resources' own not-found error, saying
+ * (as the tools do) which list shows the valid ids.
+ */
 async function orNotFound<T>(uri: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (thrown) {
-    if (thrown instanceof NotFoundError) throw resourceNotFound(uri);
+    if (thrown instanceof NotFoundError) throw resourceNotFound(uri, `${thrown.message} Reading ${uriOf.worldList} lists your worlds too.`);
     throw thrown;
   }
 }
@@ -93,7 +96,7 @@ export const worldExportTemplate = defineResourceTemplate({
     format: (value) => EXPORT_FORMATS.filter((f) => f.startsWith(value)),
   },
   read: async (uri, { worldId = "", format = "" }, ctx) => {
-    if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw resourceNotFound(uri);
+    if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw resourceNotFound(uri, `Export formats: ${EXPORT_FORMATS.join(", ")}.`);
     const exported = await orNotFound(uri, () => exportWorld(ownerOf(ctx), worldId, { signal: ctx.signal }));
     return format === "md"
       ? [{ uri, mimeType: "text/markdown", text: exported.markdown }]
