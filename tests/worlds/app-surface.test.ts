@@ -155,7 +155,7 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
         const error = await mcpErrorOf(client.readResource({ uri }));
         expect(error.code, uri).toBe(-32002);
         // The message says where the valid ids or formats are.
-        expect(error.message, uri).toMatch(uri.endsWith(".pdf") ? /Export formats: md, json\./ : /Use list_worlds.* to see valid ids\. Reading worlds:\/\/list lists your worlds too\./);
+        expect(error.message, uri).toMatch(uri.endsWith(".pdf") ? /Export formats: md, json\./ : /Use list_worlds \(or read worlds:\/\/list\) to see your worlds/);
       }
     });
   });

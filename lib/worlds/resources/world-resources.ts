@@ -26,14 +26,17 @@ function json(uri: string, value: unknown): ResourceContents[] {
 }
 
 /**
- * Runs a read; a record the caller cannot see becomes resources' own not-found error, saying
- * (as the tools do) which list shows the valid ids.
+ * Where the valid ids are. One text for every kind and id: another user's record must read exactly
+ * as a missing one (subject isolation), so the message never quotes the id.
  */
+const FIND_IDS = `Use list_worlds (or read ${uriOf.worldList}) to see your worlds, and list_characters or list_locations for what is in them.`;
+
+/** Runs a read; a record the caller cannot see becomes resources' own not-found error, saying where the valid ids are. */
 async function orNotFound<T>(uri: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (thrown) {
-    if (thrown instanceof NotFoundError) throw resourceNotFound(uri, `${thrown.message} Reading ${uriOf.worldList} lists your worlds too.`);
+    if (thrown instanceof NotFoundError) throw resourceNotFound(uri, FIND_IDS);
     throw thrown;
   }
 }
