@@ -68,9 +68,10 @@ export interface CallScope {
   clientCapabilities: Record<string, unknown> | undefined;
   /**
    * Minimum level of notifications/message for this call: the session's logging/setLevel (2025),
-   * the request's `_meta` logLevel (2026-07-28), or "none" when logs must not be sent at all.
+   * the request's `_meta` logLevel (2026-07-28), "none" when logs must not be sent at all, or
+   * "unset" for a 2025 session that never chose a level (every level passes but `askedOnly`).
    */
-  logThreshold: LoggingLevel | "none";
+  logThreshold: LoggingLevel | "none" | "unset";
   channel: CallChannel;
   /** Present when the call may become a durable task (lib/mcp/tasks/call-as-task.ts). */
   continueAsTask?: () => Promise<void>;
@@ -100,8 +101,12 @@ export interface HandlerContext {
   readonly clientHints: ClientHints;
   /** Report progress; a no-op when the caller sent no progressToken (basic/utilities/progress). */
   progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Send notifications/message if the level passes the client's logging/setLevel. */
-  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Send notifications/message if the level passes the client's logging/setLevel. `askedOnly`
+   * messages go only to a client that chose a level: sending one streams the answer (SSE), which
+   * a client that never asked for logs need not get for them.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string, options?: { askedOnly?: boolean }): Promise<void>;
   /** Send any notification related to this call. */
   sendNotification(method: string, params: Record<string, unknown>): Promise<void>;
   /**
@@ -223,9 +228,10 @@ class CallHandlerContext implements HandlerContext {
     });
   }
 
-  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+  async log(level: LoggingLevel, data: unknown, logger?: string, options?: { askedOnly?: boolean }): Promise<void> {
     const threshold = this.scope.logThreshold;
-    if (threshold === "none" || loggingLevelRank(level) < loggingLevelRank(threshold)) return;
+    if (threshold === "none" || (threshold === "unset" && options?.askedOnly)) return;
+    if (threshold !== "unset" && loggingLevelRank(level) < loggingLevelRank(threshold)) return;
     await this.scope.channel.notify("notifications/message", { level, data, ...(logger ? { logger } : {}) });
   }
 

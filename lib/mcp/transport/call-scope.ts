@@ -1,6 +1,5 @@
 import type { AuthInfo } from "../../auth/auth-info";
 import type { JsonRpcId, JsonRpcRequest } from "../../jsonrpc";
-import type { LoggingLevel } from "../protocol/types";
 import type { CallChannel, CallScope, RequestMeta } from "../runtime/handler-context";
 import type { LazyAbort } from "./lazy-abort";
 import { readRequestMeta } from "./request-meta";
@@ -38,7 +37,7 @@ class DispatchScope implements CallScope {
   readonly auth: AuthInfo | undefined;
   private readonly address: ClientAddressSource;
   readonly clientCapabilities: Record<string, unknown> | undefined;
-  readonly logThreshold: LoggingLevel | "none";
+  readonly logThreshold: CallScope["logThreshold"];
   readonly channel: CallChannel;
   readonly continueAsTask?: () => Promise<void>;
 

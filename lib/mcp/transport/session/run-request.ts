@@ -84,7 +84,7 @@ class SessionCall {
       auth: ctx.auth,
       address: ctx.host,
       clientCapabilities: ctx.session?.clientCapabilities,
-      logThreshold: ctx.session?.logLevel ?? "debug",
+      logThreshold: ctx.session?.logLevel ?? "unset",
       channel: exchange.channelFor(controller),
       ...(events ? { onProgress: (progress: number, total: number | undefined) => state.toolEvents.progress(events.audience, events.tool, progress, total) } : {}),
     });

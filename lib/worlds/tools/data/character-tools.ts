@@ -9,6 +9,7 @@ import { CREATES, Cursor, Id, Limit, LongText, Name, OVERWRITES, READ_ONLY, Shor
 import { CharacterOutput, CharacterPageOutput } from "./outputs";
 import { READS, WRITES } from "../../scopes";
 import { characterChanged } from "../../live-updates";
+import { activityLog } from "./activity-log";
 
 type CharacterRow = Awaited<ReturnType<typeof characters.getCharacter>>;
 
@@ -39,6 +40,7 @@ export const createCharacter = defineTool({
   handler: async ({ worldId, ...input }, ctx) => {
     const c = await characters.createCharacter(ownerOf(ctx), worldId, input);
     characterChanged(ctx, c);
+    await activityLog.created(ctx, "character", c);
     return characterResult(narrate(ctx).characterCreated(c.name, c.role, c.id), c, ownerOf(ctx));
   },
 });
@@ -104,6 +106,7 @@ export const updateCharacter = defineTool({
     if (fields.length === 0) return nothingToUpdate(ctx, ["name", "role", "traits", "backstory"]);
     const c = await characters.updateCharacter(ownerOf(ctx), characterId, changes);
     characterChanged(ctx, c);
+    await activityLog.updated(ctx, "character", c, fields);
     return characterResult(narrate(ctx).updated(fields, c.name), c, ownerOf(ctx));
   },
 });

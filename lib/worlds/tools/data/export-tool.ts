@@ -9,6 +9,7 @@ import { exportFileReferences, type FileReference } from "../../files/download-l
 import { EXPORT_FILE_FORMATS } from "../../files/download-token";
 import { Id, READ_ONLY, result } from "./shared";
 import { READS } from "../../scopes";
+import { activityLog } from "./activity-log";
 
 /**
  * Exports above this size are linked (resource_link to the export resources) rather than embedded,
@@ -82,6 +83,7 @@ export const exportWorldTool = defineTool({
     );
     const files = await exportFileReferences(owner, world);
     const bytesOf = { md: bytes[0], json: bytes[1] };
+    await activityLog.exported(ctx, world, exported, { markdown: bytes[0] ?? 0, json: bytes[1] ?? 0 });
     const narrated = result(narrate(ctx).exported(world.name, exported.characters, exported.locations), {
       worldId: world.id,
       name: world.name,

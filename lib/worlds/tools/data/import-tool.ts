@@ -5,7 +5,7 @@ import { IMPORT_MAX_BYTES_DEFAULT, loadEnv } from "../../../config/env";
 import { assertRoomForWorld } from "../../data/quotas";
 import { ownerOf } from "../../owner";
 import { narrate } from "../../i18n/narration";
-import { getWorldCard } from "../../data/worlds";
+import { getWorldCard, worldsByIdOrName } from "../../data/worlds";
 import { importWorld } from "../../data/import";
 import { worldCardRecord, worldWithCounts } from "../../records";
 import { worldCardWidget } from "../../widgets";
@@ -14,6 +14,7 @@ import { parseWorldFile, sniffFormat, WORLD_FILE_FORMATS } from "../../import/pa
 import { describeProblems, WorldFileProblems, type WorldDocument } from "../../import/world-document";
 import { CREATES, WidgetKey, fitRecord, result } from "./shared";
 import { WRITES } from "../../scopes";
+import { activityLog } from "./activity-log";
 
 /**
  * import_world: a world file — WorldCrafter's own Markdown or JSON export — made into a new world
@@ -111,6 +112,7 @@ export const importWorldTool = defineTool({
     await ctx.progress(1, STEPS, "Read the file");
 
     const chosen = format ?? sniffFormat(text, hints);
+    await activityLog.importRead(ctx, chosen, Buffer.byteLength(text, "utf8"));
     let doc: WorldDocument;
     try {
       doc = parseWorldFile(text, chosen);
@@ -124,6 +126,10 @@ export const importWorldTool = defineTool({
     const card = await getWorldCard(owner, created.id);
     const full = worldWithCounts(card);
     await ctx.progress(3, STEPS, "Created the world");
+    await activityLog.imported(ctx, card, { characters: card._count.characters, locations: card._count.locations });
+    // An export imported back copies its name: say so now, before a prompt by name finds two.
+    const namesakes = (await worldsByIdOrName(owner, card.name)).filter((w) => w.id !== card.id).map((w) => w.id);
+    if (namesakes.length > 0) await activityLog.importNameShared(ctx, card, namesakes);
     return result(
       say.imported(card.name, card._count.characters, card._count.locations, card.id),
       { world: fitRecord(full, ["description"]), imported: { format: chosen, characters: doc.characters.length, locations: doc.locations.length } },

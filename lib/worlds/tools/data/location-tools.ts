@@ -8,6 +8,7 @@ import { CREATES, Cursor, Id, Limit, LongText, Name, READ_ONLY, ShortText, Widge
 import { LocationOutput, LocationPageOutput } from "./outputs";
 import { READS, WRITES } from "../../scopes";
 import { locationChanged } from "../../live-updates";
+import { activityLog } from "./activity-log";
 
 export const createLocation = defineTool({
   name: "create_location",
@@ -27,6 +28,7 @@ export const createLocation = defineTool({
   handler: async ({ worldId, ...input }, ctx) => {
     const l = await locations.createLocation(ownerOf(ctx), worldId, input);
     locationChanged(ctx, l);
+    await activityLog.created(ctx, "location", l);
     return result(narrate(ctx).locationCreated(l.name, l.kind, l.id), { location: fitRecord(locationRecord(l), ["description"]) });
   },
 });

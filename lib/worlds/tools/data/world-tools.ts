@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ElicitAnswerMisfit, defineTool, toolErrorResult } from "../../../mcp";
+import { ElicitAnswerMisfit, defineTool, toolErrorResult, type HandlerContext } from "../../../mcp";
 import { worldCardWidget, worldListWidget } from "../../widgets";
 import { ownerOf } from "../../owner";
 import * as worlds from "../../data/worlds";
@@ -10,6 +10,7 @@ import { DeleteWorldOutput, WorldOutput, WorldPageOutput, WorldWithCountsOutput 
 import { READS, WRITES } from "../../scopes";
 import { singleLine } from "../../single-line";
 import { worldChanged, worldDeleted } from "../../live-updates";
+import { activityLog } from "./activity-log";
 
 /** The theme of a world created without one (seed 001's example call names only the world). */
 export const DEFAULT_THEME = "fantasy";
@@ -31,6 +32,7 @@ export const createWorld = defineTool({
   handler: async (args, ctx) => {
     const world = await worlds.createWorld(ownerOf(ctx), args);
     worldChanged(ctx, world.id);
+    await activityLog.created(ctx, "world", world);
     const full = worldWithCounts({ ...world, _count: { characters: 0, locations: 0 } });
     return result(narrate(ctx).worldCreated(world.name, world.theme, world.id), { world: fitRecord(worldRecord(world), ["description"]) }, {
       [WidgetKey.World]: { ...full, characters: [], locations: [] },
@@ -106,11 +108,19 @@ export const updateWorld = defineTool({
     if (fields.length === 0) return nothingToUpdate(ctx, ["name", "theme", "description", "tone"]);
     const w = await worlds.updateWorld(ownerOf(ctx), worldId, changes);
     worldChanged(ctx, w.id);
+    await activityLog.updated(ctx, "world", w, fields);
     const full = worldWithCounts(w);
     // The same widget preview as get_world's: without it the card said "No characters yet." beside the count.
     return result(narrate(ctx).updated(fields, w.name), { world: fitRecord(full, ["description"]) }, { [WidgetKey.World]: worldCardRecord(w) });
   },
 });
+
+/** Deletes a world the user confirmed, then tells its subscribers and the client's log. */
+async function removeWorld(ctx: HandlerContext, owner: string, world: { id: string; name: string }): Promise<void> {
+  const went = await worlds.deleteWorld(owner, world.id);
+  worldDeleted(ctx, world.id, went);
+  await activityLog.worldDeleted(ctx, world, went);
+}
 
 const ConfirmSchema = {
   type: "object" as const,
@@ -142,7 +152,7 @@ export const deleteWorld = defineTool({
       // destructive tool (its annotations); the exact name on top keeps a model from deleting by
       // a stray id.
       if (confirmName !== w.name) return toolErrorResult("confirmation_required", say.deleteNeedsConfirmation(w.name));
-      worldDeleted(ctx, worldId, await worlds.deleteWorld(owner, worldId));
+      await removeWorld(ctx, owner, w);
       return result(say.deleted(w.name), { deleted: true, worldId, name: w.name }, CLOSE_WIDGET);
     }
     const answer = await ctx
@@ -157,7 +167,7 @@ export const deleteWorld = defineTool({
       const reason = answer.action === "accept" ? "not_confirmed" : answer.action === "decline" ? "declined" : "cancelled";
       return result(say.kept(w.name, reason), { deleted: false, worldId, reason });
     }
-    worldDeleted(ctx, worldId, await worlds.deleteWorld(owner, worldId));
+    await removeWorld(ctx, owner, w);
     return result(say.deleted(w.name), { deleted: true, worldId, name: w.name }, CLOSE_WIDGET);
   },
 });
