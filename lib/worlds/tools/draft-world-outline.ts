@@ -27,7 +27,8 @@ export const draftWorldOutline = defineTool({
     theme: z.enum(WORLD_THEMES).default("fantasy").describe("Genre/theme"),
     style: z.enum(NAME_STYLE_IDS).default("elvish").describe("Naming style for places and people"),
   }),
-  // Ten paced sections: clients that negotiated tasks may run it as one (docs/tasks.md).
+  // Quick (ten sections drafted at once, a progress event each, no waits), yet clients that
+  // negotiated tasks may still run it as one (docs/tasks.md).
   execution: { taskSupport: "optional" },
   output: z.object({
     name: z.string(),
