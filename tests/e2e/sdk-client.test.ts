@@ -158,6 +158,21 @@ describe("SDK client: logging", () => {
     expect(quiet.isError).toBeFalsy();
     expect(received).toEqual([]);
   });
+
+  it("an unexpected tool failure is logged at error with its reference, once the client chose a level", async () => {
+    const received: LoggingMessageNotification["params"][] = [];
+    const { client } = await connectClient(fixtureUrl(), {
+      setup: (c) => c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void received.push(n.params)),
+    });
+    await client.callTool({ name: "test_throw", arguments: { message: "unasked" } });
+    expect(received).toEqual([]);
+
+    await client.setLoggingLevel("error");
+    const failed = await client.callTool({ name: "test_throw", arguments: { message: "the kiln cracked" } });
+    expect(failed.isError).toBe(true);
+    const reference = ((failed.structuredContent as { error: { id: string } }).error).id;
+    expect(received).toEqual([{ level: "error", data: `Internal error (reference ${reference}); the server log has the details.` }]);
+  });
 });
 
 describe("SDK client: resources", () => {

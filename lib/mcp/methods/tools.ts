@@ -77,7 +77,14 @@ function failedResult(thrown: unknown, scope: CallScope): Record<string, unknown
   // quotes the whole invocation), so the client gets a reference and the log gets the detail.
   // A cancelled call's handler stops by throwing: expected, not worth a log line.
   const reference = errorReference();
-  if (!scope.aborted) logUnexpected(`tool (reference ${reference})`, thrown);
+  if (!scope.aborted) {
+    logUnexpected(`tool (reference ${reference})`, thrown);
+    // A client that asked for logs sees it at level error too, by the same reference only. The
+    // message is emitted synchronously, so it precedes the result; a closed channel loses nothing.
+    createHandlerContext(scope)
+      .log("error", unexpectedFailureText(reference), undefined, { askedOnly: true })
+      .catch(() => undefined);
+  }
   return { ...toolErrorResult("internal", unexpectedFailureText(reference), { id: reference }) };
 }
 
