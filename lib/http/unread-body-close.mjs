@@ -21,10 +21,13 @@ function bodyOutstanding(req) {
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
-/** After the answer: the body arrived (Node drops it and keeps the connection), or the connection ends. */
-function closeUnlessBodyArrives(req) {
-  if (req.complete) return;
-  const socket = req.socket;
+/**
+ * After the answer: the body arrived (Node drops it and keeps the connection), or the connection
+ * ends. `socket` is taken when the head is written: by 'finish' Node may have let go of
+ * req.socket already (it closes a connection answered early with `Connection: close` itself).
+ */
+function closeUnlessBodyArrives(req, socket) {
+  if (req.complete || socket.destroyed) return;
   const timer = setTimeout(() => socket.destroy(), UNREAD_BODY_GRACE_MS);
   const done = () => clearTimeout(timer);
   req.once("end", done);
@@ -39,7 +42,8 @@ export function installUnreadBodyClose(http) {
   class WatchedResponse extends http.ServerResponse {
     writeHead(...args) {
       const req = this.req;
-      if (req !== undefined && !this.headersSent && bodyOutstanding(req)) this.once("finish", () => closeUnlessBodyArrives(req));
+      const socket = this.socket;
+      if (req !== undefined && socket && !this.headersSent && bodyOutstanding(req)) this.once("finish", () => closeUnlessBodyArrives(req, socket));
       return super.writeHead(...args);
     }
   }
