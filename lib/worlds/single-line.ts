@@ -2,6 +2,14 @@ import { z } from "zod";
 import { CONTROL_CHARACTERS_MESSAGE } from "../mcp";
 
 /**
+ * Text as WorldCrafter stores and compares it: Unicode NFC. "Café" typed on a keyboard (U+00E9)
+ * and "Cafe\u0301" from a file (e + combining acute) look the same to a person, so they must be
+ * one name to the duplicate-name check, the filters, completion and `confirmName`. Limits count the
+ * normalized text. lib/worlds/data/text-match.ts normalizes what is matched against it.
+ */
+export const storedText = () => z.string().normalize("NFC");
+
+/**
  * Single-line text (names, themes, ids, queries, file names): no control character at all, no
  * line or paragraph separator, and no bidirectional control. Every text field already refuses the
  * other control characters (lib/mcp/runtime/validate.ts); multi-line text keeps tab and newlines,
@@ -20,9 +28,9 @@ const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
 export const BIDI_CONTROLS_MESSAGE = "Bidirectional control characters (U+202A-U+202E, U+2066-U+2069) are not allowed";
 
 // A refinement, not a second pattern: the published JSON Schema keeps one `pattern` (a second
-// became an allOf, which not every host's schema reader takes).
+// became an allOf, which not every host's schema reader takes). Text is kept in Unicode NFC
+// (`storedText`): a name looks the same whichever form a keyboard or a file gave it.
 export const singleLine = () =>
-  z
-    .string()
+  storedText()
     .regex(SINGLE_LINE, CONTROL_CHARACTERS_MESSAGE)
     .refine((text) => !BIDI_CONTROL.test(text), BIDI_CONTROLS_MESSAGE);

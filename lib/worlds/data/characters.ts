@@ -1,6 +1,6 @@
 import { getPrisma } from "../../db/prisma";
 import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
-import { NotFoundError } from "./errors";
+import { NotFoundError, isForeignKeyViolation } from "./errors";
 import { NAME_MATCHES, assertWorld } from "./worlds";
 import { assertRoomInWorld } from "./quotas";
 import { containsText, equalsText, startsWithExactly } from "./text-match";
@@ -17,7 +17,13 @@ export interface CharacterInput {
 export async function createCharacter(owner: string, worldId: string, input: CharacterInput) {
   await assertWorld(owner, worldId);
   await assertRoomInWorld(worldId, 1);
-  return (await getPrisma()).character.create({ data: { ownerSubject: owner, worldId, ...input } });
+  try {
+    return await (await getPrisma()).character.create({ data: { ownerSubject: owner, worldId, ...input } });
+  } catch (thrown) {
+    // The world was deleted between the check above and the insert (a delete_world racing this call).
+    if (isForeignKeyViolation(thrown)) throw new NotFoundError("World", worldId);
+    throw thrown;
+  }
 }
 
 export async function getCharacter(owner: string, id: string) {

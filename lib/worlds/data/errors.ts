@@ -42,3 +42,19 @@ export function isConnectionFailure(thrown: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Whether `thrown` (or anything in its cause chain) is a foreign-key violation: Prisma's P2003 or
+ * PostgreSQL's 23503. A row checked a moment before was deleted by another call (delete_world
+ * racing a create_character): a not-found for the caller, not an internal error.
+ */
+export function isForeignKeyViolation(thrown: unknown): boolean {
+  if (thrown instanceof ToolError) return false;
+  for (let e: unknown = thrown, depth = 0; e && depth < 6; depth += 1) {
+    if (typeof e !== "object") return false;
+    const { code, cause } = e as { code?: unknown; cause?: unknown };
+    if (code === "P2003" || code === "23503") return true;
+    e = cause;
+  }
+  return false;
+}

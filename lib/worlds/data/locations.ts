@@ -1,9 +1,9 @@
 import { getPrisma } from "../../db/prisma";
 import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
-import { DomainError, NotFoundError } from "./errors";
+import { DomainError, NotFoundError, isForeignKeyViolation } from "./errors";
 import { NAME_MATCHES, assertWorld } from "./worlds";
 import { assertRoomInWorld } from "./quotas";
-import { containsText, equalsText } from "./text-match";
+import { containsText, equalsText, startsWithExactly } from "./text-match";
 import { MAX_LOCATION_DEPTH } from "./location-depth";
 
 /** Locations of one owner, inside one of that owner's worlds, optionally inside another location. */
@@ -37,7 +37,16 @@ export async function createLocation(owner: string, worldId: string, input: Loca
       throw new DomainError(`Locations nest at most ${MAX_LOCATION_DEPTH} levels deep, and ${JSON.stringify(input.parentId)} is at the deepest level. Choose a parent higher up.`);
     }
   }
-  return prisma.location.create({ data: { ownerSubject: owner, worldId, ...input } });
+  try {
+    return await prisma.location.create({ data: { ownerSubject: owner, worldId, ...input } });
+  } catch (thrown) {
+    // The world or the parent was deleted between the checks above and the insert (a delete_world
+    // racing this call): whichever is gone is not found.
+    if (!isForeignKeyViolation(thrown)) throw thrown;
+    await assertWorld(owner, worldId);
+    if (input.parentId === undefined) throw thrown;
+    throw new NotFoundError("Location", input.parentId);
+  }
 }
 
 export async function listLocations(
@@ -75,10 +84,14 @@ export async function locationsInOrder(owner: string, worldId: string, after: Cu
   });
 }
 
-/** This owner's locations of one world matching `value` by name (completion). */
-export async function locationsMatching(owner: string, worldId: string, value: string, take = 100) {
+/** This owner's locations (of one world, when given) matching `value` by id prefix or name (completion). */
+export async function locationsMatching(owner: string, value: string, worldId?: string, take = 100) {
   return (await getPrisma()).location.findMany({
-    where: { ownerSubject: owner, worldId, ...(value ? { name: containsText(value) } : {}) },
+    where: {
+      ownerSubject: owner,
+      ...(worldId ? { worldId } : {}),
+      ...(value ? { OR: [{ id: startsWithExactly(value) }, { name: containsText(value) }] } : {}),
+    },
     select: { id: true, name: true },
     orderBy: PAGE_ORDER,
     take,

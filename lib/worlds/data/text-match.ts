@@ -5,9 +5,12 @@
  * goes through `likeLiteral` first: `\` is PostgreSQL's default LIKE escape character.
  */
 
-/** `value` as a LIKE pattern that matches exactly these characters. */
+/**
+ * `value` as a LIKE pattern that matches exactly these characters, in NFC: stored text is NFC
+ * (lib/worlds/single-line.ts `storedText`), and a search typed in another form must still find it.
+ */
 export function likeLiteral(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return value.normalize("NFC").replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** The field contains `value`, ignoring case. */

@@ -76,7 +76,7 @@ export const describeLocationPrompt = definePrompt({
     world: (value, { ctx }) => worldNames(value, ctx),
     location: async (value, { arguments: args, ctx }) => {
       const worldId = await chosenWorldId(ctx, args.world);
-      return worldId ? uniqueNames(await locationsMatching(ownerOf(ctx), worldId, value)) : [];
+      return worldId ? uniqueNames(await locationsMatching(ownerOf(ctx), value, worldId)) : [];
     },
   },
   get: async ({ world, location }, ctx) => {

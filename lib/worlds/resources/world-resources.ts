@@ -125,6 +125,7 @@ export const locationTemplate = defineResourceTemplate({
   description: "One location with its description and the place it is in",
   mimeType: JSON_MIME,
   scopes,
+  complete: { locationId: async (value, { ctx }) => (await locations.locationsMatching(ownerOf(ctx), value)).map((l) => l.id) },
   read: async (uri, { locationId = "" }, ctx) => json(uri, locationRecord(await orNotFound(uri, () => locations.getLocation(ownerOf(ctx), locationId)))),
 });
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ToolError, toolErrorResult, type CallToolResult, type HandlerContext, type Meta, type ToolAnnotations } from "../../../mcp";
 import { narrate } from "../../i18n/narration";
 import { encodeCursor, type CursorKey } from "../../data/cursor";
-import { singleLine } from "../../single-line";
+import { singleLine, storedText } from "../../single-line";
 import { cutText } from "../../../text/cut-text";
 import { FIELD_LIMITS } from "../../field-limits";
 
@@ -14,7 +14,7 @@ export const Id = line().trim().min(1).max(FIELD_LIMITS.id);
 export const Name = line().trim().min(1).max(FIELD_LIMITS.name);
 export const Theme = line().trim().min(1).max(FIELD_LIMITS.theme);
 export const ShortText = line().trim().max(FIELD_LIMITS.shortText);
-export const LongText = z.string().max(FIELD_LIMITS.longText);
+export const LongText = storedText().max(FIELD_LIMITS.longText);
 export const Cursor = z.string().min(1).max(200).optional().describe("nextCursor of the previous page; omit for the first page");
 export const Limit = z.number().int().min(1).max(50).default(20).describe("Page size (1-50)");
 export const Traits = z.array(line().trim().min(1).max(FIELD_LIMITS.trait)).max(FIELD_LIMITS.traits);
