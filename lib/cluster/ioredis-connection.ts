@@ -9,8 +9,12 @@ import { livenessOptions, reportReplacements } from "./connection-watchdog";
  * (transport/session/post.ts), so with REDIS_URL the two cost one round trip, not one each on
  * two connections.
  *
- * Commands wait for a (re)connection at most `timeoutMs`, then fail (the callers decide: 503 for
- * the cluster state, the failure policy for the limiter, which also bounds its own wait).
+ * Commands wait for the first connection at most `timeoutMs`, then fail (the callers decide: 503
+ * for the cluster state, the failure policy for the limiter, which also bounds its own wait).
+ * Once connected, a command issued while the connection is down fails at once: ioredis's offline
+ * queue would hold it and send it when Redis came back, after its caller had been told it failed
+ * (an outside review found requests refused 503 during an outage charged to their caller's budget
+ * once Redis returned).
  * Reconnection goes on in the background, and a connection that has gone silent without closing
  * is replaced (connection-watchdog.ts). The library is loaded on first use, so a process
  * configured without Redis never loads it.
@@ -34,6 +38,10 @@ export function sharedIoredis(url: string, timeoutMs: number): Promise<IORedis> 
         autoResendUnfulfilledCommands: false,
       });
       client.on("error", () => undefined); // a failing command reports it; reconnection is automatic
+      // A cold start's first commands wait for the connection; from then on nothing is queued.
+      client.once("ready", () => {
+        client.options.enableOfflineQueue = false;
+      });
       reportReplacements(client, "command");
       return client;
     });

@@ -10,7 +10,7 @@ import { Scope } from "../../lib/worlds/scopes";
 import { JSON_AND_SSE, sseMessages } from "../support/mcp-http";
 import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 import { startRedisProcess, type RedisProcess } from "../support/redis-process";
-import { SseReader, messageOf, waitFor } from "../support/sdk-client";
+import { SseReader, messageOf, sleep, waitFor } from "../support/sdk-client";
 import { migratedTestSchema, type TestSchema } from "../support/test-database";
 import { startUpstashRestFront, type UpstashRestFront } from "../support/upstash-rest-front";
 
@@ -747,6 +747,41 @@ describe("a rate-limit store that stops and comes back", () => {
     for (let i = 0; i <= TOOLS_CALL_LIMIT; i++) replies.push(await listWorlds(i % 2 === 0 ? failClosed : failOpen, { sub: after }));
     replies.slice(0, TOOLS_CALL_LIMIT).forEach((reply, i) => expectServed(reply, TOOLS_CALL_LIMIT, TOOLS_CALL_LIMIT - 1 - i));
     expectLimited(replies[TOOLS_CALL_LIMIT] as Reply, TOOLS_CALL_LIMIT);
+  }, 60_000);
+
+  // lib/cluster/ioredis-connection.ts: after the first connection nothing waits in ioredis's
+  // offline queue. An outside review found the budget checks of requests answered while Redis was
+  // down sent once it came back: the caller's budget was spent by requests it was never charged for.
+  it("does not charge requests answered while Redis was down to their caller once it is back", async () => {
+    if (!spare) throw new Error("no spare Redis");
+    const store = spare;
+    const caller = subject("failure-uncharged");
+    await store.stop();
+    // Requests keep coming until the restart is under way, so some are issued after ioredis's
+    // last give-up on its reconnection attempts (each second one), the ones it would send later.
+    let answered = 0;
+    let restarting = false;
+    const during = (async () => {
+      while (!restarting) {
+        expect((await listWorlds(failOpen, { sub: caller })).status).toBe(200);
+        answered += 1;
+      }
+    })();
+    await sleep(1_500);
+    restarting = true;
+    await during;
+    await store.start();
+    expect(answered).toBeGreaterThan(2);
+    const probe = subject("failure-uncharged-probe");
+    await waitFor(
+      async () => {
+        const reply = await listWorlds(failOpen, { sub: probe });
+        return reply.headers.get("ratelimit-limit") !== null ? reply : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 200 },
+    );
+    await sleep(500);
+    expectServed(await listWorlds(failOpen, { sub: caller }), TOOLS_CALL_LIMIT, TOOLS_CALL_LIMIT - 1);
   }, 60_000);
 });
 

@@ -1079,6 +1079,21 @@ describe("2026-07-28 multi-round-trip requests", () => {
     expect(textOf(expectComplete(r2, "many-2"))).toBe("Alice: Hi (1 roots)");
   });
 
+  // client/roots §Root: a root's uri MUST start with file://. Other answers were handed to the tool (outside review).
+  it("a roots answer whose uri is not a file:// URI is refused: -32602", async () => {
+    const tool = "test_input_required_result_multiple_inputs";
+    for (const [n, uri] of ["../../etc/passwd", "https://evil.example/", "javascript:alert(1)"].entries()) {
+      const r1 = expectInputRequired(await send(fixtureUrl(), round(`roots-${n}a`, tool, {}, {}, ALL_CAPS)), `roots-${n}a`);
+      const inputResponses = {
+        user_name: accept({ name: "Alice" }),
+        greeting: { role: "assistant", content: { type: "text", text: "Hi" }, model: "test-model" },
+        client_roots: { roots: [{ uri: "file:///tmp" }, { uri }] },
+      };
+      const reply = await send(fixtureUrl(), round(`roots-${n}b`, tool, { inputResponses, requestState: r1.requestState }, {}, ALL_CAPS));
+      expect(expectError(reply, 400, -32602, `roots-${n}b`).message, uri).toMatch(/roots\/list/);
+    }
+  });
+
   it("asks only what the request's clientCapabilities declare", async () => {
     const tool = "test_input_required_result_capabilities";
     const sampling = expectInputRequired(await send(fixtureUrl(), round("caps-s", tool, {}, {}, { sampling: {} })), "caps-s");

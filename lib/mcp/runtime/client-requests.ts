@@ -50,8 +50,11 @@ export const CreateMessageResultSchema = z.looseObject({
 });
 export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;
 
+/** client/roots §Root: a root's `uri` MUST be a `file://` URI; anything else is not a root. */
+const RootUri = z.string().refine((uri) => uri.startsWith("file://") && URL.canParse(uri), "A root's uri must be a file:// URI");
+
 export const ListRootsResultSchema = z.looseObject({
-  roots: z.array(z.looseObject({ uri: z.string(), name: z.string().optional() })),
+  roots: z.array(z.looseObject({ uri: RootUri, name: z.string().optional() })),
 });
 export type ListRootsResult = z.infer<typeof ListRootsResultSchema>;
 

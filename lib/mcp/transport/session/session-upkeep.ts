@@ -3,9 +3,15 @@ import { everyPeriod } from "../stream-clock";
 import type { LogicalStream } from "../resumable-streams";
 import { endSessionsHere, type SessionEraState } from "./state";
 
-/** How often an open GET stream looks after its session: a quarter of the TTL, within bounds. */
+/**
+ * How often an open GET stream looks after its session: a quarter of the TTL, from 1 s to 30 s.
+ * The upper bound is what notices a session gone from the store (expired early, the store emptied
+ * or restarted): with the default 24 h TTL a quarter is 6 h, and an outside review saw a stream
+ * whose session was gone carry on to its 280 s lifetime, still sent notifications, its client
+ * never told to initialize again. One store read per open stream per 30 s.
+ */
 export function upkeepPeriodMs(sessionTtlMs: number): number {
-  return Math.min(Math.max(sessionTtlMs / 4, 1_000), 10 * 60_000);
+  return Math.min(Math.max(sessionTtlMs / 4, 1_000), 30_000);
 }
 
 /**
@@ -32,6 +38,6 @@ export function keepSessionWhileOpen(state: SessionEraState, sessionId: string, 
       })
       .catch((e: unknown) => logUnexpected("session upkeep", e));
   });
-  // Its entry goes with the stream, not at a beat up to ten minutes later.
+  // Its entry goes with the stream, not at a beat up to 30 s later.
   stream.onFinished(stop);
 }
