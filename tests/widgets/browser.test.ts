@@ -123,11 +123,13 @@ interface MountOptions {
   refuse?: ("message" | "displayMode" | "openLink")[];
   /** A browser context to open the page in: pages of one context share the widgets' localStorage. */
   context?: BrowserContext;
+  /** Tool calls the host refuses (the widget's callTool rejects), as a host may. */
+  refuseTools?: string[];
 }
 
 /** Opens the emulators' page on the server's origin and mounts one widget in one host. */
 async function mount(host: HostKind, f: Fixture, options: MountOptions): Promise<Mounted> {
-  const { width = 720, upload, context, ...hostOptions } = options;
+  const { width = 720, upload, context, refuseTools = [], ...hostOptions } = options;
   const page = context ? await context.newPage() : await browser.newPage({ viewport: { width, height: 900 } });
   if (context) await page.setViewportSize({ width, height: 900 });
   const dialogs: string[] = [];
@@ -142,6 +144,10 @@ async function mount(host: HostKind, f: Fixture, options: MountOptions): Promise
     // Recorded before the answer: a call the server refuses outright is still a call made.
     const call = { name, args, result: {} as Json };
     calls.push(call);
+    if (refuseTools.includes(name)) {
+      call.result = { isError: true, error: "refused by the host" };
+      throw new Error(`The host refused ${name}`);
+    }
     try {
       call.result = await f.call(name, args);
     } catch (error) {
@@ -799,5 +805,58 @@ describe.each(HOSTS)("review fixes in the %s host", (host) => {
     expect(await clippedRight(char)).toEqual([]);
     expect(await char.frame.getByText("Para one.").evaluate((p) => (p as HTMLElement).innerText)).toBe("Para one.\n\nPara two.");
     await char.page.close();
+  });
+});
+
+const callsNamed = (m: Mounted, name: string) => m.calls.filter((c) => c.name === name);
+const textOf = (result: Json) => ((result.content as { text: string }[])[0]!).text;
+
+/**
+ * Export, and its answer: a round trip through the host and the server. Calls the widget issued
+ * before it have been recorded by then, so counting calls after it needs no timing.
+ */
+async function exportRoundTrip(m: Mounted): Promise<void> {
+  const before = callsNamed(m, "export_world").length;
+  await m.frame.getByRole("button", { name: "Export" }).click();
+  await expect.poll(() => callsNamed(m, "export_world").filter((c) => Object.keys(c.result).length > 0).length, { timeout: 10_000 }).toBe(before + 1);
+}
+
+describe.each(HOSTS)("second review fixes in the %s host", (host) => {
+  it("a failed Expand shows its error once and calls nothing more until the user retries", async () => {
+    const f = await fixture();
+    const html = await f.widgetHtml("get_world");
+    // The world is deleted after the card was drawn: every list call answers not_found.
+    const { worldId, shown } = await populatedWorld(f, "Vanishmere");
+    await f.call("delete_world", { worldId, confirmName: "Vanishmere" });
+    const gone = textOf(await f.call("list_characters", { worldId, limit: 50 }));
+    const m = await mount(host, f, { html, toolName: "get_world", toolInput: { worldId }, toolResult: shown });
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Vanishmere");
+    await m.frame.getByRole("button", { name: "Expand" }).click();
+    await expect.poll(() => callsNamed(m, "list_characters").filter((c) => Object.keys(c.result).length > 0).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await exportRoundTrip(m);
+    expect(callsNamed(m, "list_characters")).toHaveLength(1);
+    expect(callsNamed(m, "list_locations")).toHaveLength(1);
+    expect(await m.frame.getByTestId("expand-error").textContent()).toContain(gone);
+    expect(await m.frame.getByTestId("expand-error").getAttribute("role")).toBe("alert");
+    // Retrying is the user's choice, and one click is one more attempt.
+    await m.frame.getByRole("button", { name: "Try again" }).click();
+    await expect.poll(() => callsNamed(m, "list_characters").filter((c) => Object.keys(c.result).length > 0).length, { timeout: 10_000 }).toBe(2);
+    await exportRoundTrip(m);
+    expect(callsNamed(m, "list_characters")).toHaveLength(2);
+    expect(callsNamed(m, "list_locations")).toHaveLength(2);
+    expect(await m.frame.getByTestId("expand-error").count()).toBe(1);
+    await m.page.close();
+
+    // A host refusing one of the calls: the same, one attempt and its message.
+    const live = await populatedWorld(f, "Refusewick");
+    const r = await mount(host, f, { html, toolName: "get_world", toolInput: { worldId: live.worldId }, toolResult: live.shown, refuseTools: ["list_locations"] });
+    await expect.poll(() => r.frame.locator("h1").textContent()).toBe("Refusewick");
+    await r.frame.getByRole("button", { name: "Expand" }).click();
+    await expect.poll(() => callsNamed(r, "list_locations").length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await exportRoundTrip(r);
+    expect(callsNamed(r, "list_locations")).toHaveLength(1);
+    expect(callsNamed(r, "list_characters")).toHaveLength(1);
+    await expect.poll(() => r.frame.getByTestId("expand-error").textContent()).toContain("refused list_locations");
+    await r.page.close();
   });
 });

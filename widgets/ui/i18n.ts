@@ -40,6 +40,8 @@ export interface Strings {
   pip: string;
   collapse: string;
   loading: string;
+  /** The expanded view's load failed: the user may try once more (never retried by itself). */
+  retry: string;
   edit: string;
   editName(name: string): string;
   save: string;
@@ -112,6 +114,7 @@ const en: Strings = {
   pip: "Picture in picture",
   collapse: "Collapse",
   loading: "Loading…",
+  retry: "Try again",
   edit: "Edit",
   editName: (name) => `Edit ${name}`,
   save: "Save",
@@ -192,6 +195,7 @@ const fr: Strings = {
   pip: "Incrustation",
   collapse: "Réduire",
   loading: "Chargement…",
+  retry: "Réessayer",
   edit: "Modifier",
   editName: (name) => `Modifier ${name}`,
   save: "Enregistrer",
@@ -263,6 +267,7 @@ const es: Strings = {
   pip: "Imagen en imagen",
   collapse: "Contraer",
   loading: "Cargando…",
+  retry: "Reintentar",
   edit: "Editar",
   editName: (name) => `Editar a ${name}`,
   save: "Guardar",
@@ -334,6 +339,7 @@ const ja: Strings = {
   pip: "ピクチャー・イン・ピクチャー",
   collapse: "縮小",
   loading: "読み込み中…",
+  retry: "再試行",
   edit: "編集",
   editName: (name) => `${name} を編集`,
   save: "保存",
@@ -405,6 +411,7 @@ const ko: Strings = {
   pip: "화면 속 화면",
   collapse: "축소",
   loading: "불러오는 중…",
+  retry: "다시 시도",
   edit: "편집",
   editName: (name) => `${name} 편집`,
   save: "저장",
@@ -476,6 +483,7 @@ const zh: Strings = {
   pip: "画中画",
   collapse: "收起",
   loading: "正在加载…",
+  retry: "重试",
   edit: "编辑",
   editName: (name) => `编辑 ${name}`,
   save: "保存",

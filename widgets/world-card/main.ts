@@ -46,7 +46,8 @@ const WORLD_META = "worldcrafter/world";
 /** The expanded view fetches relations for this many characters at most (one get_character each). */
 const GRAPH_LIMIT = 24;
 const activity = new Activity();
-let expanded: Expanded | "loading" | undefined;
+/** The expanded view's data: loaded, loading, or the error that stopped the load (until the user retries). */
+let expanded: Expanded | "loading" | Error | undefined;
 let confirmingDelete = false;
 
 function rowsOf(value: unknown): CharacterRow[] {
@@ -115,8 +116,9 @@ function view({ host, rerender, t }: ViewContext): Node {
         rerender();
       },
       (error: unknown) => {
-        expanded = undefined;
-        activity.fail(error instanceof Error ? error.message : String(error));
+        // Kept, not cleared: an undefined `expanded` starts the load again on the very next render,
+        // a loop of tool calls that spends the user's whole rate limit. Retrying is the user's choice.
+        expanded = error instanceof Error ? error : new Error(String(error));
         rerender();
       },
     );
@@ -298,12 +300,34 @@ function view({ host, rerender, t }: ViewContext): Node {
     );
   }
 
-  const loaded = typeof expanded === "object" && expanded.worldId === worldId ? expanded : undefined;
+  const loaded = typeof expanded === "object" && !(expanded instanceof Error) && expanded.worldId === worldId ? expanded : undefined;
+  const loadFailed = expanded instanceof Error ? expanded : undefined;
+  const pending = () => (loadFailed ? null : h("p", { class: "muted" }, t.loading));
   const nodes: GraphNode[] = (loaded ? withEdits(loaded.characters) : shown).slice(0, GRAPH_LIMIT).map((c) => ({ id: c.id, name: c.name }));
   return h(
     "article",
     { class: "card expanded", attrs: { "aria-labelledby": "world-name", "data-testid": "expanded" } },
     ...header,
+    loadFailed
+      ? h(
+          "div",
+          { class: "status error", attrs: { role: "alert", "data-testid": "expand-error" } },
+          `${loadFailed.message} `,
+          h(
+            "button",
+            {
+              attrs: { type: "button" },
+              on: {
+                click: () => {
+                  expanded = undefined;
+                  rerender();
+                },
+              },
+            },
+            t.retry,
+          ),
+        )
+      : null,
     h(
       "div",
       { class: "columns" },
@@ -316,11 +340,11 @@ function view({ host, rerender, t }: ViewContext): Node {
           ? loaded.locations.length
             ? h("ul", { class: "rows", attrs: { "data-testid": "locations" } }, ...loaded.locations.map((l) => h("li", {}, h("span", { class: "row-title" }, l.name), l.kind ? h("span", { class: "muted" }, l.kind) : null)))
             : h("p", { class: "muted" }, t.noLocations)
-          : h("p", { class: "muted" }, t.loading),
+          : pending(),
       ),
     ),
     h("h3", {}, t.relations),
-    loaded ? relationsGraph(nodes, loaded.relations, t.relationsGraph) : h("p", { class: "muted" }, t.loading),
+    loaded ? relationsGraph(nodes, loaded.relations, t.relationsGraph) : pending(),
     actions,
     confirm,
     activity.line(),
