@@ -859,4 +859,39 @@ describe.each(HOSTS)("second review fixes in the %s host", (host) => {
     await expect.poll(() => r.frame.getByTestId("expand-error").textContent()).toContain("refused list_locations");
     await r.page.close();
   });
+
+  it("Expand follows nextCursor: every character and location, not the first page", { timeout: 90_000 }, async () => {
+    const f = await fixture();
+    const worldId = worldOf(await f.call("create_world", { name: "Manyfold", theme: "fantasy" })).id;
+    // Long traits and names make a page of 50 outgrow structuredContent's 10 KB: the server cuts it and gives a cursor.
+    for (let i = 0; i < 30; i++) await f.call("create_character", { worldId, name: `Person ${String(i).padStart(2, "0")}`, traits: Array.from({ length: 12 }, (_, k) => `${"trait".repeat(11)} ${k}`), backstory: "B".repeat(400) });
+    for (let i = 0; i < 30; i++) await f.call("create_location", { worldId, name: `Place ${String(i).padStart(2, "0")} ${"L".repeat(110)}`, kind: "K".repeat(100), description: "D".repeat(400) });
+    // The pages as the server gives them, followed by hand.
+    const pages = async (tool: string) => {
+      const cursors: (string | undefined)[] = [];
+      let cursor: string | undefined;
+      do {
+        cursors.push(cursor);
+        cursor = ((await f.call(tool, { worldId, limit: 50, ...(cursor ? { cursor } : {}) })).structuredContent as { nextCursor?: string }).nextCursor;
+      } while (cursor);
+      return cursors;
+    };
+    const characterPages = await pages("list_characters");
+    const locationPages = await pages("list_locations");
+    expect(characterPages.length).toBeGreaterThan(1);
+    expect(locationPages.length).toBeGreaterThan(1);
+
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: await f.call("get_world", { worldId }) });
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Manyfold");
+    await m.frame.getByRole("button", { name: "Expand" }).click();
+    const graph = m.frame.getByTestId("relations-graph");
+    await expect.poll(() => graph.locator("g.node").count(), { timeout: 20_000 }).toBe(24);
+    expect(await m.frame.getByTestId("characters").locator("li").count()).toBe(30);
+    expect(await m.frame.getByTestId("locations").locator("li").count()).toBe(30);
+    // One call per page, each with the cursor the page before it gave.
+    expect(callsNamed(m, "list_characters").map((c) => c.args.cursor)).toEqual(characterPages);
+    expect(callsNamed(m, "list_locations").map((c) => c.args.cursor)).toEqual(locationPages);
+    expect(callsNamed(m, "get_character")).toHaveLength(24);
+    await m.page.close();
+  });
 });

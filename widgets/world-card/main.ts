@@ -45,6 +45,12 @@ interface Expanded {
 const WORLD_META = "worldcrafter/world";
 /** The expanded view fetches relations for this many characters at most (one get_character each). */
 const GRAPH_LIMIT = 24;
+/**
+ * list_characters and list_locations answer a page at a time, and a page's structuredContent stays
+ * under 10 KB, so 50 long characters take several pages: the card follows nextCursor, up to this
+ * many pages per list (a bound on the tool calls one Expand makes; beyond it the list is cut).
+ */
+const MAX_PAGES = 10;
 const activity = new Activity();
 /** The expanded view's data: loaded, loading, or the error that stopped the load (until the user retries). */
 let expanded: Expanded | "loading" | Error | undefined;
@@ -59,11 +65,24 @@ function countOf(counts: Record<string, unknown> | undefined, field: string): nu
   return typeof value === "number" ? value : 0;
 }
 
+/** Every page of a world's list (up to MAX_PAGES), following nextCursor. */
+async function listAll(host: WidgetHost, tool: string, field: string, worldId: string, t: Strings): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  let cursor = "";
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const r = succeeded(await host.callTool(tool, { worldId, limit: 50, ...(cursor ? { cursor } : {}) }), t.toolFailed);
+    rows.push(...records(r.structuredContent?.[field]));
+    cursor = text(r.structuredContent, "nextCursor");
+    if (!cursor) break;
+  }
+  return rows;
+}
+
 /** Characters, locations and each character's relations, through the host's tool calls. */
 async function loadExpanded(host: WidgetHost, worldId: string, t: Strings): Promise<Expanded> {
-  const [chars, places] = await Promise.all([host.callTool("list_characters", { worldId, limit: 50 }), host.callTool("list_locations", { worldId, limit: 50 })]);
-  const characters = rowsOf(succeeded(chars, t.toolFailed).structuredContent?.characters);
-  const locations = records(succeeded(places, t.toolFailed).structuredContent?.locations).map((l) => ({ id: text(l, "id"), name: text(l, "name"), kind: text(l, "kind") }));
+  const [chars, places] = await Promise.all([listAll(host, "list_characters", "characters", worldId, t), listAll(host, "list_locations", "locations", worldId, t)]);
+  const characters = rowsOf(chars);
+  const locations = places.map((l) => ({ id: text(l, "id"), name: text(l, "name"), kind: text(l, "kind") }));
   const relations = new Map<string, string[]>();
   await Promise.all(
     characters.slice(0, GRAPH_LIMIT).map(async (c) => {
