@@ -894,4 +894,21 @@ describe.each(HOSTS)("second review fixes in the %s host", (host) => {
     expect(callsNamed(m, "get_character")).toHaveLength(24);
     await m.page.close();
   });
+
+  it("the frame shrinks again when the delete confirmation is cancelled", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Shrinkwell");
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: shown });
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Shrinkwell");
+    const frameHeight = () => m.page.locator("#host iframe").evaluate((frame) => frame.getBoundingClientRect().height);
+    const contentHeight = () => m.document().evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    // The frame is sized to the content (the card is shorter than the emulators' 640 px limit).
+    await expect.poll(async () => (await frameHeight()) === (await contentHeight())).toBe(true);
+    const inline = await frameHeight();
+    await m.frame.getByRole("button", { name: "Delete world" }).click();
+    await expect.poll(frameHeight).toBeGreaterThan(inline);
+    await m.frame.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(frameHeight).toBe(inline);
+    await m.page.close();
+  });
 });

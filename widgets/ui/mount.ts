@@ -55,7 +55,9 @@ export async function mountWidget(name: string, view: (ctx: ViewContext) => Node
         if (caret !== null) again.setSelectionRange(caret, caret);
       }
     }
-    host.notifyHeight(html.scrollHeight);
+    // The content's own height, as the MCP Apps bridge measures it: scrollHeight is never less than
+    // the frame, so once the host grew the frame it could never shrink it again.
+    host.notifyHeight(Math.ceil(html.getBoundingClientRect().height));
   };
   host.onChange(render);
   render();
