@@ -911,4 +911,21 @@ describe.each(HOSTS)("second review fixes in the %s host", (host) => {
     await expect.poll(frameHeight).toBe(inline);
     await m.page.close();
   });
+
+  it("saving in the editor makes one update_character call and reads the character once", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Onceby");
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: shown });
+    await expect.poll(() => m.frame.getByTestId("characters").textContent()).toContain("Bram Weald");
+    await m.frame.getByRole("button", { name: "Edit Bram Weald" }).click();
+    const editor = host === "chatgpt" ? m.page.frameLocator("[data-testid=host-modal] iframe") : m.frame;
+    await expect.poll(() => editor.locator("#edit-role").inputValue(), { timeout: 10_000 }).toBe("gamekeeper");
+    await editor.locator("#edit-role").fill("warden");
+    await editor.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => m.frame.getByTestId("characters").textContent(), { timeout: 10_000 }).toContain("Bram Weald · warden");
+    await exportRoundTrip(m);
+    expect(callsNamed(m, "update_character")).toHaveLength(1);
+    expect(callsNamed(m, "get_character")).toHaveLength(1);
+    await m.page.close();
+  });
 });

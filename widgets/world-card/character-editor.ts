@@ -10,6 +10,9 @@ import { FIELD_LIMITS } from "../../lib/worlds/field-limits";
  * Editing one character (update_character): a form shown in a host modal (ChatGPT renders the
  * widget again with view.mode "modal") or, elsewhere, in a dialog inside the frame. The character
  * is read once with get_character; what the user types survives the widget's full re-renders.
+ * Closing the editor keeps its entry: saving re-renders the widget (the edit is widget state) while
+ * the editor is still open, and a missing entry would read the character again. Opening it afresh
+ * forgets the entry (forgetEdit).
  */
 
 export interface Draft {
@@ -78,6 +81,11 @@ function load(props: EditorProps): void {
   );
 }
 
+/** Called when the user opens the editor: it reads the character again rather than showing an earlier opening's draft. */
+export function forgetEdit(characterId: string): void {
+  drafts.delete(characterId);
+}
+
 export function characterEditor(props: EditorProps): HTMLElement {
   const { host, t, characterId, activity, rerender, done, saved } = props;
   const editing = drafts.get(characterId);
@@ -99,14 +107,12 @@ export function characterEditor(props: EditorProps): HTMLElement {
     const changes = changedFields(loaded, draft);
     if (Object.keys(changes).length === 0) {
       // Nothing to save: the server would refuse an empty update.
-      drafts.delete(characterId);
       done();
       return;
     }
     void activity.run(rerender, t.saving, async () => {
       const r = succeeded(await host.callTool("update_character", { characterId, ...changes }), t.toolFailed);
       const c = record(r.structuredContent?.character);
-      drafts.delete(characterId);
       saved({ id: characterId, name: text(c, "name", draft.name), role: text(c, "role", draft.role) });
       done();
       return t.saved(text(c, "name", draft.name));
@@ -131,10 +137,7 @@ export function characterEditor(props: EditorProps): HTMLElement {
         {
           attrs: { type: "button" },
           on: {
-            click: () => {
-              drafts.delete(characterId);
-              done();
-            },
+            click: done,
           },
         },
         t.cancel,

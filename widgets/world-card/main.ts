@@ -5,7 +5,7 @@ import { Activity, succeeded } from "../ui/activity";
 import { failureView } from "../ui/failure";
 import { formatDate, type Strings } from "../ui/i18n";
 import { relationsGraph, type GraphNode } from "../ui/graph";
-import { characterEditor, editorDialog } from "./character-editor";
+import { characterEditor, editorDialog, forgetEdit } from "./character-editor";
 import { onEnter } from "../ui/keys";
 import { FIELD_LIMITS } from "../../lib/worlds/field-limits";
 import { addedBeyond, type CharacterRow } from "./added";
@@ -194,6 +194,7 @@ function view({ host, rerender, t }: ViewContext): Node {
     });
 
   const edit = (c: CharacterRow) => {
+    forgetEdit(c.id);
     if (host.canModal) void activity.attempt(rerender, () => host.requestModal(t.editName(c.name), { editCharacterId: c.id }));
     else save({ editing: c.id });
   };
