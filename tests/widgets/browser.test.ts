@@ -929,3 +929,33 @@ describe.each(HOSTS)("second review fixes in the %s host", (host) => {
     await m.page.close();
   });
 });
+
+describe("ChatGPT widget state", () => {
+  it("a character added in the card is counted once when a later result counts it without listing it", async () => {
+    const f = await fixture();
+    const worldId = worldOf(await f.call("create_world", { name: "Sixfold", theme: "fantasy" })).id;
+    for (let i = 0; i < 6; i++) await f.call("create_character", { worldId, name: `P${i}` });
+    const m = await mount("chatgpt", f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: await f.call("get_world", { worldId }) });
+    await expect.poll(() => m.frame.getByTestId("counts").textContent()).toContain("6 characters ·");
+    await m.frame.locator("#new-name").fill("Zed");
+    await m.frame.getByRole("button", { name: "Add character" }).click();
+    await expect.poll(() => m.frame.getByTestId("status").textContent(), { timeout: 10_000 }).toContain("Zed joined Sixfold");
+    expect(await m.frame.getByTestId("counts").textContent()).toContain("7 characters ·");
+
+    // A later result counts Zed but lists only the first five characters.
+    const later = await f.call("get_world", { worldId });
+    const listed = ((later._meta as Json)["worldcrafter/world"] as { characters: { name: string }[] }).characters.map((c) => c.name);
+    expect(listed).not.toContain("Zed");
+    expect(((later.structuredContent as { world: { counts: { characters: number } } }).world.counts.characters)).toBe(7);
+    // ChatGPT hands the same widget (and its state) newer globals with an openai:set_globals event.
+    await m.document().evaluate((result) => {
+      const globals = { toolOutput: result.structuredContent, toolResponseMetadata: result._meta };
+      Object.assign(window.openai!, globals);
+      window.dispatchEvent(new CustomEvent("openai:set_globals", { detail: { globals } }));
+    }, later as { structuredContent: Json; _meta: Json });
+    await expect.poll(() => m.frame.getByTestId("characters").locator("li").count()).toBe(6);
+    expect(await m.frame.getByTestId("counts").textContent()).toContain("7 characters ·");
+    expect((await m.frame.getByTestId("characters").locator("li").allTextContents()).filter((r) => r.includes("Zed"))).toHaveLength(1);
+    await m.page.close();
+  });
+});

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDate, stringsFor, WIDGET_LOCALES } from "../../widgets/ui/i18n";
 import { edgesOf } from "../../widgets/ui/graph";
-import { addedBeyond } from "../../widgets/world-card/added";
+import { addedBeyond, countWithAdded } from "../../widgets/world-card/added";
 import { MAX_KEPT_STATES, STATE_KEY_PREFIX, keepState, stateKey } from "../../widgets/bridge/state-key";
 import { changedFields, traitsOf } from "../../widgets/world-card/character-editor";
 import { MAX_IMPORT_BYTES } from "../../widgets/bridge/host";
@@ -104,6 +104,15 @@ describe("MCP Apps widget state", () => {
   it("adds a character added from the card once, and not when the server's list has it", () => {
     const row = (id: string) => ({ id, name: id, role: "" });
     expect(addedBeyond([row("a"), row("b")], [row("b"), row("c"), row("c")])).toEqual([row("c")]);
+  });
+
+  it("counts a character added from the card only on the result it was added on", () => {
+    const zed = { id: "z", name: "Zed", role: "", over: 6 };
+    // The result the card added Zed on (6 characters), and a later one that counts Zed (7).
+    expect(countWithAdded(6, [zed])).toBe(7);
+    expect(countWithAdded(7, [zed])).toBe(7);
+    // State saved before rows carried their count: the server's count alone.
+    expect(countWithAdded(6, [{ id: "z", name: "Zed", role: "" }])).toBe(6);
   });
 });
 

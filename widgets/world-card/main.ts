@@ -8,7 +8,7 @@ import { relationsGraph, type GraphNode } from "../ui/graph";
 import { characterEditor, editorDialog, forgetEdit } from "./character-editor";
 import { onEnter } from "../ui/keys";
 import { FIELD_LIMITS } from "../../lib/worlds/field-limits";
-import { addedBeyond, type CharacterRow } from "./added";
+import { addedBeyond, countWithAdded, type AddedRow, type CharacterRow } from "./added";
 
 /**
  * The world card: one world (get_world, create_world, update_world) with its counts and first
@@ -25,7 +25,7 @@ interface CardState extends Json {
   worldId?: string;
   draftName?: string;
   draftRole?: string;
-  added?: CharacterRow[];
+  added?: AddedRow[];
   /** Characters edited from this card (in its dialog or the host's modal), by id. */
   edited?: Record<string, CharacterRow>;
   /** The character being edited in the in-frame dialog (hosts without a modal). */
@@ -156,7 +156,7 @@ function view({ host, rerender, t }: ViewContext): Node {
       const r = succeeded(await host.callTool("create_character", { worldId, name, ...(role ? { role } : {}) }), t.toolFailed);
       const c = record(r.structuredContent?.character);
       const row = { id: text(c, "id"), name: text(c, "name", name), role: text(c, "role", role) };
-      save({ added: [...(current().added ?? []), row], draftName: "", draftRole: "" });
+      save({ added: [...(current().added ?? []), { ...row, over: countOf(counts, "characters") }], draftName: "", draftRole: "" });
       expanded = undefined;
       return t.joined(row.name, worldName);
     });
@@ -220,7 +220,7 @@ function view({ host, rerender, t }: ViewContext): Node {
     h(
       "p",
       { class: "muted", attrs: { "data-testid": "counts" } },
-      t.counts(countOf(counts, "characters") + added.length, countOf(counts, "locations")),
+      t.counts(countWithAdded(countOf(counts, "characters"), added), countOf(counts, "locations")),
       updated ? h("span", { attrs: { "data-testid": "updated" } }, ` · ${t.updatedAt(formatDate(updated, context.locale, context.timeZone))}`) : null,
     ),
   ];
