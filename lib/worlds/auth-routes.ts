@@ -4,6 +4,7 @@ import { applyCors, preflightResponse } from "../http/cors";
 import { originPolicyOf } from "../http/origin-guard";
 import { clientAddressOf, clientAddressPolicyOf, peerAddressOf } from "../http/client-address";
 import { requestWithin } from "../http/read-body";
+import { isIdentityEncoding, unsupportedEncoding } from "../http/content-encoding";
 import { McpError } from "../jsonrpc";
 import { AUTH_MAX_BODY_BYTES } from "../authorization-server/input-limits";
 import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER } from "../authorization-server/paths";
@@ -46,10 +47,14 @@ function json(status: number, body: Record<string, unknown>, headers?: Readonly<
 /**
  * The request with its body read within AUTH_MAX_BODY_BYTES and MCP_BODY_TIMEOUT_MS (better-auth
  * and the forms read any size, for as long as it takes), or the refusal as an OAuth error body:
- * 413, 408, or 400 for a body the client broke off.
+ * 415 (with Accept-Encoding) for a body sent with a Content-Encoding other than identity, before
+ * it is read (better-auth and the forms would read the coded bytes as plain), 413, 408, or 400
+ * for a body the client broke off.
  */
 async function boundedRequest(request: Request): Promise<Request | Response> {
   try {
+    const encoding = request.headers.get("content-encoding");
+    if (request.body !== null && !isIdentityEncoding(encoding)) throw unsupportedEncoding(encoding ?? "");
     return await requestWithin(request, { maxBytes: AUTH_MAX_BODY_BYTES, timeoutMs: loadEnv().MCP_BODY_TIMEOUT_MS });
   } catch (thrown) {
     if (!(thrown instanceof McpError) || thrown.httpStatus === undefined) throw thrown;
