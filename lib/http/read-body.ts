@@ -29,9 +29,13 @@ export class BodyAborted extends McpError {
   }
 }
 
-/** RFC 8259 §8.1: JSON exchanged between systems MUST be UTF-8; anything else is not JSON text. */
-function notUtf8(): McpError {
-  return new McpError(ErrorCode.ParseError, "Parse error: the body is not valid UTF-8");
+/**
+ * RFC 8259 §8.1: JSON exchanged between systems MUST be UTF-8; anything else is not JSON text. The
+ * form encoding's bytes, and what its percent-escapes spell, are UTF-8 too (WHATWG URL,
+ * application/x-www-form-urlencoded). `what`: the part of the body that is not.
+ */
+function notUtf8(what = "the body is"): McpError {
+  return new McpError(ErrorCode.ParseError, `Parse error: ${what} not valid UTF-8`, undefined, 400);
 }
 
 /**
@@ -101,16 +105,54 @@ async function readChunks(body: ReadableStream<Uint8Array>, { maxBytes, timeoutM
 
 /**
  * `request` with its body read into memory within `limits`, for a handler that reads it whole
- * anyway and would read any size (better-auth, the sign-in forms). Refused as readBodyLimited
- * refuses (413 before a byte is read when the declared length is over, 408, BodyAborted); the
- * bytes are passed on as they came (a form body is not necessarily text this handler decodes).
+ * anyway, as text, and would read any size (better-auth, the sign-in forms: JSON or the form
+ * encoding). Refused as readBodyLimited refuses (413 before a byte is read when the declared
+ * length is over, 408, BodyAborted, 400 for bytes that are not UTF-8), and so is a form-encoded
+ * body whose percent-escapes spell bytes that are not UTF-8: the handler's own decoders (Fetch's
+ * text(), json(), formData()) would make each a U+FFFD and store it. The bytes are passed on as
+ * they came.
  */
 export async function requestWithin(request: Request, limits: BodyLimits): Promise<Request> {
   const declared = request.headers.get("content-length");
   if (declared !== null && !(Number(declared) <= limits.maxBytes)) throw tooLarge(limits.maxBytes);
   if (!request.body) return request;
-  const chunks = await readChunks(request.body, limits);
-  return new Request(request, { body: Buffer.concat(chunks) });
+  const body = Buffer.concat(await readChunks(request.body, limits));
+  if (utf8Text([body]) === undefined) throw notUtf8();
+  if (isFormEncoded(request.headers.get("content-type")) && utf8Text([percentDecoded(body)]) === undefined) throw notUtf8("the percent-escapes of the form body are");
+  return new Request(request, { body });
+}
+
+/**
+ * Whether a body of this Content-Type is read as form-encoded: as better-call reads it (JSON when
+ * the type starts as JSON, else the form encoding when the type mentions it anywhere), which
+ * covers Fetch's formData() (the type's essence) too.
+ */
+function isFormEncoded(contentType: string | null): boolean {
+  if (contentType === null || /^application\/([a-z0-9.+-]*\+)?json/i.test(contentType)) return false;
+  return contentType.toLowerCase().includes("application/x-www-form-urlencoded");
+}
+
+const HEX = /^[0-9A-Fa-f]{2}$/;
+
+/**
+ * The bytes a form-encoded body spells (WHATWG URL, percent-decode): each `%XX` becomes its byte
+ * and every other byte, a `%` without two hex digits after it included, stays. `&`, `=` and `+`
+ * are ASCII, so the whole is UTF-8 exactly when every name and value is.
+ */
+function percentDecoded(bytes: Uint8Array): Uint8Array {
+  if (!bytes.includes(0x25)) return bytes;
+  const out = new Uint8Array(bytes.byteLength);
+  let length = 0;
+  for (let i = 0; i < bytes.byteLength; i += 1) {
+    const hex = bytes[i] === 0x25 ? String.fromCharCode(bytes[i + 1] ?? 0, bytes[i + 2] ?? 0) : "";
+    if (HEX.test(hex)) {
+      out[length++] = Number.parseInt(hex, 16);
+      i += 2;
+    } else {
+      out[length++] = bytes[i] ?? 0;
+    }
+  }
+  return out.subarray(0, length);
 }
 
 // fatal (WHATWG Encoding, TextDecoder): a byte sequence that is not UTF-8 fails the decode instead
