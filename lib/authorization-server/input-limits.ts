@@ -109,23 +109,48 @@ export function isPlainText(text: string): boolean {
   return !CONTROL_CHARACTER.test(text) && text.isWellFormed();
 }
 
-/** Whether every string in `value` (object keys too), at any depth, is plain text. */
-function plainThroughout(value: unknown, depth: number): boolean {
-  if (typeof value === "string") return isPlainText(value);
-  if (typeof value !== "object" || value === null) return true;
-  // Deeper than any honest registration (jwks: keys → key → x5c): refuse rather than walk on.
-  if (depth > 16) return false;
-  if (Array.isArray(value)) return value.every((entry) => plainThroughout(entry, depth + 1));
-  return Object.entries(value).every(([key, entry]) => isPlainText(key) && plainThroughout(entry, depth + 1));
+/** Arrays and objects a parameter's value may nest: more than any honest registration needs (jwks: keys → key → x5c). */
+const MAX_PARAMETER_DEPTH = 16;
+
+/** What is wrong with a parameter, as an error message words it after the parameter's name. */
+const UNPLAIN = {
+  text: "contains a control character or an unpaired surrogate",
+  depth: `is nested deeper than ${MAX_PARAMETER_DEPTH} levels`,
+} as const;
+
+/**
+ * Why `value` is not plain text throughout (every string in it, object keys too, at any depth);
+ * undefined when it is. `depth`: the arrays and objects around `value`.
+ */
+function unplainThroughout(value: unknown, depth: number): string | undefined {
+  if (typeof value === "string") return isPlainText(value) ? undefined : UNPLAIN.text;
+  if (typeof value !== "object" || value === null) return undefined;
+  // Refused rather than walked on: its strings are never looked at, so that is not what is said.
+  if (depth >= MAX_PARAMETER_DEPTH) return UNPLAIN.depth;
+  const entries: Iterable<[string | undefined, unknown]> = Array.isArray(value) ? value.map((entry) => [undefined, entry]) : Object.entries(value);
+  for (const [key, entry] of entries) {
+    if (key !== undefined && !isPlainText(key)) return UNPLAIN.text;
+    const problem = unplainThroughout(entry, depth + 1);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+/** A parameter that may not be stored or shown as given: its name (bounded and stripped, for an error message) and what is wrong with it. */
+export interface UnplainParameter {
+  name: string;
+  problem: string;
 }
 
 /**
  * The first parameter of `parameters` (a request's query or body) that is not plain text, anywhere
- * inside it: its name, bounded and stripped for an error message; undefined when all are plain.
+ * inside it, or nests deeper than MAX_PARAMETER_DEPTH; undefined when all are plain.
  */
-export function unplainParameter(parameters: Readonly<Record<string, unknown>>): string | undefined {
+export function unplainParameter(parameters: Readonly<Record<string, unknown>>): UnplainParameter | undefined {
   for (const [name, value] of Object.entries(parameters)) {
-    if (!isPlainText(name) || !plainThroughout(value, 0)) return isPlainText(name) ? cutText(name, 64) : "a parameter name";
+    if (!isPlainText(name)) return { name: "a parameter name", problem: UNPLAIN.text };
+    const problem = unplainThroughout(value, 0);
+    if (problem !== undefined) return { name: cutText(name, 64), problem };
   }
   return undefined;
 }

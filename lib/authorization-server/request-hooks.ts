@@ -2,7 +2,7 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import { sql } from "../db/prisma";
 import { isLoopbackHost } from "../http/loopback-host";
 import { isInactiveJwt, NOT_HELD_TOKEN } from "./inactive-jwt";
-import { WEB_PAGE_FIELDS, httpsUrlOf, isCodeChallenge, isWebPage, registrationProblem, signUpProblem, unplainParameter } from "./input-limits";
+import { WEB_PAGE_FIELDS, httpsUrlOf, isCodeChallenge, isWebPage, registrationProblem, signUpProblem, unplainParameter, type UnplainParameter } from "./input-limits";
 import { AuthPage, OFFLINE_ACCESS } from "./paths";
 import { redirectUriFormProblem } from "./redirect-uri-form";
 import { offeredScopeNames, signUpRefusal, type AuthServerSettings } from "./settings";
@@ -113,13 +113,13 @@ async function countAttempt(account: string, windowSeconds: number): Promise<num
 const REDIRECT_URI_FIELDS: ReadonlySet<string> = new Set(["redirect_uris", "post_logout_redirect_uris"]);
 
 /**
- * The answer to a request whose parameter `name` is not plain text, in the error shape of the
- * endpoint at `path`: registration's (RFC 7591 §3.2.2), the other OAuth endpoints' (RFC 6749 §5.2),
- * better-auth's own elsewhere. /oauth2/authorize cannot trust the client_id or redirect_uri it
+ * The answer to a request whose parameter is not plain text or nests too deep, in the error shape
+ * of the endpoint at `path`: registration's (RFC 7591 §3.2.2), the other OAuth endpoints' (RFC 6749
+ * §5.2), better-auth's own elsewhere. /oauth2/authorize cannot trust the client_id or redirect_uri it
  * carries, so the person is shown our error page instead (RFC 6749 §4.1.2.1).
  */
-function unplainRefusal(path: string, name: string, redirect: (url: string) => Error): Error {
-  const description = `${name} contains a control character or an unpaired surrogate`;
+function unplainRefusal(path: string, { name, problem }: UnplainParameter, redirect: (url: string) => Error): Error {
+  const description = `${name} ${problem}`;
   if (path === "/oauth2/authorize") return redirect(`${AuthPage.Error}?error=invalid_request`);
   if (path === "/oauth2/register") return new APIError("BAD_REQUEST", { error: REDIRECT_URI_FIELDS.has(name) ? "invalid_redirect_uri" : "invalid_client_metadata", error_description: description });
   if (path.startsWith("/oauth2/") || path.startsWith("/.well-known/")) return new APIError("BAD_REQUEST", { error: "invalid_request", error_description: description });

@@ -7,9 +7,10 @@ import { startAuthServer, type AuthServerUnderTest } from "../support/oauth-serv
  * What this file proves: the built-in authorization server's routes (/api/auth/*, /auth/submit/*)
  * read a request body as /api/mcp does (docs/edge.md): a Content-Encoding other than identity is
  * 415 with `Accept-Encoding: identity` before the body is read (better-auth and the forms read the
- * coded bytes as plain, and a registration sent as `br` was stored); and bytes that are not UTF-8,
- * or a form's percent-escapes that spell such bytes, are 400 instead of U+FFFD stand-ins that were
- * stored. Each answer in the OAuth shape the routes give their other body refusals (413, 408).
+ * coded bytes as plain, and a registration sent as `br` was stored); bytes that are not UTF-8, or a
+ * form's percent-escapes that spell such bytes, are 400 instead of U+FFFD stand-ins that were
+ * stored; and a parameter nested past 16 levels is refused for its depth, not as a control
+ * character. Each answer in the OAuth shape the routes give their other body refusals (413, 408).
  * Bodies are sent as exact bytes.
  */
 
@@ -113,5 +114,23 @@ describe("bodies that are not UTF-8", () => {
     const answer = await send("/api/auth/sign-up/email", FORM_TYPE, `name=Zo%C3%AB+100%&email=${encodeURIComponent(email)}&password=abcdefghij12`);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect((answer.body.user as { name?: string }).name).toBe("Zoë 100%");
+  });
+});
+
+describe("parameters nested too deep", () => {
+  it("registration with a field nested 30000 levels is refused for its depth", async () => {
+    const deep = `${"[".repeat(30_000)}${"]".repeat(30_000)}`;
+    const answer = await send("/api/auth/oauth2/register", JSON_TYPE, `{"redirect_uris":["https://a.example/cb"],"x":${deep}}`);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+    expect(answer.body).toEqual({ error: "invalid_client_metadata", error_description: "x is nested deeper than 16 levels" });
+  });
+
+  it("16 levels are walked (a control character there is named as one); 17 are refused for their depth", async () => {
+    const nestedIn = (levels: number, inner: unknown): unknown => (levels === 0 ? inner : [nestedIn(levels - 1, inner)]);
+    const control = await send("/api/auth/oauth2/register", JSON_TYPE, JSON.stringify({ ...REGISTRATION, x: nestedIn(16, "a\u0001b") }));
+    expect(control.status, JSON.stringify(control.body)).toBe(400);
+    expect(control.body).toEqual({ error: "invalid_client_metadata", error_description: "x contains a control character or an unpaired surrogate" });
+    const deep = await send("/api/auth/oauth2/register", JSON_TYPE, JSON.stringify({ ...REGISTRATION, x: nestedIn(17, "ok") }));
+    expect(deep.body).toEqual({ error: "invalid_client_metadata", error_description: "x is nested deeper than 16 levels" });
   });
 });
