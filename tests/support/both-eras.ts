@@ -71,3 +71,13 @@ async function openSessionWith(endpoint: string, auth: Record<string, string>): 
 export function toolResult(message: Record<string, unknown> | undefined): { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> } | undefined {
   return message?.result as ReturnType<typeof toolResult>;
 }
+
+export type ToolResult = NonNullable<ReturnType<typeof toolResult>>;
+
+/** tools/call through `client`; its result, or a thrown error naming the answer when there is none. */
+export async function callTool(client: EraClient, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  const r = await client.request("tools/call", { name, arguments: args });
+  const result = toolResult(r.message);
+  if (!result) throw new Error(`${name}: no result (HTTP ${r.status}): ${r.text.slice(0, 300)}`);
+  return result;
+}

@@ -1,10 +1,9 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSubject, tokenFor } from "../support/auth";
-import { eraClient, toolResult, type EraClient } from "../support/both-eras";
+import { callTool, eraClient, type EraClient } from "../support/both-eras";
 import type { RunningNextServer } from "../support/next-server.mjs";
-import { startOwnServer } from "../support/own-server";
-import { migratedTestSchema, type TestSchema } from "../support/test-database";
+import { startSchemaServer, type SchemaServer } from "../support/schema-server";
 
 /**
  * A create that loses the race with a delete is `not_found`, not an internal error: an outside
@@ -14,31 +13,22 @@ import { migratedTestSchema, type TestSchema } from "../support/test-database";
  * and holds its lock, the create passes its checks (the deletion is not yet visible) and waits on
  * that lock at its insert, and the deletion commits under it.
  */
-let database: TestSchema;
+let env: SchemaServer;
 let server: RunningNextServer;
 let db: pg.Client;
 let client: EraClient;
 
 beforeAll(async () => {
-  database = await migratedTestSchema("wc_create_delete");
-  db = new pg.Client({ connectionString: database.baseUrl, options: `-c search_path="${database.schema}"` });
-  await db.connect();
-  server = await startOwnServer({ DATABASE_URL: database.url });
+  env = await startSchemaServer("wc_create_delete");
+  ({ server, db } = env);
   client = await eraClient(`${server.url}/api/mcp`, "2026-07-28", await tokenFor(server.url, newSubject("racer")));
 }, 90_000);
 
 afterAll(async () => {
-  await server?.stop();
-  await db?.end();
-  await database?.drop();
+  await env?.stop();
 });
 
-async function call(name: string, args: Record<string, unknown>) {
-  const r = await client.request("tools/call", { name, arguments: args });
-  const result = toolResult(r.message);
-  if (!result) throw new Error(`${name}: no result (HTTP ${r.status}): ${r.text.slice(0, 300)}`);
-  return result;
-}
+const call = (name: string, args: Record<string, unknown>) => callTool(client, name, args);
 
 async function newWorld(): Promise<string> {
   const result = await call("create_world", { name: `Doomed ${Math.random().toString(36).slice(2, 8)}` });

@@ -2,10 +2,9 @@ import { readFileSync } from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSubject, tokenFor } from "../support/auth";
-import { eraClient, toolResult, type EraClient } from "../support/both-eras";
+import { callTool, eraClient, type EraClient } from "../support/both-eras";
 import type { RunningNextServer } from "../support/next-server.mjs";
-import { startOwnServer } from "../support/own-server";
-import { migratedTestSchema, type TestSchema } from "../support/test-database";
+import { startSchemaServer, type SchemaServer } from "../support/schema-server";
 
 /**
  * One name, one spelling: WorldCrafter stores text in Unicode NFC (lib/worlds/single-line.ts,
@@ -19,32 +18,23 @@ import { migratedTestSchema, type TestSchema } from "../support/test-database";
 const NFC = "Caf\u00e9 Noir";
 const NFD = "Cafe\u0301 Noir";
 
-let database: TestSchema;
+let env: SchemaServer;
 let server: RunningNextServer;
 let db: pg.Client;
 let client: EraClient;
 
 beforeAll(async () => {
-  database = await migratedTestSchema("wc_name_forms");
-  db = new pg.Client({ connectionString: database.baseUrl, options: `-c search_path="${database.schema}"` });
-  await db.connect();
-  server = await startOwnServer({ DATABASE_URL: database.url });
+  env = await startSchemaServer("wc_name_forms");
+  ({ server, db } = env);
   // 2025-11-25 without elicitation: delete_world takes `confirmName`.
   client = await eraClient(`${server.url}/api/mcp`, "2025-11-25", await tokenFor(server.url, newSubject("forms")));
 }, 90_000);
 
 afterAll(async () => {
-  await server?.stop();
-  await db?.end();
-  await database?.drop();
+  await env?.stop();
 });
 
-async function call(name: string, args: Record<string, unknown>) {
-  const r = await client.request("tools/call", { name, arguments: args });
-  const result = toolResult(r.message);
-  if (!result) throw new Error(`${name}: no result (HTTP ${r.status}): ${r.text.slice(0, 300)}`);
-  return result;
-}
+const call = (name: string, args: Record<string, unknown>) => callTool(client, name, args);
 
 async function created(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = await call(name, args);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSubject, tokenFor } from "../support/auth";
-import { ERAS, eraClient, toolResult, type EraClient } from "../support/both-eras";
+import { ERAS, callTool, eraClient, type EraClient, type ToolResult } from "../support/both-eras";
 import type { RunningNextServer } from "../support/next-server.mjs";
 import { startOwnServer } from "../support/own-server";
 
@@ -25,18 +25,13 @@ afterAll(async () => {
   await server?.stop();
 });
 
-type Result = NonNullable<ReturnType<typeof toolResult>>;
+type Result = ToolResult;
 
 async function clientFor(era: (typeof ERAS)[number], subject = newSubject("quota")): Promise<EraClient> {
   return eraClient(`${server.url}/api/mcp`, era, await tokenFor(server.url, subject));
 }
 
-async function call(client: EraClient, name: string, args: Record<string, unknown>): Promise<Result> {
-  const r = await client.request("tools/call", { name, arguments: args });
-  const result = toolResult(r.message);
-  if (!result) throw new Error(`${name}: no result (HTTP ${r.status}): ${r.text.slice(0, 300)}`);
-  return result;
-}
+const call = callTool;
 
 async function created(client: EraClient, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = await call(client, name, args);
