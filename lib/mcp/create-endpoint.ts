@@ -67,7 +67,7 @@ export function createMcpEndpoint(
   env: Env,
   adapters: EndpointAdapters = {},
 ): McpEndpoint {
-  const registry = new Registry(definition.contents, env.MCP_PAGE_SIZE);
+  const registry = new Registry(definition.contents, env.MCP_PAGE_SIZE, { tokenRequired: adapters.access?.mode === "required" });
   const cluster = adapters.cluster ?? { sessions: new MemorySessionStore(env.MCP_MAX_SESSIONS, env.MCP_MAX_SESSIONS_PER_CALLER), spentStates: new MemorySpentStateStore(), bus: SOLO_BUS };
   const hub = new ClusterHub(cluster.bus);
   // Each instance announces its own registry's changes (they change on every instance alike).

@@ -20,6 +20,11 @@ export function rendersWidgets(ctx: Pick<HandlerContext, "clientExtensions" | "m
   const apps = ctx.clientExtensions[MCP_APPS_EXTENSION];
   const mimeTypes = typeof apps === "object" && apps !== null ? (apps as { mimeTypes?: unknown }).mimeTypes : undefined;
   if (Array.isArray(mimeTypes) && mimeTypes.includes(WIDGET_MIME_TYPE)) return true;
+  return isChatGpt(ctx);
+}
+
+/** Whether the request comes from ChatGPT: it marks every request with its `openai/*` `_meta` (seed 002). */
+function isChatGpt(ctx: Pick<HandlerContext, "meta">): boolean {
   return Object.keys(ctx.meta).some((key) => key.startsWith("openai/"));
 }
 
@@ -28,12 +33,15 @@ const WIDGET_ONLY_KEYS: readonly string[] = Object.values(WidgetKey);
 /**
  * A client that shows no widgets gets the text and structuredContent only: the widget-only
  * `_meta` (full records, previews: several KB a result) is left out, as the extension's graceful
- * degradation asks (text-only fallback). The tool descriptors stay the same for every client, so
- * tools/list remains one cacheable page.
+ * degradation asks (text-only fallback). ChatGPT's own result keys (`openai/closeWidget`) go to
+ * ChatGPT alone: seed 003 lists no MCP Apps counterpart (an MCP Apps widget closes itself). The
+ * tool descriptors stay the same for every client, so tools/list remains one cacheable page.
  */
 function forHost(result: CallToolResult, ctx: HandlerContext): CallToolResult {
-  if (!result._meta || rendersWidgets(ctx)) return result;
-  const kept = Object.fromEntries(Object.entries(result._meta).filter(([key]) => !WIDGET_ONLY_KEYS.includes(key)));
+  if (!result._meta || isChatGpt(ctx)) return result;
+  const widgets = rendersWidgets(ctx);
+  const kept = Object.fromEntries(Object.entries(result._meta).filter(([key]) => !key.startsWith("openai/") && (widgets || !WIDGET_ONLY_KEYS.includes(key))));
+  if (Object.keys(kept).length === Object.keys(result._meta).length) return result;
   const out: CallToolResult = { ...result, _meta: kept };
   if (Object.keys(kept).length === 0) delete out._meta;
   return out;

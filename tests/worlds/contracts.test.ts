@@ -117,13 +117,17 @@ describe("tool contracts (2025-11-25, SDK 1.x client)", () => {
     expect(r._meta?.["mcp/www_authenticate"]).toBeDefined();
   });
 
-  it("delete_world's result asks ChatGPT to close the widget (openai/closeWidget)", async () => {
-    const { call } = await session();
-    const world = (await call("create_world", { name: "Closing World" })).structuredContent as { world: { id: string } };
-    const kept = await call("delete_world", { worldId: world.world.id, confirmName: "Wrong Name" });
-    expect(kept._meta?.["openai/closeWidget"]).toBeUndefined();
-    const deleted = await call("delete_world", { worldId: world.world.id, confirmName: "Closing World" });
-    expect(deleted.isError).toBeFalsy();
-    expect(deleted._meta?.["openai/closeWidget"]).toBe(true);
+  it("delete_world's result asks ChatGPT to close the widget (openai/closeWidget), and only ChatGPT", async () => {
+    const { client, call } = await session();
+    // ChatGPT marks its requests with openai/* _meta (seed 002); seed 003 gives MCP Apps no such key.
+    const fromChatGpt = async (args: Json) => (await client.callTool({ name: "delete_world", arguments: args, _meta: { "openai/locale": "en-US" } })) as CallToolResult;
+    for (const [name, remove] of [["Closing World", fromChatGpt], ["Closing World II", (args: Json) => call("delete_world", args)]] as const) {
+      const world = (await call("create_world", { name })).structuredContent as { world: { id: string } };
+      const kept = await remove({ worldId: world.world.id, confirmName: "Wrong Name" });
+      expect(kept._meta?.["openai/closeWidget"]).toBeUndefined();
+      const deleted = await remove({ worldId: world.world.id, confirmName: name });
+      expect(deleted.isError).toBeFalsy();
+      expect(deleted._meta?.["openai/closeWidget"], name).toBe(remove === fromChatGpt ? true : undefined);
+    }
   });
 });

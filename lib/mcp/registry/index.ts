@@ -1,4 +1,4 @@
 export * from "./definitions";
 export * from "./widget-definition";
 export * from "./widgets";
-export { Registry, type RegistryContents, type ListKind, type CompiledTool, type ResourceMatch } from "./registry";
+export { Registry, type RegistryContents, type RegistryOptions, type ListKind, type CompiledTool, type ResourceMatch } from "./registry";

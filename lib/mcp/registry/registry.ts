@@ -73,10 +73,22 @@ function outputSchemaOf(output: NonNullable<ToolDefinition["output"]>): Record<s
   return { $schema: success.$schema, type: "object", anyOf: [nested(success), ERROR_ENVELOPE] };
 }
 
-function compileTool(def: ToolDefinition): CompiledTool {
+/**
+ * The schemes a tool is published and enforced with. Where every request must carry a token
+ * (RegistryOptions.tokenRequired), a `noauth` tool is refused anonymously at the edge (401) all
+ * the same: it is published as needing a token, any token (`oauth2` without scopes), so a host
+ * does not call it anonymously and meet a 401 (an outside review: ChatGPT was told `noauth`).
+ */
+function securityOf(def: ToolDefinition, tokenRequired: boolean): readonly SecurityScheme[] {
+  const declared = def.security ?? NO_AUTH;
+  if (!tokenRequired || !declared.some((s) => s.type === "noauth")) return declared;
+  return [{ type: "oauth2", scopes: [] }];
+}
+
+function compileTool(def: ToolDefinition, tokenRequired: boolean): CompiledTool {
   if (!TOOL_NAME.test(def.name)) throw new Error(`Invalid tool name "${def.name}" (server/tools §tool names)`);
   const inputSchema = def.inputJsonSchema ?? toJsonSchema(def.input, "input");
-  const security = def.security ?? NO_AUTH;
+  const security = securityOf(def, tokenRequired);
   // The Apps SDK reads securitySchemes at the top level; older hosts look in _meta: publish both.
   const descriptor = compact({
     name: def.name,
@@ -111,6 +123,11 @@ function promptArguments(def: PromptDefinition): Record<string, unknown>[] | und
  * Schema) and list pages are computed when the contents change, never per request, and lists are
  * in a deterministic order (by name; resources by URI) so clients can cache and diff them.
  */
+export interface RegistryOptions {
+  /** Every request carries a valid token (MCP_AUTH_MODE=required): see securityOf. */
+  tokenRequired?: boolean;
+}
+
 export class Registry {
   private readonly tools = new Map<string, CompiledTool>();
   private readonly resources = new Map<string, ResourceDefinition>();
@@ -127,6 +144,7 @@ export class Registry {
   constructor(
     contents: RegistryContents = {},
     readonly pageSize = 100,
+    private readonly options: RegistryOptions = {},
   ) {
     for (const t of contents.tools ?? []) this.putTool(t);
     for (const r of contents.resources ?? []) this.putResource(r);
@@ -267,7 +285,7 @@ export class Registry {
   }
 
   private putTool(def: ToolDefinition): void {
-    this.tools.set(def.name, compileTool(def));
+    this.tools.set(def.name, compileTool(def, this.options.tokenRequired === true));
     // One definition: the tool brings its widget's resource along.
     if (def.ui?.widget) this.putResource(widgetResource(def.ui.widget));
   }
