@@ -246,6 +246,11 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
       expect(text(await named("de-DE, fr;q=0.5"))).toMatch(/^Monde/);
       expect(text(await named("de-DE"))).toMatch(/^Created world "Loc /);
       expect(text(await named("not a tag!"))).toMatch(/^Created world/);
+      // suggest_names narrates too (outside review: it was English whatever the locale).
+      const names = (locale: string) => ok("suggest_names", { style: "elvish", count: 2 }, { "openai/locale": locale });
+      expect(text(await names("fr-FR"))).toMatch(/^2 noms \(elvish, person\) : /);
+      expect(text(await names("es"))).toMatch(/^2 nombres \(elvish, person\): /);
+      expect(text(await names("en-GB"))).toMatch(/^2 elvish person names: /);
 
       const init = await post(url(), {
         jsonrpc: "2.0",

@@ -27,6 +27,8 @@ export interface Narration {
   exported(name: string, characters: number, locations: number): string;
   imported(name: string, characters: number, locations: number, id: string): string;
   importRefused(problems: string): string;
+  /** suggest_names: `style` and `kind` are the tool's ids (data), the names as forged. */
+  namesSuggested(style: string, kind: string, names: string[]): string;
 }
 
 const en: Narration = {
@@ -47,6 +49,7 @@ const en: Narration = {
   exported: (name, c, l) => `Exported "${name}" with ${c} characters and ${l} locations as Markdown and JSON.`,
   imported: (name, c, l, id) => `Imported "${name}" as a new world with ${c} characters and ${l} locations, id ${id}.`,
   importRefused: (problems) => `Nothing imported: ${problems}`,
+  namesSuggested: (style, kind, names) => `${names.length} ${style} ${kind} name${names.length === 1 ? "" : "s"}: ${names.join(", ")}`,
 };
 
 const fr: Narration = {
@@ -68,6 +71,7 @@ const fr: Narration = {
   exported: (name, c, l) => `« ${name} » exporté en Markdown et JSON, avec ${c} personnages et ${l} lieux.`,
   imported: (name, c, l, id) => `« ${name} » importé comme nouveau monde, avec ${c} personnages et ${l} lieux, id ${id}.`,
   importRefused: (problems) => `Rien n'a été importé : ${problems}`,
+  namesSuggested: (style, kind, names) => `${names.length} nom${names.length > 1 ? "s" : ""} (${style}, ${kind}) : ${names.join(", ")}`,
 };
 
 const es: Narration = {
@@ -89,6 +93,7 @@ const es: Narration = {
   exported: (name, c, l) => `«${name}» exportado en Markdown y JSON, con ${c} personajes y ${l} lugares.`,
   imported: (name, c, l, id) => `«${name}» importado como un mundo nuevo, con ${c} personajes y ${l} lugares, id ${id}.`,
   importRefused: (problems) => `No se importó nada: ${problems}`,
+  namesSuggested: (style, kind, names) => `${names.length} nombre${names.length === 1 ? "" : "s"} (${style}, ${kind}): ${names.join(", ")}`,
 };
 
 const CATALOG: Record<Locale, Narration> = { en, fr, es };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineTool } from "../../mcp";
 import { OPEN } from "../scopes";
 import { NAME_KINDS, NAME_STYLE_IDS, forgeNames } from "../names/name-forge";
+import { narrate } from "../i18n/narration";
 
 export const suggestNames = defineTool({
   name: "suggest_names",
@@ -18,10 +19,10 @@ export const suggestNames = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
   security: OPEN,
   ui: { invoking: "Forging names…", invoked: "Names ready" },
-  handler: ({ style, kind, count, seed }) => {
+  handler: ({ style, kind, count, seed }, ctx) => {
     const names = forgeNames(style, kind, count, seed ?? "worldcrafter");
     return {
-      content: [{ type: "text", text: `${names.length} ${style} ${kind} names: ${names.join(", ")}` }],
+      content: [{ type: "text", text: narrate(ctx).namesSuggested(style, kind, names) }],
       structuredContent: { style, kind, names },
     };
   },
