@@ -11,6 +11,7 @@
  * and memory stay close to the bare framework's (bench/RESULTS.md).
  */
 import { resolve } from "node:path";
+import { lockEmbeddedDatabase } from "./pglite-lock.mjs";
 import { loadEnv, type Env } from "../config/env";
 import { preparedStatementsAllowed, statementName } from "./named-statements";
 import type { PrismaClient } from "./generated/client";
@@ -73,16 +74,24 @@ async function postgresConnection(url: string): Promise<Connection> {
 async function pgliteConnection(dataDir: string): Promise<Connection> {
   const { PGlite } = await import("@electric-sql/pglite");
   // The hint keeps the bundler from tracing the whole project folder into the build output.
-  const db = new PGlite(resolve(/*turbopackIgnore: true*/ process.cwd(), dataDir));
+  const folder = resolve(/*turbopackIgnore: true*/ process.cwd(), dataDir);
+  // One process per folder (pglite-lock.mjs); the server took it at start-up already (startup.ts).
+  const release = lockEmbeddedDatabase(folder, "a WorldCrafter server");
+  const db = new PGlite(folder);
   // Opening fails here (a folder that cannot be made, a lock held), not at the first query: the
   // connection is then forgotten and the next use opens it again.
-  await db.waitReady;
+  try {
+    await db.waitReady;
+  } catch (thrown) {
+    release();
+    throw thrown;
+  }
   return {
     sql: async <T>(text: string, params: readonly unknown[]) => (await db.query<T>(text, [...params])).rows,
     transaction: <T>(work: (sql: StatementRunner) => Promise<T>) => db.transaction((tx) => work(async <R>(text: string, params: readonly unknown[]) => (await tx.query<R>(text, [...params])).rows)),
     adapter: async () => new (await import("pglite-prisma-adapter")).PrismaPGlite(db),
     // The PGlite adapter does not close its database on $disconnect; we do.
-    close: () => db.close(),
+    close: () => db.close().finally(release),
   };
 }
 

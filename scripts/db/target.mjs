@@ -4,6 +4,7 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { lockEmbeddedDatabase } from "../../lib/db/pglite-lock.mjs";
 
 export const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 export const DEFAULT_PGLITE_DATA_DIR = ".data/pglite";
@@ -34,9 +35,22 @@ export async function openMigrationAdapter(target) {
   const { PGlite } = await import("@electric-sql/pglite");
   const { createPGliteMigrationAdapterFactory } = await import("./pglite-migration-adapter.mjs");
   mkdirSync(target.dataDir, { recursive: true });
-  // PGlite allows one process per data directory: a running `next dev` holds it, so migrate
-  // before starting the server (npm run dev does), not beside it.
-  const db = await PGlite.create(target.dataDir);
+  // PGlite allows one process per data directory: a running server holds it (lib/db/pglite-lock.mjs),
+  // so migrate before starting the server (npm run dev and npm start do), not beside it. A second
+  // `npm start` stops here, before it opens the folder, with the holder named.
+  const release = lockEmbeddedDatabase(target.dataDir, "a db script");
+  let db;
+  try {
+    db = await PGlite.create(target.dataDir);
+  } catch (thrown) {
+    release();
+    // PGlite reports a folder it cannot read as "Aborted()", which names nothing.
+    const why = thrown instanceof Error ? thrown.message : String(thrown);
+    throw new Error(
+      `the embedded database ${target.dataDir} could not be opened (PGlite: ${why.split("\n")[0]}). ` +
+        `It may be damaged, or not a PGlite folder: move it aside to start with an empty database (or restore a copy), or set DATABASE_URL.`,
+    );
+  }
   const adapterFactory = createPGliteMigrationAdapterFactory(db);
-  return { adapterFactory, close: () => db.close() };
+  return { adapterFactory, close: () => db.close().finally(release) };
 }
