@@ -6,8 +6,7 @@
 // that another process honours, so this one does: a file beside the folder (`<folder>.lock`) with
 // the holder's pid, made with O_EXCL, kept fresh while the holder lives, removed when it exits.
 // Plain JS: the db scripts (scripts/db/*.mjs) take it as the server (lib/db/prisma.ts) does.
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 
 /** The holder touches its lock this often; a lock untouched for STALE_MS has no live holder. */
 const BEAT_MS = 5_000;
@@ -81,7 +80,8 @@ export function lockEmbeddedDatabase(dataDir, who) {
     mine.takers += 1;
     return once(() => mine.release());
   }
-  mkdirSync(dirname(path), { recursive: true });
+  // The folder's parent is not made here: a folder that cannot be opened yet fails as PGlite's own
+  // open would (ENOENT), and opens once the parent is there.
   for (let attempt = 0; ; attempt += 1) {
     try {
       const fd = openSync(path, "wx");
