@@ -60,7 +60,14 @@ describe("the embedded database's folder lock", () => {
   });
 
   it("stops a second server on another port at start-up", async () => {
-    await expect(startNextServer({ env: embedded })).rejects.toThrow(/WorldCrafter cannot start: the embedded database .* is in use by process \d+/);
+    const second = await startNextServer({ env: embedded }).then(
+      async (started) => {
+        await started.stop();
+        return new Error("a second server started on the folder");
+      },
+      (refused: unknown) => (refused instanceof Error ? refused : new Error(String(refused))),
+    );
+    expect(second.message).toMatch(/WorldCrafter cannot start: the embedded database .* is in use by process \d+/);
     // The first one still serves from the folder.
     const health = await fetch(`${server?.url}/api/health?ready`);
     expect(health.status).toBe(200);
