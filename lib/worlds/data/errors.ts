@@ -28,19 +28,25 @@ export class DatabaseUnavailable extends ToolError {
 const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "57P01", "57P02", "57P03", "08006", "08001", "08003", "08004", "P1001", "P1002", "P1017"]);
 const CONNECTION_TEXT = /ECONNREFUSED|ECONNRESET|Connection terminated|connection (?:is )?closed|Can't reach database|terminating connection/i;
 
-/** Whether `thrown` (or anything in its cause chain) says the database connection failed. */
-export function isConnectionFailure(thrown: unknown): boolean {
-  // A ToolError is a message the app wrote on purpose, which may quote user text ("ECONNRESET"
-  // typed into an imported file): it is never the driver's failure.
+/**
+ * Whether `thrown` or anything in its cause chain (Prisma wraps the driver's error, which may wrap
+ * the socket's; six links is deeper than any seen) satisfies `test`. A ToolError is a message the
+ * app wrote on purpose, which may quote user text ("ECONNRESET" typed into an imported file): it is
+ * never the driver's failure, so it matches nothing.
+ */
+function someCause(thrown: unknown, test: (link: { code?: unknown; message?: unknown }) => boolean): boolean {
   if (thrown instanceof ToolError) return false;
   for (let e: unknown = thrown, depth = 0; e && depth < 6; depth += 1) {
     if (typeof e !== "object") return false;
-    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
-    if (typeof code === "string" && CONNECTION_CODES.has(code)) return true;
-    if (typeof message === "string" && CONNECTION_TEXT.test(message)) return true;
-    e = cause;
+    if (test(e as { code?: unknown; message?: unknown })) return true;
+    e = (e as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** Whether `thrown` (or anything in its cause chain) says the database connection failed. */
+export function isConnectionFailure(thrown: unknown): boolean {
+  return someCause(thrown, ({ code, message }) => (typeof code === "string" && CONNECTION_CODES.has(code)) || (typeof message === "string" && CONNECTION_TEXT.test(message)));
 }
 
 /**
@@ -49,12 +55,5 @@ export function isConnectionFailure(thrown: unknown): boolean {
  * racing a create_character): a not-found for the caller, not an internal error.
  */
 export function isForeignKeyViolation(thrown: unknown): boolean {
-  if (thrown instanceof ToolError) return false;
-  for (let e: unknown = thrown, depth = 0; e && depth < 6; depth += 1) {
-    if (typeof e !== "object") return false;
-    const { code, cause } = e as { code?: unknown; cause?: unknown };
-    if (code === "P2003" || code === "23503") return true;
-    e = cause;
-  }
-  return false;
+  return someCause(thrown, ({ code }) => code === "P2003" || code === "23503");
 }
