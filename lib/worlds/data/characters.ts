@@ -1,9 +1,10 @@
 import { getPrisma } from "../../db/prisma";
-import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
+import { PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
 import { NotFoundError, isForeignKeyViolation } from "./errors";
-import { NAME_MATCHES, assertWorld } from "./worlds";
+import { assertWorld } from "./worlds";
 import { assertRoomInWorld } from "./quotas";
-import { containsText, equalsText, startsWithExactly } from "./text-match";
+import { equalsText } from "./text-match";
+import { inCreationOrder, matchingIdOrName, namedInWorld, withIdInWorld } from "./record-queries";
 
 /** Characters of one owner, always inside one of that owner's worlds. */
 
@@ -67,31 +68,18 @@ export async function updateCharacter(owner: string, id: string, changes: Partia
 
 /** The next `take` characters of a world after `after`, in creation order (exports). */
 export async function charactersInOrder(owner: string, worldId: string, after: CursorKey | undefined, take: number) {
-  return (await getPrisma()).character.findMany({
-    where: { ownerSubject: owner, worldId, ...afterKey(after, "asc") },
-    orderBy: CREATION_ORDER,
-    take,
-  });
+  return (await getPrisma()).character.findMany(inCreationOrder(owner, worldId, after, take));
 }
 
 /** This owner's characters (of one world, when given) matching `value` by id prefix or name (completion). */
 export async function charactersMatching(owner: string, value: string, worldId?: string, take = 100) {
-  return (await getPrisma()).character.findMany({
-    where: {
-      ownerSubject: owner,
-      ...(worldId ? { worldId } : {}),
-      ...(value ? { OR: [{ id: startsWithExactly(value) }, { name: containsText(value) }] } : {}),
-    },
-    select: { id: true, name: true },
-    orderBy: PAGE_ORDER,
-    take,
-  });
+  return (await getPrisma()).character.findMany(matchingIdOrName(owner, value, worldId, take));
 }
 
 /** The characters of `owner` in `worldId` that `idOrName` names: the one with that id, or else all with that exact name (case-insensitive; prompts). */
 export async function charactersByIdOrName(owner: string, worldId: string, idOrName: string) {
   const prisma = await getPrisma();
-  const byId = await prisma.character.findFirst({ where: { id: idOrName, ownerSubject: owner, worldId } });
+  const byId = await prisma.character.findFirst(withIdInWorld(owner, worldId, idOrName));
   if (byId) return [byId];
-  return prisma.character.findMany({ where: { ownerSubject: owner, worldId, name: equalsText(idOrName) }, orderBy: CREATION_ORDER, take: NAME_MATCHES });
+  return prisma.character.findMany(namedInWorld(owner, worldId, idOrName));
 }

@@ -1,9 +1,10 @@
 import { getPrisma } from "../../db/prisma";
-import { CREATION_ORDER, PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
+import { PAGE_ORDER, afterKey, decodeCursor, pageOf, type CursorKey } from "./cursor";
 import { DomainError, NotFoundError, isForeignKeyViolation } from "./errors";
-import { NAME_MATCHES, assertWorld } from "./worlds";
+import { assertWorld } from "./worlds";
 import { assertRoomInWorld } from "./quotas";
-import { containsText, equalsText, startsWithExactly } from "./text-match";
+import { equalsText } from "./text-match";
+import { inCreationOrder, matchingIdOrName, namedInWorld, withIdInWorld } from "./record-queries";
 import { MAX_LOCATION_DEPTH } from "./location-depth";
 
 /** Locations of one owner, inside one of that owner's worlds, optionally inside another location. */
@@ -77,31 +78,18 @@ export async function getLocation(owner: string, id: string) {
 
 /** The next `take` locations of a world after `after`, in creation order (exports). */
 export async function locationsInOrder(owner: string, worldId: string, after: CursorKey | undefined, take: number) {
-  return (await getPrisma()).location.findMany({
-    where: { ownerSubject: owner, worldId, ...afterKey(after, "asc") },
-    orderBy: CREATION_ORDER,
-    take,
-  });
+  return (await getPrisma()).location.findMany(inCreationOrder(owner, worldId, after, take));
 }
 
 /** This owner's locations (of one world, when given) matching `value` by id prefix or name (completion). */
 export async function locationsMatching(owner: string, value: string, worldId?: string, take = 100) {
-  return (await getPrisma()).location.findMany({
-    where: {
-      ownerSubject: owner,
-      ...(worldId ? { worldId } : {}),
-      ...(value ? { OR: [{ id: startsWithExactly(value) }, { name: containsText(value) }] } : {}),
-    },
-    select: { id: true, name: true },
-    orderBy: PAGE_ORDER,
-    take,
-  });
+  return (await getPrisma()).location.findMany(matchingIdOrName(owner, value, worldId, take));
 }
 
 /** The locations of `owner` in `worldId` that `idOrName` names: the one with that id, or else all with that exact name (case-insensitive; prompts). */
 export async function locationsByIdOrName(owner: string, worldId: string, idOrName: string) {
   const prisma = await getPrisma();
-  const byId = await prisma.location.findFirst({ where: { id: idOrName, ownerSubject: owner, worldId } });
+  const byId = await prisma.location.findFirst(withIdInWorld(owner, worldId, idOrName));
   if (byId) return [byId];
-  return prisma.location.findMany({ where: { ownerSubject: owner, worldId, name: equalsText(idOrName) }, orderBy: CREATION_ORDER, take: NAME_MATCHES });
+  return prisma.location.findMany(namedInWorld(owner, worldId, idOrName));
 }

@@ -11,7 +11,7 @@ import { CancelledError } from "../in-flight";
 import type { LazyAbort } from "../lazy-abort";
 import type { PostExchange } from "../post-exchange";
 import type { SessionRecord } from "../session-store";
-import { audienceOf } from "../tool-events";
+import { DispatchedCall } from "../dispatched-call";
 import { StoredSessionControl } from "./session-control";
 import { callerScope, type SessionEraState } from "./state";
 
@@ -42,12 +42,9 @@ export function runRequest(
   new SessionCall(state, ctx, message, exchange, index, controller).run();
 }
 
-/** One request's run, a class rather than closures over it: one object per call (as run-call.ts). */
-class SessionCall {
-  private readonly started: number;
+/** One request's run in a session era (the shared part: dispatched-call.ts). */
+class SessionCall extends DispatchedCall {
   private readonly done: () => void;
-  /** A tool run's named events for its audience's GET streams (tool-events.ts), when anyone may listen. */
-  private readonly events: { tool: string; audience: string } | undefined;
 
   constructor(
     private readonly state: SessionEraState,
@@ -57,26 +54,11 @@ class SessionCall {
     private readonly index: number,
     private readonly controller: LazyAbort,
   ) {
-    this.started = state.log ? performance.now() : 0;
+    super(message, ctx.auth?.subject, ctx.session?.id, state.toolEvents, state.log !== undefined);
     this.done = state.inFlight.start(callerScope(ctx.session, ctx.auth), message.id, controller);
-    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
-    const audience = tool ? audienceOf(ctx.auth?.subject, ctx.session?.id) : undefined;
-    this.events = tool && state.toolEvents.wanted(audience) ? { tool, audience } : undefined;
   }
 
-  run(): void {
-    let outcome: Record<string, unknown> | Promise<Record<string, unknown>>;
-    try {
-      outcome = this.dispatch();
-    } catch (thrown) {
-      this.fail(thrown);
-      return;
-    }
-    if (outcome instanceof Promise) outcome.then((result) => this.succeed(result), (thrown: unknown) => this.fail(thrown));
-    else this.succeed(outcome);
-  }
-
-  private dispatch(): Record<string, unknown> | Promise<Record<string, unknown>> {
+  protected dispatch(): Record<string, unknown> | Promise<Record<string, unknown>> {
     const { state, ctx, message, exchange, controller, events } = this;
     const scope = callScopeOf(message, controller, {
       protocolVersion: ctx.protocolVersion,
@@ -93,11 +75,11 @@ class SessionCall {
     return dispatch(state.env, message.method, { params: message.params ?? {}, scope, session, ...(admit ? { admit } : {}) });
   }
 
-  private succeed(result: Record<string, unknown>): void {
+  protected succeed(result: Record<string, unknown>): void {
     this.finish(success(this.message.id, result));
   }
 
-  private fail(thrown: unknown): void {
+  protected fail(thrown: unknown): void {
     if (thrown instanceof McpError) this.exchange.refuse(thrown);
     else logUnexpected(this.message.method, thrown);
     this.finish(failure(this.message.id, toMcpError(thrown)));

@@ -6,7 +6,7 @@ import { logUnexpected, requestLogEntry } from "../../runtime/request-log";
 import { callScopeOf, type ClientAddressSource } from "../call-scope";
 import type { LazyAbort } from "../lazy-abort";
 import type { ClientAsker, PostExchange } from "../post-exchange";
-import { audienceOf } from "../tool-events";
+import { DispatchedCall } from "../dispatched-call";
 import type { Prepared } from "./prepare-round";
 import type { ModernRequestMeta } from "./request-checks";
 import type { StatelessEraOptions } from "./state";
@@ -38,41 +38,18 @@ export function runCall(options: StatelessEraOptions, input: CallInput, exchange
   new ModernCall(options, input, exchange, abort).run();
 }
 
-/**
- * One call's run, a class rather than closures over the call (finish, done, fail…): a trivial
- * call allocates one object for all of them, and its sync answer takes no promise hop.
- */
-class ModernCall {
-  private readonly started: number;
-  /** A signed-in caller's tool runs reach its GET streams as named events (tool-events.ts). */
-  private readonly events: { tool: string; audience: string } | undefined;
-
+/** One 2026-07-28 call's run (the shared part: dispatched-call.ts). */
+class ModernCall extends DispatchedCall {
   constructor(
     private readonly options: StatelessEraOptions,
     private readonly input: CallInput,
     private readonly exchange: PostExchange,
     private readonly abort: LazyAbort,
   ) {
-    const { message, auth } = input;
-    this.started = options.log ? performance.now() : 0;
-    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
-    const audience = tool ? audienceOf(auth?.subject, undefined) : undefined;
-    this.events = tool && options.toolEvents.wanted(audience) ? { tool, audience } : undefined;
+    super(input.message, input.auth?.subject, undefined, options.toolEvents, options.log !== undefined);
   }
 
-  run(): void {
-    let outcome: Record<string, unknown> | Promise<Record<string, unknown>>;
-    try {
-      outcome = this.dispatch();
-    } catch (thrown) {
-      this.fail(thrown);
-      return;
-    }
-    if (outcome instanceof Promise) outcome.then((result) => this.done(result), (thrown: unknown) => this.fail(thrown));
-    else this.done(outcome);
-  }
-
-  private dispatch(): Record<string, unknown> | Promise<Record<string, unknown>> {
+  protected dispatch(): Record<string, unknown> | Promise<Record<string, unknown>> {
     const { options, input, exchange, abort, events } = this;
     const { caller, message, meta, auth, prepared } = input;
     const scope = callScopeOf(message, abort, {
@@ -89,12 +66,12 @@ class ModernCall {
     return dispatch(options.env, message.method, { params: message.params ?? {}, scope, session: undefined }, STATELESS_ERA_METHODS);
   }
 
-  private done(result: Record<string, unknown>): void {
+  protected succeed(result: Record<string, unknown>): void {
     const { message } = this.input;
     this.finish(this.askFor() ?? success(message.id, this.options.results.complete(message.method, result)));
   }
 
-  private fail(thrown: unknown): void {
+  protected fail(thrown: unknown): void {
     const { message } = this.input;
     const paused = thrown instanceof InputRequired ? this.askFor() : undefined;
     if (paused) return this.finish(paused);
