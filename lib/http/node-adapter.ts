@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import type { HandleInit } from "./handle-init";
 import { bodyTimedOut, utf8Text } from "./read-body";
 import { wholeBodyOf } from "./whole-body";
+import { repeatedHeadersHeader, repeatedMcpHeaders } from "./trusted-host.mjs";
 
 /**
  * The core on a plain `node:http` server (or anything that hands over node's request and
@@ -45,6 +46,9 @@ function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+  // Appending joins repeated lines; the checks learn which were repeated (trusted-host.mjs).
+  const repeated = repeatedMcpHeaders(raw);
+  if (repeated) headers.set(repeatedHeadersHeader(), repeated);
   return headers;
 }
 

@@ -120,7 +120,7 @@ async function send(
 }
 
 /** POST over node:http, which keeps header names exactly as written (fetch lower-cases them). */
-function sendNode(url: string, body: unknown, headers: Record<string, string>): Promise<Reply> {
+function sendNode(url: string, body: unknown, headers: Record<string, string | string[]>): Promise<Reply> {
   const payload = JSON.stringify(body);
   return new Promise<Reply>((resolve, reject) => {
     const req = httpRequest(
@@ -750,6 +750,29 @@ describe("2026-07-28 header and _meta checks", () => {
     // The same values Base64-encoded are accepted (the name is then simply an unknown tool).
     const encoded = await sendNode(fixtureUrl(), headerEcho("raw-3", { region: "\u00e9" }), headers("test_header_echo", sentinel("\u00e9")));
     expect(textOf(expectComplete(encoded, "raw-3"))).toBe("region=\u00e9");
+  });
+
+  // §server validation: header and body must agree, so that a gateway routing on the header acts
+  // on what the server runs. Two Mcp-Param-Region lines "us" and "eu" read as "us, eu" once
+  // joined, which this body's argument matches: the line count, not the joined text, decides.
+  it("a mirrored header sent on two lines is 400 -32020, even when the joined value matches the body", async () => {
+    const headers = (extra: Record<string, string | string[]>) => ({
+      "content-type": "application/json",
+      accept: JSON_AND_SSE,
+      "mcp-protocol-version": V,
+      "mcp-method": "tools/call",
+      "mcp-name": "test_header_echo",
+      ...extra,
+    });
+    const twice = await sendNode(fixtureUrl(), headerEcho("lines-1", { region: "us, eu" }), headers({ "mcp-param-region": ["us", "eu"] }));
+    expect(twice.status).toBe(400);
+    expect(errorOf(twice)).toMatchObject({ code: -32020, message: expect.stringContaining("mcp-param-region header is sent more than once") });
+    const name = await sendNode(fixtureUrl(), headerEcho("lines-2", { region: "eu" }), headers({ "mcp-name": ["test_header_echo", "test_header_echo"], "mcp-param-region": "eu" }));
+    expect(name.status).toBe(400);
+    expect(errorOf(name).code).toBe(-32020);
+    // One line carrying the same text is a single value, and matches.
+    const once = await sendNode(fixtureUrl(), headerEcho("lines-3", { region: "us, eu" }), headers({ "mcp-param-region": "us, eu" }));
+    expect(textOf(expectComplete(once, "lines-3"))).toBe("region=us, eu");
   });
 });
 

@@ -51,6 +51,12 @@ const steps = defineTool({
     return { content: [{ type: "text", text: "done" }] };
   },
 });
+const regional = defineTool({
+  name: "regional",
+  description: "Echo a region mirrored in a header",
+  input: z.object({ region: z.string().meta({ "x-mcp-header": "Region" }) }),
+  handler: ({ region }) => ({ content: [{ type: "text", text: region }] }),
+});
 const { tool: waits, cancelled: abortSeen } = waiting();
 
 let server: http.Server;
@@ -59,7 +65,7 @@ let port = 0;
 beforeAll(async () => {
   // The adapter reads declared bodies with its deadline, the core chunked ones with its own: the same.
   const env = loadEnv({ MCP_SESSION_MODE: "stateless", MCP_LOG_REQUESTS: "0", MCP_MAX_BODY_BYTES: String(MAX_BODY), MCP_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) });
-  const endpoint = createMcpEndpoint({ info: { name: "t", version: "1" }, contents: { tools: [echo, steps, waits] } }, env);
+  const endpoint = createMcpEndpoint({ info: { name: "t", version: "1" }, contents: { tools: [echo, steps, waits, regional] } }, env);
   server = http.createServer(nodeListener(endpoint, { baseUrl: "http://127.0.0.1", maxBodyBytes: MAX_BODY, bodyTimeoutMs: BODY_TIMEOUT_MS }));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
@@ -84,9 +90,9 @@ interface Answer {
 }
 
 /** One POST; `chunked` sends the body without Content-Length, in two writes. */
-function post(body: string | Buffer, name: string, chunked = false): Promise<Answer> {
+function post(body: string | Buffer, name: string, chunked = false, extra: Record<string, string | string[]> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = headersFor(name);
+    const headers: Record<string, string | string[]> = { ...headersFor(name), ...extra };
     if (!chunked) headers["content-length"] = String(Buffer.byteLength(body));
     const req = http.request({ host: "127.0.0.1", port, path: "/api/mcp", method: "POST", headers }, (res) => {
       let text = "";
@@ -111,6 +117,16 @@ describe("the core on node:http through nodeListener", () => {
     expect(res.headers["transfer-encoding"]).toBeUndefined();
     expect(Number(res.headers["content-length"])).toBe(Buffer.byteLength(res.body));
     expect(JSON.parse(res.body)).toMatchObject({ id: 1, result: { content: [{ type: "text", text: "héllo" }] } });
+  });
+
+  // The adapter appends raw lines to Headers, which joins them: two Mcp-Param-Region lines "us"
+  // and "eu" would read as the body's "us, eu". It names repeated lines for the checks.
+  it("refuses a mirrored header sent on two lines (-32020), where one line of the same text passes", async () => {
+    const twice = await post(call(20, "regional", { region: "us, eu" }), "regional", false, { "mcp-param-region": ["us", "eu"] });
+    expect(twice.status).toBe(400);
+    expect(JSON.parse(twice.body)).toMatchObject({ id: 20, error: { code: -32020, message: expect.stringContaining("more than once") } });
+    const once = await post(call(21, "regional", { region: "us, eu" }), "regional", false, { "mcp-param-region": "us, eu" });
+    expect(JSON.parse(once.body)).toMatchObject({ id: 21, result: { content: [{ text: "us, eu" }] } });
   });
 
   it("reads a chunked body through the core", async () => {

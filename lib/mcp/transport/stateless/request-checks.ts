@@ -9,6 +9,7 @@ import { decodeHeaderValue, headerMatches } from "./header-value";
 import { ownEntry } from "../../protocol/own-property";
 import { STATELESS_ERA_METHODS } from "../../methods";
 import { cutText } from "../../../text/cut-text";
+import { repeatedHeadersHeader } from "../../../http/trusted-host.mjs";
 
 /** The 2026-07-28 stream the transport serves itself, beside the era's method table. */
 export const LISTEN_METHOD = "subscriptions/listen";
@@ -123,7 +124,24 @@ export function servesMethod(method: string): boolean {
   return method === LISTEN_METHOD || Object.hasOwn(STATELESS_ERA_METHODS, method);
 }
 
+/**
+ * A mirrored header sent on more than one line: Fetch joins the lines with ", ", so "us" and "eu"
+ * would compare as "us, eu" and match a body value of that text, while a gateway acts on one line
+ * (§server validation: header and body must agree). The front under `npm start` and the node
+ * adapter name such headers (lib/http/trusted-host.mjs); other hosts join them unseen.
+ */
+function checkSingleLines(request: Request): void {
+  const repeated = request.headers.get(repeatedHeadersHeader());
+  if (repeated === null) return;
+  for (const name of repeated.split(",")) {
+    if (name === Header.ProtocolVersion || name === Header.Method || name === Header.Name || name.startsWith(PARAM_HEADER_PREFIX)) {
+      throw mismatch(`the ${cutText(name, 64)} header is sent more than once`);
+    }
+  }
+}
+
 function checkMethodHeaders(request: Request, message: JsonRpcRequest, registry: Registry): void {
+  checkSingleLines(request);
   const method = request.headers.get(Header.Method);
   if (method === null) throw mismatch("the Mcp-Method header is required");
   // Values are case-sensitive: "TOOLS/LIST" is not "tools/list".
