@@ -393,6 +393,8 @@ const CASES: readonly Case[] = [
   { name: "tools/list with a cursor for the first page (o:0, never issued)", session: LATEST, body: { jsonrpc: "2.0", id: 38, method: "tools/list", params: { cursor: Buffer.from("o:0").toString("base64url") } }, status: 200, code: -32602, id: 38 },
   { name: "resources/templates/list with a padded, garbled cursor (bz!ow====)", session: LATEST, body: { jsonrpc: "2.0", id: 39, method: "resources/templates/list", params: { cursor: "bz!ow====" } }, status: 200, code: -32602, id: 39 },
   { name: "_meta.progressToken an object", session: LATEST, body: { jsonrpc: "2.0", id: 23, method: "ping", params: { _meta: { progressToken: {} } } }, status: 200, code: -32602, id: 23 },
+  // ProgressToken is ["string", "integer"] in every revision's schema.json: 1.5 is not echoed back.
+  { name: "_meta.progressToken a fraction (2025 era)", session: LATEST, body: { jsonrpc: "2.0", id: 24, method: "ping", params: { _meta: { progressToken: 1.5 } } }, status: 200, code: -32602, id: 24, check: (r) => expect(issuePaths(r)).toContainEqual(["_meta", "progressToken"]) },
   { name: "_meta a string (2025 era)", session: LATEST, body: { jsonrpc: "2.0", id: 140, method: "tools/list", params: { _meta: "x" } }, status: 200, code: -32602, id: 140, check: (r) => expect(issuePaths(r)).toContainEqual(["_meta"]) },
   { name: "_meta an array on a tools/call (2025 era)", session: LATEST, body: { jsonrpc: "2.0", id: 141, method: "tools/call", params: { name: "suggest_names", arguments: { style: "elvish", count: 2 }, _meta: [] } }, status: 200, code: -32602, id: 141 },
 
