@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import fc from "fast-check";
 import type { Character, Location } from "../../lib/db/generated/client";
 import { renderMarkdown } from "../../lib/worlds/export/markdown";
 import { parseMarkdownWorld } from "../../lib/worlds/import/markdown-world";
@@ -56,8 +57,8 @@ describe("Markdown export read back", () => {
     const markdown = renderMarkdown(world, characters, locations);
     const doc = parseMarkdownWorld(markdown);
     expect(doc.world).toEqual({ ...world, description: world.description.trim() });
-    // A name containing the role separator is the one ambiguity the layout has (docs/tools.md).
-    expect(doc.characters.slice(1)).toEqual(characters.slice(1).map((c) => ({ name: c.name, role: c.role, traits: c.traits, backstory: c.backstory })));
+    // "Ada — the First", a name containing the role separator, included.
+    expect(doc.characters).toEqual(characters.map((c) => ({ name: c.name, role: c.role, traits: c.traits, backstory: c.backstory })));
     expect(doc.locations.map((l) => [l.name, l.kind, l.description])).toEqual(locations.map((l) => [l.name, l.kind, l.description]));
     const parentName = (i: number) => doc.locations.find((l) => l.key === doc.locations[i]!.parentKey)?.name ?? null;
     expect([0, 1, 2, 3].map(parentName)).toEqual([null, "City (old)", "Inn*", null]);
@@ -115,6 +116,60 @@ describe("Markdown export read back: what an outside audit found lost", () => {
     );
     expect(problemsOf(() => parseMarkdownWorld("# W\n*Theme:* t\n## Characters (99999999999999999999999)\n## Locations (0)\n"))[0]).toBe(
       "line 3: the heading says 99999999999999999999999 characters but 0 follow",
+    );
+  });
+});
+
+describe("Markdown export read back: names next to a heading's separator", () => {
+  const bare = { name: "W", theme: "t", tone: "", description: "" };
+  const roundTrip = (characters: Character[], locations: Location[] = [], world = bare) => parseMarkdownWorld(renderMarkdown(world, characters, locations));
+
+  it("a character name ending, starting or made of ` — ` keeps its role apart (outside review; a fuzz's `x( —` / `{`)", () => {
+    const characters = [
+      character({ name: "Ana —", role: "hero" }),
+      character({ name: "x( —", role: "{" }),
+      character({ name: "Ada — the First" }),
+      character({ name: "— — —", role: "— —" }),
+      character({ name: "Jean—Paul —", role: "— lead —" }),
+      character({ name: "a &#8212; b —", role: "&#8212;" }),
+    ];
+    const markdown = renderMarkdown(bare, characters, []);
+    // Markdown renders the reference as the dash that was typed; only the ambiguous dash is written so.
+    expect(markdown).toContain("### Ana &#8212; — hero");
+    expect(markdown).toContain("### Jean—Paul &#8212; — — lead —");
+    expect(roundTrip(characters).characters.map((c) => [c.name, c.role])).toEqual(characters.map((c) => [c.name, c.role]));
+  });
+
+  it("an export written before the dash was escaped reads as it did", () => {
+    const old = "# W\n\n*Theme:* t\n\n## Characters (2)\n\n### Ana — hero — brave\n\n### a &amp;#8212; b\n\n## Locations (0)\n";
+    expect(parseMarkdownWorld(old).characters.map((c) => [c.name, c.role])).toEqual([
+      ["Ana", "hero — brave"],
+      ["a &#8212; b", ""],
+    ]);
+  });
+
+  it("every inline field built from tricky pieces comes back as typed (white space runs aside)", () => {
+    // The pieces of the layout's separators and escapes, and the characters escapeInline escapes.
+    const piece = fc.constantFrom(" — ", "—", " —", "— ", " ", "-", "\\", "*", "**", "#", "(", ")", "[", "]", "&", "&#8212;", "&amp;", "&lt;", ",", ", ", " · ", "*Tone:*", "`", "_", "!", ".", "a", "Z", "é");
+    const text = (min: number) => fc.array(piece, { minLength: min, maxLength: 8 }).map((parts) => parts.join(""));
+    // What the create tools store: trimmed, one line. The Markdown layout flattens runs of white space.
+    const flat = (s: string) => s.replace(/\s+/g, " ").trim();
+    const name = text(1).filter((s) => flat(s) !== "");
+    const person = fc.record({ name, role: text(0), traits: fc.array(name, { maxLength: 3 }) });
+    const place = fc.record({ name, kind: text(0), description: text(0) });
+    const head = fc.record({ name, theme: name, tone: text(0) });
+    fc.assert(
+      fc.property(head, fc.array(person, { maxLength: 4 }), fc.array(place, { maxLength: 4 }), (w, people, places) => {
+        const world = { name: flat(w.name), theme: flat(w.theme), tone: flat(w.tone), description: "" };
+        const characters = people.map((p, i) => character({ id: `c${i}`, name: flat(p.name), role: flat(p.role), traits: p.traits.map(flat) }));
+        const locations = places.map((p, i) => location({ id: `l${i}`, name: flat(p.name), kind: flat(p.kind), description: flat(p.description), parentId: i > 0 ? `l${i - 1}` : null }));
+        const doc = parseMarkdownWorld(renderMarkdown(world, characters, locations));
+        expect(doc.world).toEqual(world);
+        expect(doc.characters.map((c) => [c.name, c.role, c.traits])).toEqual(characters.map((c) => [c.name, c.role, c.traits]));
+        expect(doc.locations.map((l) => [l.name, l.kind, l.description])).toEqual(locations.map((l) => [l.name, l.kind, l.description]));
+        expect(doc.locations.map((l) => doc.locations.findIndex((p) => p.key === l.parentKey))).toEqual(locations.map((_, i) => i - 1));
+      }),
+      { numRuns: 500 },
     );
   });
 });

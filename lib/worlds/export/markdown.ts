@@ -30,6 +30,20 @@ export function escapeTrait(text: string): string {
   return escapeInline(text).replace(/,/g, "\\,");
 }
 
+/** Between a character's name and role in its heading (the reader splits at the first), and before a location's description. */
+export const SEPARATOR = " — ";
+
+/**
+ * A character's name in its heading, `### Name — role`. An em dash of the name with a space before
+ * it and a space or the name's end after it could be read as the separator or a piece of it (an
+ * outside review's "Ana —" with role "hero" came back as "Ana" and "— hero"), so that dash is
+ * written `&#8212;`: Markdown renders it as the same dash (CommonMark §2.5), and since every `&`
+ * typed is written `&amp;`, the reader undoes exactly this one. Other dashes stay as typed.
+ */
+function headingName(name: string): string {
+  return escapeInline(name).replace(/ —(?= |$)/g, " &#8212;");
+}
+
 /** The label of a character's traits line; a backstory starting with it is escaped so it cannot pose as one. */
 export const TRAITS_LABEL = "*Traits:*";
 
@@ -80,7 +94,7 @@ function locationTree(locations: Location[]): string[] {
     // which the document's trimmed last line (or any editor) cut to ` —` (outside audit).
     const kind = escapeInline(l.kind);
     const description = escapeInline(l.description);
-    const about = `${kind ? ` (${kind})` : ""}${description ? ` — ${description}` : ""}`;
+    const about = `${kind ? ` (${kind})` : ""}${description ? `${SEPARATOR}${description}` : ""}`;
     lines.push(`${"  ".repeat(Math.min(depth, MAX_LOCATION_DEPTH - 1))}- **${escapeInline(l.name)}**${about}`);
     pushChildren(l.id, depth + 1);
   }
@@ -96,7 +110,9 @@ export function renderMarkdown(world: WorldHead, characters: Character[], locati
 
   out.push(`## Characters (${characters.length})`, "");
   for (const c of characters) {
-    out.push(`### ${escapeInline(c.name)}${c.role ? ` — ${escapeInline(c.role)}` : ""}`, "");
+    // Judged on the escaped text, as a location's description is: a role of white space alone writes no separator.
+    const role = escapeInline(c.role);
+    out.push(`### ${headingName(c.name)}${role ? `${SEPARATOR}${role}` : ""}`, "");
     if (c.traits.length) out.push(`${TRAITS_LABEL} ${c.traits.map(escapeTrait).join(", ")}`, "");
     const backstory = prose(c.backstory);
     if (backstory) out.push(backstory.startsWith(TRAITS_LABEL) ? `&#42;${backstory.slice(1)}` : backstory, "");

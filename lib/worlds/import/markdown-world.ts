@@ -1,4 +1,4 @@
-import { TRAITS_LABEL } from "../export/markdown";
+import { SEPARATOR, TRAITS_LABEL } from "../export/markdown";
 import { validateDocument, WorldFileProblems, type WorldDocument, type WorldDocumentInput } from "./world-document";
 import { cutText } from "../../text/cut-text";
 
@@ -16,6 +16,9 @@ import { cutText } from "../../text/cut-text";
  *   ## Locations (N)
  *   - **Name** (kind) — description      (two spaces of indent per level: inside the one above)
  *
+ * An em dash of a character's name that touches the separator is written `&#8212;` and read back
+ * as the dash; the heading splits at its first ` — `.
+ *
  * What the exporter itself flattens stays flat: runs of white space in inline fields (names,
  * roles, kinds, traits, a location's description) read back as one space. CRLF and a BOM are
  * accepted. Anything else out of place is a problem naming its line.
@@ -30,20 +33,23 @@ const CHARACTERS_LOOSE = /^##\s*Characters\b/i;
 const LOCATIONS_LOOSE = /^##\s*Locations\b/i;
 const FACTS = "*Theme:* ";
 const TONE = " · *Tone:* ";
-const ROLE = " — ";
-
-const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&amp;": "&" };
+/**
+ * The references escapeInline writes, and `&#8212;`, the em dash of a character's name beside the
+ * role separator (headingName in the exporter). An export made before that escape has no
+ * `&#8212;` but as `&amp;#8212;` (the user's `&` is always `&amp;`), so it reads as before.
+ */
+const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&amp;": "&", "&#8212;": "—" };
 
 /**
- * The references prose() writes: the three above, and the ones that defuse structure (a heading's
+ * The references prose() writes: `&lt;`, `&gt;`, `&amp;`, and the ones that defuse structure (a heading's
  * `#`, an unsafe link's `(` or `:`, a backstory's leading `*`). Every `&` the user typed was
  * written `&amp;`, so each of these is the exporter's; one pass, so `&amp;#35;` reads `&#35;`.
  */
-const PROSE_ENTITIES: Record<string, string> = { ...ENTITIES, "&#35;": "#", "&#40;": "(", "&#42;": "*", "&#58;": ":" };
+const PROSE_ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&amp;": "&", "&#35;": "#", "&#40;": "(", "&#42;": "*", "&#58;": ":" };
 
-/** An inline field as escapeInline wrote it, unescaped: `\x` is x, and the three entities are their characters. */
+/** An inline field as the exporter wrote it, unescaped: `\x` is x, and each entity of ENTITIES its character, in one pass. */
 function inline(text: string): string {
-  return text.replace(/\\([!-/:-@[-`{-~])|&(?:lt|gt|amp);/g, (whole, escaped: string | undefined) => escaped ?? ENTITIES[whole] ?? whole);
+  return text.replace(/\\([!-/:-@[-`{-~])|&(?:lt|gt|amp|#8212);/g, (whole, escaped: string | undefined) => escaped ?? ENTITIES[whole] ?? whole);
 }
 
 /** Prose as prose() wrote it: its character references undone, backslashes left as typed. */
@@ -111,10 +117,10 @@ function locationLine(line: string): LocationLine | { problem: string } | undefi
     rest = rest.slice(close + 1);
   }
   let description = "";
-  if (rest.startsWith(ROLE)) {
-    description = inline(rest.slice(ROLE.length).trim());
+  if (rest.startsWith(SEPARATOR)) {
+    description = inline(rest.slice(SEPARATOR.length).trim());
     rest = "";
-  } else if (rest === ROLE.trimEnd()) {
+  } else if (rest === SEPARATOR.trimEnd()) {
     // ` — ` with nothing after, its space cut by an editor that trims line ends: no description.
     rest = "";
   }
@@ -182,7 +188,7 @@ export function parseMarkdownWorld(source: string): WorldDocument {
     }
     if (!line.startsWith("### ")) fail(i + 1, "expected a character heading, `### Name — role`");
     const heading = line.slice(4);
-    const split = heading.indexOf(ROLE);
+    const split = heading.indexOf(SEPARATOR);
     const headingLine = i + 1;
     i++;
     skipBlank();
@@ -199,7 +205,7 @@ export function parseMarkdownWorld(source: string): WorldDocument {
     const backstory = prose(lines.slice(body, i));
     characters.push({
       name: inline((split < 0 ? heading : heading.slice(0, split)).trim()),
-      role: split < 0 ? "" : inline(heading.slice(split + ROLE.length).trim()),
+      role: split < 0 ? "" : inline(heading.slice(split + SEPARATOR.length).trim()),
       traits,
       backstory,
     });
