@@ -306,8 +306,8 @@ describe.each(DATABASE_SERVERS)("on $database", ({ server }) => {
       // Loopback is allowed on these servers (the test switch), so this one is tried and fails plainly.
       expect(await refused(file("https://127.0.0.1:1/x.md"))).toMatch(/^Nothing imported: the file's server could not be reached$/);
 
-      const badMarkdown = markdown.replace(/^## Characters \(3\)$/m, "## Characters (5)");
-      expect(await refused({ document: badMarkdown })).toMatch(/^Nothing imported: the Markdown file is not a valid WorldCrafter world: line \d+: the heading says 5 characters but 3 follow/);
+      const badMarkdown = markdown.replace(/^## Characters \(6\)$/m, "## Characters (8)");
+      expect(await refused({ document: badMarkdown })).toMatch(/^Nothing imported: the Markdown file is not a valid WorldCrafter world: line \d+: the heading says 8 characters but 6 follow/);
       expect(await refused({ document: "Just some notes\nabout a world" })).toMatch(/line 1: expected the world's title/);
       // Text quoted from the file is the file's problem, not a database outage.
       expect(await refused({ document: "# W\n*Theme:* t\n## Characters (0)\n## Locations (1)\n- **A** Connection terminated ECONNREFUSED\n" })).toMatch(/line 5: unexpected text after the location: "Connection terminated ECONNREFUSED"/);
