@@ -73,6 +73,36 @@ describe("record pages: the url search and fetch cite", () => {
     expect(html).toContain("Lanterns over water");
   });
 
+  it("fetch's text and the page show the record as typed: plain text, escaped once as HTML (outside review)", async () => {
+    await ready();
+    const name = "Mont-St. Michel (old) & co!";
+    const description = "Tides <b>high</b> & [low](javascript:alert(1)) *twice*";
+    const { client } = await connectClient(`${base()}/api/mcp`, { token: await tokenFor(base(), owner.id) });
+    try {
+      const created = (await client.callTool({ name: "create_world", arguments: { name, theme: "sea", description } })) as CallToolResult;
+      const id = ((created.structuredContent as Json).world as Json).id as string;
+      const character = (await client.callTool({ name: "create_character", arguments: { worldId: id, name: "Ana —", role: "hero_1", backstory: description } })) as CallToolResult;
+      const characterId = ((character.structuredContent as Json).character as Json).id as string;
+      const textOf = async (docId: string) => String(((await client.callTool({ name: "fetch", arguments: { id: docId } })) as CallToolResult).structuredContent?.text);
+
+      const text = await textOf(`world:${id}`);
+      // It was `# Mont\-St\. Michel \(old\) &amp; co\!` beside a raw "Theme:" line and description.
+      expect(text.split("\n").slice(0, 5)).toEqual([name, "", "Theme: sea", "", description]);
+      expect((await textOf(`character:${characterId}`)).split("\n")).toEqual(["Ana — — hero_1", "", `World: ${name}`, "", description]);
+
+      const html = await (await page(`/records/world/${id}`, owner.cookie)).text();
+      const pre = /<pre[^>]*>([^<]*(?:<(?!\/pre>)[^<]*)*)<\/pre>/.exec(html)?.[1] ?? "";
+      // React escapes the text once: `&` is `&amp;` (never `&amp;amp;`), `<b>` is text, the link no anchor.
+      expect(pre.split("\n").slice(0, 5)).toEqual(["Mont-St. Michel (old) &amp; co!", "", "Theme: sea", "", "Tides &lt;b&gt;high&lt;/b&gt; &amp; [low](javascript:alert(1)) *twice*"]);
+      expect(html).not.toContain("&amp;amp;");
+      expect(html).not.toContain("Mont\\-St");
+      expect(html).not.toMatch(/<a[^>]*javascript:/i);
+      expect(html).not.toContain("<b>high");
+    } finally {
+      await client.close();
+    }
+  });
+
   it("signed out, the page sends you to sign in, and signing in brings you back", async () => {
     await ready();
     const path = new URL(url).pathname;
