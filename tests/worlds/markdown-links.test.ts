@@ -4,10 +4,10 @@ import { ERAS, eraClient, toolResult } from "../support/both-eras";
 
 /**
  * Issue 19: links a user writes into prose (a world's description, a character's backstory) reach
- * the Markdown the server produces — the export (export_world, world://{id}/export.md) — only when
- * their scheme is http(s) or mailto; any other link is defused to the text that was typed. The
- * fetch tool's text is plain text, the record as typed (lib/worlds/knowledge/documents.ts): there
- * a link is only its characters, and the record page shows them as text (record-pages.test.ts).
+ * every text the server produces that a host may render as Markdown — the export (export_world,
+ * world://{id}/export.md) and the fetch tool's text — only when their scheme is http(s) or mailto;
+ * any other link is defused to the text that was typed. fetch's text is otherwise the record as
+ * typed (record-pages.test.ts).
  */
 const HOSTILE = [
   "[open me](javascript:alert(document.cookie))",
@@ -22,7 +22,7 @@ const SAFE = ["[site](https://example.org/a:b)", "[mail](mailto:keeper@example.o
 const LIVE_UNSAFE_LINK = /\]\(\s*<?(?!https?:|mailto:)[^)\s]*[:&]|(^|\n)\s*\[[^\]]*[^\]\\]\]:\s*(?!https?:|mailto:)\S*:/i;
 
 describe.each(ERAS)("in %s", (era) => {
-  it("the export keeps http(s)/mailto links and defuses every other scheme; fetch gives the prose as typed", async () => {
+  it("export and fetch keep http(s)/mailto links and defuse every other scheme", async () => {
     const server = inject("statefulUrl");
     const client = await eraClient(`${server}/api/mcp`, era, await tokenFor(server, newSubject("links")));
     const prose = [...HOSTILE, ...SAFE].join("\n\n");
@@ -35,13 +35,12 @@ describe.each(ERAS)("in %s", (era) => {
     const markdown = exported.contents[0]?.text ?? "";
     const fetchedWorld = toolResult((await client.request("tools/call", { name: "fetch", arguments: { id: `world:${worldId}` } })).message);
     const fetchedCharacter = toolResult((await client.request("tools/call", { name: "fetch", arguments: { id: `character:${characterId}` } })).message);
-    expect(markdown).toContain("open me");
-    expect(markdown, markdown).not.toMatch(LIVE_UNSAFE_LINK);
-    for (const safe of SAFE) expect(markdown).toContain(safe);
+    const texts = [markdown, ...[fetchedWorld, fetchedCharacter].map((r) => (JSON.parse(r?.content[0]?.text ?? "{}") as { text?: string }).text ?? "")];
 
-    for (const fetched of [fetchedWorld, fetchedCharacter]) {
-      const text = (JSON.parse(fetched?.content[0]?.text ?? "{}") as { text?: string }).text ?? "";
-      expect(text).toContain(prose);
+    for (const text of texts) {
+      expect(text).toContain("open me");
+      expect(text, text).not.toMatch(LIVE_UNSAFE_LINK);
+      for (const safe of SAFE) expect(text).toContain(safe);
     }
   });
 });

@@ -2,6 +2,7 @@ import { DomainError } from "../data/errors";
 import { getCharacter } from "../data/characters";
 import { getLocation } from "../data/locations";
 import { getWorld, getWorldCard } from "../data/worlds";
+import { neutraliseLinks } from "../export/safe-links";
 import type { HitKind } from "../data/search";
 import { uriOf } from "../records";
 import { isRecordKind, recordUrl } from "../record-links";
@@ -15,8 +16,9 @@ import { isRecordKind, recordUrl } from "../record-links";
  * The text is plain text, every field as its owner typed it: the document's full text for the
  * model (seed 002 §company knowledge names no markup), and what the record's page shows in a
  * `<pre>`. It used to escape the name alone as Markdown (`Mont\-St\. Michel`, `&amp;`) beside
- * raw fields, which no reader could undo (outside review); the Markdown the server writes, with
- * its escapes and defused links, is the export (lib/worlds/export/markdown.ts).
+ * raw fields, which no reader could undo (outside review). One exception: a link in the prose
+ * whose scheme is not http(s) or mailto is defused as in the export (safe-links.ts, issue 19),
+ * since a host may render the text, or the model repeat it, as Markdown.
  */
 
 export interface KnowledgeDocument {
@@ -68,7 +70,7 @@ export async function fetchDocument(owner: string, documentIdText: string): Prom
   if (kind === "world") {
     const w = await getWorldCard(owner, id, 50);
     const lines = [w.name, "", `Theme: ${w.theme}${w.tone ? ` · Tone: ${w.tone}` : ""}`, ""];
-    if (w.description) lines.push(w.description, "");
+    if (w.description) lines.push(neutraliseLinks(w.description), "");
     lines.push(`Characters (${w._count.characters}): ${w.characters.map((c) => (c.role ? `${c.name} (${c.role})` : c.name)).join(", ") || "none"}`);
     lines.push(`Locations (${w._count.locations}): ${w.locations.map((l) => (l.kind ? `${l.name} (${l.kind})` : l.name)).join(", ") || "none"}`);
     return {
@@ -84,13 +86,13 @@ export async function fetchDocument(owner: string, documentIdText: string): Prom
     const world = await getWorld(owner, c.worldId);
     const lines = [`${c.name}${c.role ? ` — ${c.role}` : ""}`, "", `World: ${world.name}`];
     if (c.traits.length) lines.push(`Traits: ${c.traits.join(", ")}`);
-    if (c.backstory) lines.push("", c.backstory);
+    if (c.backstory) lines.push("", neutraliseLinks(c.backstory));
     return { id: documentIdText, title: titleOf(c.name, c.role), text: lines.join("\n"), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: c.worldId, world: world.name, updatedAt: c.updatedAt.toISOString() } };
   }
   const l = await getLocation(owner, id);
   const world = await getWorld(owner, l.worldId);
   const parent = l.parentId ? await getLocation(owner, l.parentId).catch(() => undefined) : undefined;
   const lines = [`${l.name}${l.kind ? ` (${l.kind})` : ""}`, "", `World: ${world.name}${parent ? ` · Inside: ${parent.name}` : ""}`];
-  if (l.description) lines.push("", l.description);
+  if (l.description) lines.push("", neutraliseLinks(l.description));
   return { id: documentIdText, title: titleOf(l.name, l.kind), text: lines.join("\n"), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: l.worldId, world: world.name, updatedAt: l.updatedAt.toISOString() } };
 }
