@@ -7,6 +7,7 @@ import { NO_AUTH, type SecurityScheme } from "../policy/access";
 import { pageAt, paginate, type Page } from "./pagination";
 import { toolUiMeta, widgetResource } from "./widgets";
 import { ToolErrorContent } from "../runtime/tool-error";
+import { checkName, checkObjectRoot, checkResourceUri, checkTemplateUri, checkToolName, refuseDuplicate } from "./rules";
 import type {
   PromptDefinition,
   ResourceDefinition,
@@ -22,6 +23,13 @@ export interface RegistryContents {
 }
 
 export type ListKind = "tools" | "resources" | "prompts";
+
+/**
+ * What a definition under a name (or URI) already taken does: the contents given at construction
+ * refuse it; the run-time add* methods replace the earlier one (a tool switched back on, a fixture
+ * that announces a list change by adding itself again).
+ */
+type SameKey = "refuse" | "replace";
 
 export interface CompiledTool {
   definition: ToolDefinition;
@@ -41,8 +49,6 @@ export type ResourceMatch =
   | { kind: "static"; resource: ResourceDefinition }
   | { kind: "template"; template: CompiledTemplate; variables: Record<string, string> };
 
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
 function byName<T extends { name: string }>(a: T, b: T): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
@@ -60,7 +66,7 @@ function nested(schema: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** The error envelope of isError results (tool-error.ts), as JSON Schema. */
-const ERROR_ENVELOPE = nested(toJsonSchema(ToolErrorContent, "output"));
+const ERROR_ENVELOPE = nested(toJsonSchema(ToolErrorContent, "output", "The tool error envelope"));
 
 /**
  * A tool's published outputSchema: its successful structuredContent (`output`) or the error
@@ -68,8 +74,10 @@ const ERROR_ENVELOPE = nested(toJsonSchema(ToolErrorContent, "output"));
  * (server/tools §output schema), but SDK 1.x clients validate any structuredContent they get,
  * errors included, so the published schema names both shapes.
  */
-function outputSchemaOf(output: NonNullable<ToolDefinition["output"]>): Record<string, unknown> {
-  const success = toJsonSchema(output, "output");
+function outputSchemaOf(name: string, output: NonNullable<ToolDefinition["output"]>): Record<string, unknown> {
+  const success = toJsonSchema(output, "output", `Tool ${name}`);
+  // The check is on `output` itself: the anyOf below always has "type": "object" at its root.
+  checkObjectRoot(name, "outputSchema", success);
   return { $schema: success.$schema, type: "object", anyOf: [nested(success), ERROR_ENVELOPE] };
 }
 
@@ -86,8 +94,9 @@ function securityOf(def: ToolDefinition, tokenRequired: boolean): readonly Secur
 }
 
 function compileTool(def: ToolDefinition, tokenRequired: boolean): CompiledTool {
-  if (!TOOL_NAME.test(def.name)) throw new Error(`Invalid tool name "${def.name}" (server/tools §tool names)`);
-  const inputSchema = def.inputJsonSchema ?? toJsonSchema(def.input, "input");
+  checkToolName(def.name);
+  const inputSchema = def.inputJsonSchema ?? toJsonSchema(def.input, "input", `Tool ${def.name}`);
+  checkObjectRoot(def.name, "inputSchema", inputSchema);
   const security = securityOf(def, tokenRequired);
   // The Apps SDK reads securitySchemes at the top level; older hosts look in _meta: publish both.
   const descriptor = compact({
@@ -95,7 +104,7 @@ function compileTool(def: ToolDefinition, tokenRequired: boolean): CompiledTool 
     title: def.title,
     description: def.description,
     inputSchema,
-    outputSchema: def.output ? outputSchemaOf(def.output) : undefined,
+    outputSchema: def.output ? outputSchemaOf(def.name, def.output) : undefined,
     annotations: def.annotations,
     // Tool.execution (2025-11-25 server/tools): whether the call may run as a task. Only that
     // revision's lists carry it (methods/list-by-revision.ts).
@@ -146,10 +155,11 @@ export class Registry {
     readonly pageSize = 100,
     private readonly options: RegistryOptions = {},
   ) {
-    for (const t of contents.tools ?? []) this.putTool(t);
-    for (const r of contents.resources ?? []) this.putResource(r);
+    // The contents are the server's definition: a name or URI given twice is a mistake, refused.
+    for (const t of contents.tools ?? []) this.putTool(t, "refuse");
+    for (const r of contents.resources ?? []) this.putResource(r, "refuse");
     for (const t of contents.resourceTemplates ?? []) this.putTemplate(t);
-    for (const p of contents.prompts ?? []) this.putPrompt(p);
+    for (const p of contents.prompts ?? []) this.putPrompt(p, "refuse");
     this.checkBudgetNames();
     this.warm();
   }
@@ -175,8 +185,9 @@ export class Registry {
     return () => this.listeners.delete(listener);
   }
 
+  /** Add a tool at run time, or replace the one of the same name; either way the list changed. */
   addTool(def: ToolDefinition): void {
-    this.putTool(def);
+    this.putTool(def, "replace");
     this.changed("tools");
   }
 
@@ -186,13 +197,15 @@ export class Registry {
     return removed;
   }
 
+  /** Add a resource at run time, or replace the one at the same URI. */
   addResource(def: ResourceDefinition): void {
-    this.putResource(def);
+    this.putResource(def, "replace");
     this.changed("resources");
   }
 
+  /** Add a prompt at run time, or replace the one of the same name. */
   addPrompt(def: PromptDefinition): void {
-    this.putPrompt(def);
+    this.putPrompt(def, "replace");
     this.changed("prompts");
   }
 
@@ -284,17 +297,30 @@ export class Registry {
     return pageAt(this.cache.prompts, cursor);
   }
 
-  private putTool(def: ToolDefinition): void {
-    this.tools.set(def.name, compileTool(def, this.options.tokenRequired === true));
-    // One definition: the tool brings its widget's resource along.
-    if (def.ui?.widget) this.putResource(widgetResource(def.ui.widget));
+  private putTool(def: ToolDefinition, same: SameKey): void {
+    const compiled = compileTool(def, this.options.tokenRequired === true);
+    if (same === "refuse" && this.tools.has(def.name)) refuseDuplicate(`Tool ${def.name}`);
+    this.tools.set(def.name, compiled);
+    // One definition: the tool brings its widget's resource along. Tools that render in one
+    // widget bring one resource (widgetResource is made once per widget), registered once.
+    if (def.ui?.widget) {
+      const resource = widgetResource(def.ui.widget);
+      if (this.resources.get(resource.uri) !== resource) this.putResource(resource, same);
+    }
   }
 
-  private putResource(def: ResourceDefinition): void {
+  private putResource(def: ResourceDefinition, same: SameKey): void {
+    checkResourceUri(def.uri);
+    checkName(`Resource ${def.uri}`, def.name);
+    if (same === "refuse" && this.resources.has(def.uri)) refuseDuplicate(`Resource ${def.uri}`);
     this.resources.set(def.uri, def);
   }
 
+  /** Templates come only with the contents: there is nothing to replace. */
   private putTemplate(def: ResourceTemplateDefinition): void {
+    checkTemplateUri(def.uriTemplate);
+    checkName(`Resource template ${def.uriTemplate}`, def.name);
+    if (this.getTemplate(def.uriTemplate)) refuseDuplicate(`Resource template ${def.uriTemplate}`);
     const descriptor = compact({
       uriTemplate: def.uriTemplate,
       name: def.name,
@@ -309,7 +335,9 @@ export class Registry {
     this.templates.sort((a, b) => byName(a.definition, b.definition));
   }
 
-  private putPrompt(def: PromptDefinition): void {
+  private putPrompt(def: PromptDefinition, same: SameKey): void {
+    checkName(`Prompt ${JSON.stringify(def.name)}`, def.name);
+    if (same === "refuse" && this.prompts.has(def.name)) refuseDuplicate(`Prompt ${def.name}`);
     this.prompts.set(def.name, def);
   }
 
