@@ -304,7 +304,8 @@ export const fixtureTools = [
     output: z.object({ doubled: z.number() }),
     handler: ({ value, lie }) => ({
       content: [],
-      structuredContent: lie ? { doubled: "not a number" } : { doubled: value * 2 },
+      // The lie is the point: it proves the core's run-time check (-32603), which the types would refuse.
+      structuredContent: lie ? ({ doubled: "not a number" } as unknown as { doubled: number }) : { doubled: value * 2 },
     }),
   }),
 ];

@@ -25,13 +25,29 @@ export type Completer = (
 
 type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
 
-export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O extends AnyObjectSchema = AnyObjectSchema> {
+/**
+ * What a handler returns. With an `output`, a successful result carries structuredContent of
+ * that shape (the core checks it, and answers -32603 when it does not match); an isError result
+ * carries the error envelope instead (toolErrorResult). The output side of the schema, as the
+ * published outputSchema describes it (a `.default()` field is present). Without one, any
+ * CallToolResult.
+ * `undefined` is "no output"; the union of both (a definition whose types are forgotten, as the
+ * registry holds it) is any CallToolResult.
+ */
+export type ToolResult<O extends AnyObjectSchema | undefined> = O extends AnyObjectSchema
+  ? (Omit<CallToolResult, "structuredContent"> & { structuredContent: z.output<O> }) | (CallToolResult & { isError: true })
+  : CallToolResult;
+
+export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O extends AnyObjectSchema | undefined = AnyObjectSchema | undefined> {
   /** 1–128 characters of A–Z a–z 0–9 _ - . (server/tools §tool names, 2025-11-25). */
   name: string;
   title?: string;
   description: string;
   input: I;
-  /** When set, structuredContent is validated against it and `outputSchema` is published. */
+  /**
+   * When set, structuredContent is validated against it and `outputSchema` is published, and the
+   * handler's successful results must carry structuredContent of its type (ToolResult).
+   */
   output?: O;
   annotations?: ToolAnnotations;
   icons?: Icon[];
@@ -59,7 +75,7 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
    * handler calls `ctx.continueAsTask()`, after gathering input in ordinary rounds.
    */
   execution?: { taskSupport: TaskSupport; taskStarts?: "at_once" | "when_handler_asks" };
-  handler: (args: z.output<I>, ctx: HandlerContext) => Promise<CallToolResult> | CallToolResult;
+  handler: (args: z.output<I>, ctx: HandlerContext) => Promise<ToolResult<O>> | ToolResult<O>;
 }
 
 export interface ResourceDefinition {
@@ -123,12 +139,14 @@ export interface PromptDefinition<A extends PromptArgsSchema = PromptArgsSchema>
 
 /**
  * Identity helpers: they exist for inference, so a handler's `args` get the schema's type
- * without the caller spelling it out.
+ * without the caller spelling it out, and (defineTool with an `output`) its structuredContent
+ * is checked against that output's type. Two signatures, so a tool without `output` has no type
+ * left to infer for its result (a handler returning `new Promise(…)` still gets CallToolResult).
  */
-export function defineTool<I extends AnyObjectSchema, O extends AnyObjectSchema = AnyObjectSchema>(
-  definition: ToolDefinition<I, O>,
-): ToolDefinition {
-  return definition as unknown as ToolDefinition;
+export function defineTool<I extends AnyObjectSchema, O extends AnyObjectSchema>(definition: ToolDefinition<I, O> & { output: O }): ToolDefinition;
+export function defineTool<I extends AnyObjectSchema>(definition: ToolDefinition<I, undefined>): ToolDefinition;
+export function defineTool(definition: ToolDefinition<AnyObjectSchema, AnyObjectSchema | undefined>): ToolDefinition {
+  return definition;
 }
 
 export function defineResource(definition: ResourceDefinition): ResourceDefinition {

@@ -71,8 +71,8 @@ export const exportWorldTool = defineTool({
     });
     const { world, markdown, json } = exported;
     const documents = [
-      { format: "markdown", uri: uriOf.worldExport(world.id, "md"), mimeType: "text/markdown", text: markdown },
-      { format: "json", uri: uriOf.worldExport(world.id, "json"), mimeType: "application/json", text: json },
+      { format: "markdown" as const, uri: uriOf.worldExport(world.id, "md"), mimeType: "text/markdown", text: markdown },
+      { format: "json" as const, uri: uriOf.worldExport(world.id, "json"), mimeType: "application/json", text: json },
     ];
     const bytes = documents.map((d) => Buffer.byteLength(d.text, "utf8"));
     const embed = bytes.reduce((a, b) => a + b, 0) <= EMBED_LIMIT_BYTES;
@@ -88,7 +88,7 @@ export const exportWorldTool = defineTool({
       worldId: world.id,
       name: world.name,
       counts: { characters: exported.characters, locations: exported.locations },
-      exports: documents.map((d, i) => ({ format: d.format, uri: d.uri, mimeType: d.mimeType, bytes: bytes[i], embedded: embed })),
+      exports: documents.map((d, i) => ({ format: d.format, uri: d.uri, mimeType: d.mimeType, bytes: bytes[i] ?? 0, embedded: embed })),
       files,
     });
     return { ...narrated, content: [...narrated.content, ...blocks, ...files.map((f) => linkBlock(f, bytesOf[f.format]))] };

@@ -17,7 +17,7 @@ import { singleLine } from "../../single-line";
 
 const SEARCH_LIMIT = 10;
 
-function knowledgeResult(structuredContent: Record<string, unknown>): CallToolResult {
+function knowledgeResult<S extends Record<string, unknown>>(structuredContent: S): CallToolResult & { structuredContent: S } {
   return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent };
 }
 

@@ -44,7 +44,7 @@ export const WidgetKey = {
 export const CLOSE_WIDGET: Meta = { "openai/closeWidget": true };
 
 /** An update that names no field: an isError result the model can correct. */
-export function nothingToUpdate(ctx: Pick<HandlerContext, "locale">, fields: string[]): CallToolResult {
+export function nothingToUpdate(ctx: Pick<HandlerContext, "locale">, fields: string[]): CallToolResult & { isError: true } {
   return toolErrorResult("invalid_argument", narrate(ctx).nothingToUpdate(fields));
 }
 
@@ -55,7 +55,8 @@ export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), "utf8");
 }
 
-export function result(text: string, structuredContent: Record<string, unknown>, meta?: Meta): CallToolResult {
+/** A successful result; its structuredContent keeps its type, which the tool's `output` checks (defineTool). */
+export function result<S extends Record<string, unknown>>(text: string, structuredContent: S, meta?: Meta): CallToolResult & { structuredContent: S } {
   if (jsonBytes(structuredContent) > STRUCTURED_BUDGET) throw new ToolError("Result too large; narrow the request", "too_large");
   return { content: [{ type: "text", text }], structuredContent, ...(meta ? { _meta: meta } : {}) };
 }
@@ -82,12 +83,12 @@ export function fitRecord<T extends Record<string, unknown>>(record: T, longFiel
  * A page of summaries that fits the budget: items are dropped from the end (and the cursor moved
  * back to the last one kept) until the JSON fits.
  */
-export function fitPage<R extends CursorKey, S>(
+export function fitPage<R extends CursorKey, S, W extends Record<string, unknown>>(
   rows: R[],
   nextCursor: string | undefined,
   summarize: (row: R) => S,
-  wrap: (items: S[], nextCursor: string | undefined) => Record<string, unknown>,
-): { structured: Record<string, unknown>; count: number; hasMore: boolean } {
+  wrap: (items: S[], nextCursor: string | undefined) => W,
+): { structured: W; count: number; hasMore: boolean } {
   let kept = rows.length;
   let cursor = nextCursor;
   for (;;) {

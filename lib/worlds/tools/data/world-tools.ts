@@ -128,6 +128,9 @@ const ConfirmSchema = {
   required: ["confirm"],
 };
 
+/** Why delete_world kept the world, as its output names it. */
+type KeptReason = NonNullable<z.output<typeof DeleteWorldOutput>["reason"]>;
+
 export const deleteWorld = defineTool({
   name: "delete_world",
   title: "Delete World",
@@ -164,7 +167,7 @@ export const deleteWorld = defineTool({
         throw thrown;
       });
     if (answer.action !== "accept" || answer.content?.confirm !== true) {
-      const reason = answer.action === "accept" ? "not_confirmed" : answer.action === "decline" ? "declined" : "cancelled";
+      const reason: KeptReason = answer.action === "accept" ? "not_confirmed" : answer.action === "decline" ? "declined" : "cancelled";
       return result(say.kept(w.name, reason), { deleted: false, worldId, reason });
     }
     await removeWorld(ctx, owner, w);
