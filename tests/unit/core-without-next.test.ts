@@ -41,6 +41,28 @@ describe("the MCP core mounted without Next.js", () => {
     expect(await res.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "hi" }] } });
   });
 
+  // The published outputSchema is zod's output side, where an object allows no other keys: a
+  // handler that spreads a row with more in it must not send them to a client that validates.
+  it("sends structuredContent as the output schema reads it: extra keys dropped, defaults filled", async () => {
+    const row = { n: 1, secretColumn: "internal" };
+    const counted = defineTool({
+      name: "counted",
+      description: "A count from a row",
+      input: z.object({}),
+      output: z.object({ n: z.number(), unit: z.string().default("items") }),
+      // A row typed wider than it is (as a query's result can be): no unit, one column more.
+      handler: () => ({ content: [], structuredContent: row as unknown as { n: number; unit: string } }),
+    });
+    const env = loadEnv({ MCP_SESSION_MODE: "stateless", MCP_LOG_REQUESTS: "0" });
+    const core = createMcpEndpoint({ info: { name: "t", version: "1" }, contents: { tools: [counted] } }, env);
+    const listed = (await (await core.handle(rpc({ jsonrpc: "2.0", id: 1, method: "tools/list" }))).json()) as { result: { tools: { outputSchema: unknown }[] } };
+    expect(JSON.stringify(listed.result.tools[0]?.outputSchema)).toContain('"additionalProperties":false');
+    const res = await core.handle(rpc({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "counted", arguments: {} } }));
+    const body = (await res.json()) as { result: { structuredContent: unknown; content: { text: string }[] } };
+    expect(body.result.structuredContent).toEqual({ n: 1, unit: "items" });
+    expect(JSON.parse(body.result.content[0]?.text ?? "null")).toEqual({ n: 1, unit: "items" });
+  });
+
   it("reports zod issue paths for bad arguments", async () => {
     const res = await endpoint().handle(rpc({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: 5 } } }));
     const body = (await res.json()) as { error: { code: number; data: { path: unknown[] }[] } };

@@ -93,19 +93,23 @@ function finishedResult(tool: CompiledTool, result: CallToolResult, version: str
 }
 
 function checkedResult(tool: CompiledTool, result: CallToolResult): Record<string, unknown> {
+  let structuredContent = result.structuredContent;
   // An output schema describes successful results (server/tools §output schema); an isError
   // result's structuredContent is the error envelope instead (tool-error.ts).
   if (tool.definition.output && !result.isError) {
-    const checked = tool.definition.output.safeParse(result.structuredContent);
+    const checked = tool.definition.output.safeParse(structuredContent);
     if (!checked.success) {
       throw McpError.internal(`Tool ${tool.definition.name} returned structuredContent that does not match its outputSchema`);
     }
+    // The parsed value, not the handler's: the published outputSchema is the output side's
+    // (additionalProperties: false, defaults required), which a handler's extra keys (a spread
+    // database row) would break for a client that validates it, though zod passed them.
+    structuredContent = checked.data as CallToolResult["structuredContent"];
   }
+  if (structuredContent === undefined) return { ...result };
   // server/tools §structured content: also serialize it as text for clients that read only content.
-  if (result.structuredContent !== undefined && result.content.length === 0) {
-    return { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
-  }
-  return { ...result };
+  if (result.content.length === 0) return { ...result, structuredContent, content: [{ type: "text", text: JSON.stringify(structuredContent) }] };
+  return { ...result, structuredContent };
 }
 
 /** The -32602 for a tool name nobody registered, pointing at tools/list and at a near miss. */
