@@ -132,6 +132,8 @@ export class SseReader {
   private readonly decoder = new TextDecoder();
   private buffer = "";
   private ended = false;
+  /** A read that outlived a timed-out `next`: the next call takes its chunk, so none is lost. */
+  private pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
 
   constructor(body: ReadableStream<Uint8Array>) {
     this.reader = body.getReader();
@@ -148,8 +150,10 @@ export class SseReader {
       if (left <= 0) throw new Error(`no SSE event within ${timeoutMs} ms`);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), left)));
-      const chunk = await Promise.race([this.reader.read(), timeout]).finally(() => clearTimeout(timer));
+      const read = (this.pending ??= this.reader.read());
+      const chunk = await Promise.race([read, timeout]).finally(() => clearTimeout(timer));
       if (chunk === "timeout") throw new Error(`no SSE event within ${timeoutMs} ms`);
+      this.pending = undefined;
       if (chunk.done) this.ended = true;
       else {
         // CRLF and lone CR end lines too; a CR at the very end waits for the next chunk's LF.
