@@ -18,7 +18,7 @@ export { insufficientScope, unauthorized, type AccessControl, type ChallengeDeta
 export type { AuthInfo } from "../auth/auth-info";
 export { TOOL_ERROR_CODES, ToolError, ToolErrorContent, toolErrorResult, type ToolErrorCode } from "./runtime/tool-error";
 export { ownEntry } from "./protocol/own-property";
-export type { TaskStore, TaskRecord, NewTask, TaskEnding, TaskError, TaskInputRequest, TaskLimits, StoredTaskStatus } from "./tasks/store";
+export type { TaskStore, TaskRecord, NewTask, TaskEnding, TaskError, TaskInputRequest, TaskLimits, StoredTaskStatus, TaskAnswerOutcome } from "./tasks/store";
 export type { TaskAdapters, TaskSettings } from "./tasks/runtime";
 export { TASKS_EXTENSION, type TaskSupport } from "./tasks/wire";
 export { CONTROL_CHARACTERS_MESSAGE, LONE_SURROGATES_MESSAGE, forbiddenTextIssue } from "./runtime/validate";

@@ -132,16 +132,28 @@ export function sqlTaskStore(run: RunSql, inTransaction: RunTransaction): TaskSt
       return { status: row.status as StoredTaskStatus, inputResponses: json<Record<string, unknown>>(row.inputResponses) ?? {} };
     },
     async answer(id, owner, responses, now) {
-      const rows = await run<{ id: string }>(
-        // SEP-2663 §tasks/update: answers to keys not currently outstanding (never asked, already answered) are ignored.
-        `UPDATE "McpTask" SET "inputResponses" = CASE WHEN "status" = 'working' THEN "inputResponses" || (
-             SELECT COALESCE(jsonb_object_agg(r.key, r.value), '{}'::jsonb) FROM jsonb_each($3::jsonb) AS r
-             WHERE "McpTask"."inputRequests" ? r.key AND NOT ("McpTask"."inputResponses" ? r.key)) ELSE "inputResponses" END,
-           "updatedAt" = CASE WHEN "status" = 'working' THEN ${ts("$4")} ELSE "updatedAt" END
-         WHERE "id" = $1 AND "owner" = $2 AND "expiresAt" > ${ts("$4")} RETURNING "id"`,
+      // SEP-2663 §Task Update Requests: answers to keys not currently outstanding (never asked,
+      // already answered) are ignored, and an update with no outstanding answer in it leaves the
+      // row alone, "updatedAt" included. Which keys are outstanding is read from the row being
+      // updated, in the UPDATE itself: of two concurrent answers to one key the second re-reads
+      // the row the first wrote and is ignored. `known` is read beside it: whether the owner's
+      // task exists does not depend on the update.
+      const rows = await run<{ accepted: boolean; known: boolean }>(
+        `WITH "accepted" AS (
+           UPDATE "McpTask" SET "inputResponses" = "inputResponses" || (
+               SELECT COALESCE(jsonb_object_agg(r.key, r.value), '{}'::jsonb) FROM jsonb_each($3::jsonb) AS r
+               WHERE "McpTask"."inputRequests" ? r.key AND NOT ("McpTask"."inputResponses" ? r.key)),
+             "updatedAt" = ${ts("$4")}
+           WHERE "id" = $1 AND "owner" = $2 AND "expiresAt" > ${ts("$4")} AND "status" = 'working'
+             AND EXISTS (SELECT 1 FROM jsonb_object_keys($3::jsonb) AS k(key)
+                         WHERE "McpTask"."inputRequests" ? k.key AND NOT ("McpTask"."inputResponses" ? k.key))
+           RETURNING "id")
+         SELECT EXISTS (SELECT 1 FROM "accepted") AS "accepted",
+                EXISTS (SELECT 1 FROM "McpTask" WHERE "id" = $1 AND "owner" = $2 AND "expiresAt" > ${ts("$4")}) AS "known"`,
         [id, owner, JSON.stringify(responses), now.getTime()],
       );
-      return rows.length > 0;
+      if (rows[0]?.accepted) return "accepted";
+      return rows[0]?.known ? "ignored" : "unknown";
     },
     async end(id, ending: TaskEnding, condition) {
       const params: unknown[] = [

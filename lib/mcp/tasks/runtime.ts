@@ -242,9 +242,11 @@ export class TaskRuntime {
 
   /** tasks/update: false when the owner has no such task. */
   async answer(id: string, owner: string, responses: Record<string, unknown>): Promise<boolean> {
-    const known = await this.adapters.store.answer(id, owner, responses, new Date());
-    if (known) this.announce(id, owner);
-    return known;
+    const outcome = await this.adapters.store.answer(id, owner, responses, new Date());
+    // Only an accepted answer changed the task; an ignored one (a key never asked or already
+    // answered, SEP-2663 §Task Update Requests) has nothing to announce.
+    if (outcome === "accepted") this.announce(id, owner);
+    return outcome !== "unknown";
   }
 
   /**

@@ -53,6 +53,9 @@ export type TaskEnding =
   | { status: "failed"; error: TaskError }
   | { status: "cancelled"; statusMessage: string };
 
+/** What a tasks/update did to the task (TaskStore.answer). */
+export type TaskAnswerOutcome = "accepted" | "ignored" | "unknown";
+
 /** How many tasks one owner may have: running (a live lease), and unexpired in all. */
 export interface TaskLimits {
   maxWorking: number;
@@ -79,8 +82,13 @@ export interface TaskStore {
   ask(id: string, requests: Record<string, TaskInputRequest>): Promise<void>;
   /** The answers delivered so far (the runner polls while it waits), or undefined when the task is gone. */
   answers(id: string): Promise<{ status: StoredTaskStatus; inputResponses: Record<string, unknown> } | undefined>;
-  /** tasks/update: merge answers into the owner's working task; false when there is no such task. */
-  answer(id: string, owner: string, responses: Record<string, unknown>, now: Date): Promise<boolean>;
+  /**
+   * tasks/update: merge into the owner's working task the answers to questions it asked and has
+   * no answer to yet; any other answer is ignored (SEP-2663 §Task Update Requests). `accepted`
+   * when at least one was taken (the task's `updatedAt` moves), `ignored` when none was (the task
+   * is left exactly as it was), `unknown` when the owner has no such task.
+   */
+  answer(id: string, owner: string, responses: Record<string, unknown>, now: Date): Promise<TaskAnswerOutcome>;
   /**
    * The one terminal write: only a working task ends (a second ending changes nothing and
    * returns false). `owner` restricts it to the owner's task (tasks/cancel); `leaseBefore` to a
