@@ -3,7 +3,7 @@ import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextproto
 import { DATABASE_SERVERS } from "../support/servers";
 import { connectClient } from "../support/sdk-client";
 import { openSession, post, statelessHeaders } from "../support/mcp-http";
-import { methodOf, openStream } from "../support/raw-sessions";
+import { listenForTasks, methodOf, openStream, taskStatusesUntilQuiet } from "../support/raw-sessions";
 
 /**
  * Durable tasks (io.modelcontextprotocol/tasks, docs/tasks.md) on both databases the app runs on:
@@ -48,6 +48,9 @@ async function until(base: string, taskId: string, done: (task: Record<string, u
 
 const terminal = (t: Record<string, unknown>) => ["completed", "failed", "cancelled"].includes(t.status as string);
 
+/** Long enough for an announcement (a store read, then the hub) to reach a listen stream. */
+const QUIET_MS = 800;
+
 describe.each(DATABASE_SERVERS)("durable tasks on $database", ({ server }) => {
   it("a task completes and tasks/get inlines its result; a tool error is completed with isError", async () => {
     const started = await call(server(), "tools/call", { name: "slow_compute", arguments: { seconds: 0.3, label: "db" } });
@@ -73,6 +76,33 @@ describe.each(DATABASE_SERVERS)("durable tasks on $database", ({ server }) => {
     await call(server(), "tasks/update", { taskId, inputResponses: { first: { action: "accept", content: { name: "Eve" } }, second: { action: "accept", content: { name: "Bo" } } } });
     const done = await until(server(), taskId, terminal);
     expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Ada and Bo" }] } });
+  });
+
+  it("an answer to a key never asked, or already answered, changes nothing: lastUpdatedAt stays, no notifications/tasks", async () => {
+    // Outside review (2026-07-28 tasks): an ignored answer moved lastUpdatedAt and was announced,
+    // and a repeated answer after the end announced `completed` a second time.
+    const started = await call(server(), "tools/call", { name: "confirm_delete", arguments: { filename: "a.txt" } });
+    const taskId = started.result!.taskId as string;
+    const asking = await until(server(), taskId, (t) => t.status === "input_required");
+    expect(Object.keys(asking.inputRequests as object)).toEqual(["confirm"]);
+    const stream = await listenForTasks(`${server()}${PATH}`, [taskId]);
+
+    expect((await call(server(), "tasks/update", { taskId, inputResponses: { nope: { action: "accept", content: { confirm: true } } } })).result).toMatchObject({ resultType: "complete" });
+    expect((await call(server(), "tasks/get", { taskId })).result).toEqual(asking);
+    expect(await taskStatusesUntilQuiet(stream, QUIET_MS)).toEqual([]);
+
+    await call(server(), "tasks/update", { taskId, inputResponses: { confirm: { action: "accept", content: { confirm: true } } } });
+    const done = await until(server(), taskId, terminal);
+    expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Deleted a.txt" }] } });
+    // The accepted answer (working, or completed when the run ended first) and the ending.
+    const heard = await taskStatusesUntilQuiet(stream, QUIET_MS);
+    expect(heard.at(-1), JSON.stringify(heard)).toBe("completed");
+    expect(heard.filter((status) => status !== "working" && status !== "completed"), JSON.stringify(heard)).toEqual([]);
+
+    expect((await call(server(), "tasks/update", { taskId, inputResponses: { confirm: { action: "decline" } } })).result).toMatchObject({ resultType: "complete" });
+    expect((await call(server(), "tasks/get", { taskId })).result).toEqual(done);
+    expect(await taskStatusesUntilQuiet(stream, QUIET_MS)).toEqual([]);
+    await stream.close();
   });
 
   it("arguments the tool's schema refuses are answered at once, an invalid_argument tool error, with no task made", async () => {

@@ -3,7 +3,7 @@ import { startTwoInstances, type TwoInstances } from "../support/two-instances";
 import { startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 import { migratedTestSchema, type TestSchema } from "../support/test-database";
 import { statelessHeaders } from "../support/mcp-http";
-import { initialize, postMessage } from "../support/raw-sessions";
+import { initialize, listenForTasks, postMessage, taskStatusesUntilQuiet } from "../support/raw-sessions";
 
 /**
  * Durable tasks (io.modelcontextprotocol/tasks, docs/tasks.md) across two instances sharing one
@@ -264,6 +264,34 @@ describe("durable tasks across two instances", () => {
     // Without the extension, asking for task ids is -32021.
     const refused = await call(pair.b.url, FIXTURE, "subscriptions/listen", { notifications: { taskIds: [taskId] } }, { tasks: false });
     expect(refused.error?.code).toBe(-32021);
+  });
+
+  it("a tasks/update the server ignores changes nothing on either instance: lastUpdatedAt stays, the listen stream hears nothing", async () => {
+    // Outside review (2026-07-28 tasks): an answer to a key never asked moved lastUpdatedAt and sent
+    // notifications/tasks input_required; a repeated answer after the end sent `completed` again.
+    const quietMs = 1_000;
+    const started = await call(pair.a.url, FIXTURE, "tools/call", { name: "confirm_delete", arguments: { filename: "a.txt" } });
+    const taskId = started.result!.taskId as string;
+    const asking = await until(pair.b.url, FIXTURE, taskId, (t) => t.status === "input_required");
+    expect(Object.keys(asking.inputRequests as object)).toEqual(["confirm"]);
+    const stream = await listenForTasks(`${pair.b.url}${FIXTURE}`, [taskId]);
+
+    expect((await call(pair.a.url, FIXTURE, "tasks/update", { taskId, inputResponses: { nope: { action: "accept", content: { confirm: true } } } })).result?.resultType).toBe("complete");
+    expect(await getTask(pair.b.url, FIXTURE, taskId)).toEqual(asking);
+    expect(await taskStatusesUntilQuiet(stream, quietMs)).toEqual([]);
+
+    await call(pair.a.url, FIXTURE, "tasks/update", { taskId, inputResponses: { confirm: { action: "accept", content: { confirm: true } } } });
+    const done = await until(pair.b.url, FIXTURE, taskId, terminal);
+    expect(done.result).toMatchObject({ content: [{ type: "text", text: "Deleted a.txt" }] });
+    const heard = await taskStatusesUntilQuiet(stream, quietMs);
+    expect(heard.at(-1), JSON.stringify(heard)).toBe("completed");
+    expect(heard.filter((status) => status !== "working" && status !== "completed"), JSON.stringify(heard)).toEqual([]);
+
+    for (const base of [pair.a.url, pair.b.url]) {
+      expect((await call(base, FIXTURE, "tasks/update", { taskId, inputResponses: { confirm: { action: "accept", content: { confirm: true } } } })).result?.resultType).toBe("complete");
+    }
+    expect(await getTask(pair.b.url, FIXTURE, taskId)).toEqual(done);
+    expect(await taskStatusesUntilQuiet(stream, quietMs)).toEqual([]);
   });
 
   it("a required-task tool refuses a plain call with -32021 naming the extension", async () => {

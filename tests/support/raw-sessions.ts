@@ -142,3 +142,42 @@ export function namedData(event: SseEvent): Json {
   if (!isRecord(parsed)) throw new Error(`named event ${event.event} carries no JSON object: ${event.data}`);
   return parsed;
 }
+
+/**
+ * A 2026-07-28 subscriptions/listen stream on `url` for the caller's `taskIds` (the request
+ * declares the tasks extension), its acknowledgement read: what follows are notifications/tasks.
+ */
+export async function listenForTasks(url: string, taskIds: string[]): Promise<OpenStream> {
+  const params = { notifications: { taskIds } };
+  const stream = await openStream(url, {
+    method: "POST",
+    headers: { "mcp-protocol-version": V2026, "mcp-method": "subscriptions/listen" },
+    body: {
+      jsonrpc: "2.0",
+      id: uniqueId("listen"),
+      method: "subscriptions/listen",
+      params: {
+        ...params,
+        _meta: { "io.modelcontextprotocol/protocolVersion": V2026, "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } },
+      },
+    },
+  });
+  const ack = await stream.reader.next();
+  if (!ack || methodOf(ack) !== "notifications/subscriptions/acknowledged") throw new Error(`listen was not acknowledged: ${ack?.data}`);
+  return stream;
+}
+
+/**
+ * The statuses of the notifications/tasks a listen stream carries until none comes for `quietMs`
+ * (long enough for an announcement to arrive: the stream stays open for more).
+ */
+export async function taskStatusesUntilQuiet(stream: OpenStream, quietMs: number): Promise<string[]> {
+  const statuses: string[] = [];
+  for (;;) {
+    const event = await stream.reader.next(quietMs).catch(() => undefined);
+    if (!event) return statuses;
+    const message = messageOf(event);
+    if (message?.method !== "notifications/tasks" || !isRecord(message.params)) throw new Error(`not a task notification: ${event.data}`);
+    statuses.push(String(message.params.status));
+  }
+}
