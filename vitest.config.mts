@@ -1,6 +1,9 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // tsconfig's "@/*" paths, for code written as app code is (examples/, imported by tests).
+  resolve: { alias: [{ find: /^@\//, replacement: fileURLToPath(new URL("./", import.meta.url)) }] },
   test: {
     include: ["tests/**/*.test.ts"],
     exclude: ["**/node_modules/**", "tests/conformance/**", "tests/reliability/**"],

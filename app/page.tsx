@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { loadEnv } from "@/lib/config/env";
 import { resourceUrlForRequest } from "@/lib/auth/auth-settings";
+import { worldcrafterResource } from "@/lib/worlds/resource";
 import { LATEST_SESSION_ERA_VERSION } from "@/lib/mcp/protocol/protocol-versions";
 import type { SecurityScheme } from "@/lib/mcp";
 import { serverCatalog, type CatalogTool, type ServerCatalog } from "@/lib/worlds/catalog";
@@ -166,7 +167,7 @@ function curlToolsList(url: string, bearer: boolean): string {
 
 export default async function Home() {
   const env = loadEnv();
-  const endpoint = resourceUrlForRequest(env, await headers()).url;
+  const endpoint = resourceUrlForRequest(worldcrafterResource(env), env, await headers()).url;
   const { title, name, version, description, tools, resources, resourceTemplates, prompts } = liveCatalog(env.MCP_DISABLED_TOOLS);
   const anonymous = anonymousCallersServed();
 

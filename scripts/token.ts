@@ -15,6 +15,7 @@ import { loadEnv } from "../lib/config/env";
 import { resolveAuthSettings } from "../lib/auth/auth-settings";
 import { DEV_SUBJECT, signAccessToken } from "../lib/authorization-server/key-file";
 import { resolveAuthServerSettings } from "../lib/authorization-server/settings";
+import { worldcrafterResource } from "../lib/worlds/resource";
 import { WORLD_SCOPES } from "../lib/worlds/scopes";
 
 const USAGE = `npm run token -- [--sub alice] [--scope "worlds:read worlds:write"] [--ttl 3600] [--client id]
@@ -46,7 +47,7 @@ if (values.help) {
 async function main(): Promise<void> {
   // The server's own rules decide issuer and audience; NODE_ENV of this script is irrelevant.
   const env = loadEnv({ ...process.env, NODE_ENV: "development" });
-  const settings = resolveAuthSettings(env, WORLD_SCOPES);
+  const settings = resolveAuthSettings(env, WORLD_SCOPES, worldcrafterResource(env));
   if (settings.issuer.kind !== "builtin") {
     throw new Error(`MCP_AUTH_ISSUER is set (${settings.issuer.issuer}): get tokens from that authorization server, not from npm run token.`);
   }

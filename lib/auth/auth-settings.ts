@@ -43,21 +43,54 @@ export class AuthConfigError extends Error {
 
 const ASYMMETRIC = /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^ES256K$/;
 
-/** Where the MCP endpoint is mounted in this app. */
-export const MCP_ENDPOINT_PATH = "/api/mcp";
+/**
+ * The protected resource one AuthSettings is for: one MCP endpoint of the app. Its URL is the
+ * audience its tokens must name and the `resource` its metadata names (RFC 8707 §2, RFC 9728 §2;
+ * basic/authorization §token audience binding), so two endpoints never share one: a token issued
+ * for one is refused by the other, and each has its own metadata document.
+ */
+export interface ProtectedResource {
+  /** Where the endpoint is mounted in this app ("/api/mcp"): its URL is the deployment's public origin with this path, unless `url` names it. */
+  path: string;
+  /** Its canonical URL where the configuration names it outright (a proxy that adds a prefix, another host). */
+  url?: string | undefined;
+  /** `resource_name` in its metadata, and the built-in authorization server's name for it. */
+  name: string;
+  /** `resource_documentation` in its metadata; default: the origin's home page. */
+  documentation?: string | undefined;
+  /** The `aud` its tokens carry when that is not its URL (an issuer's API identifier). */
+  audience?: string | undefined;
+}
+
+/**
+ * The resource the MCP_RESOURCE_* variables describe (MCP_RESOURCE_URL, MCP_RESOURCE_NAME,
+ * MCP_RESOURCE_DOCUMENTATION, MCP_AUTH_AUDIENCE), mounted at `path`: the app's primary endpoint.
+ * Another endpoint of the same deployment describes itself ({ path, name }) and shares only the origin.
+ */
+export function resourceFromEnv(env: Pick<Env, "MCP_RESOURCE_URL" | "MCP_RESOURCE_NAME" | "MCP_RESOURCE_DOCUMENTATION" | "MCP_AUTH_AUDIENCE">, path: string): ProtectedResource {
+  return { path, url: env.MCP_RESOURCE_URL, name: env.MCP_RESOURCE_NAME, documentation: env.MCP_RESOURCE_DOCUMENTATION, audience: env.MCP_AUTH_AUDIENCE };
+}
 
 type ResourceUrlEnv = Pick<Env, "MCP_RESOURCE_URL" | "VERCEL_PROJECT_PRODUCTION_URL">;
+type ResourceLocation = Pick<ProtectedResource, "path" | "url">;
 
-/** The canonical resource URL the configuration names, if it names one: MCP_RESOURCE_URL, else Vercel's production host. */
-export function configuredResourceUrl(env: ResourceUrlEnv): string | undefined {
-  if (env.MCP_RESOURCE_URL) return canonicalResourceUrl(env.MCP_RESOURCE_URL);
-  if (env.VERCEL_PROJECT_PRODUCTION_URL) return canonicalResourceUrl(`https://${env.VERCEL_PROJECT_PRODUCTION_URL}${MCP_ENDPOINT_PATH}`);
+/** The deployment's public origin as the configuration names it, if it does: MCP_RESOURCE_URL's, else Vercel's production host. */
+export function configuredOrigin(env: ResourceUrlEnv): string | undefined {
+  if (env.MCP_RESOURCE_URL) return new URL(canonicalResourceUrl(env.MCP_RESOURCE_URL)).origin;
+  if (env.VERCEL_PROJECT_PRODUCTION_URL) return new URL(canonicalResourceUrl(`https://${env.VERCEL_PROJECT_PRODUCTION_URL}`)).origin;
   return undefined;
 }
 
+/** A resource's canonical URL as the configuration names it, if it does: its own `url`, else the configured origin with its path. */
+export function configuredResourceUrl(resource: ResourceLocation, env: ResourceUrlEnv): string | undefined {
+  if (resource.url) return canonicalResourceUrl(resource.url);
+  const origin = configuredOrigin(env);
+  return origin ? canonicalResourceUrl(`${origin}${resource.path}`) : undefined;
+}
+
 /** The development default: this machine, on the port the server listens on. */
-function localResourceUrl(env: Pick<Env, "PORT">): string {
-  return `http://localhost:${env.PORT ?? 3000}${MCP_ENDPOINT_PATH}`;
+function localResourceUrl(resource: ResourceLocation, env: Pick<Env, "PORT">): string {
+  return canonicalResourceUrl(`http://localhost:${env.PORT ?? 3000}${resource.path}`);
 }
 
 /** The endpoint's URL for one request, and the request header fields it was taken from besides Host. */
@@ -68,25 +101,33 @@ export interface RequestResourceUrl {
 }
 
 /**
- * The endpoint's URL as a page or discovery document should show it: the configured canonical URL
+ * A resource's URL as a page or discovery document should show it: the configured canonical URL
  * when there is one (the tokens' audience), else the origin the request reached this app at as
  * trusted sources tell it (lib/http/request-origin.ts), else the development default.
  */
-export function resourceUrlForRequest(env: ResourceUrlEnv & Pick<Env, "PORT" | "MCP_TRUSTED_PROXIES" | "VERCEL">, headers: Pick<Headers, "get">): RequestResourceUrl {
-  const configured = configuredResourceUrl(env);
+export function resourceUrlForRequest(
+  resource: ResourceLocation,
+  env: ResourceUrlEnv & Pick<Env, "PORT" | "MCP_TRUSTED_PROXIES" | "VERCEL">,
+  headers: Pick<Headers, "get">,
+): RequestResourceUrl {
+  const configured = configuredResourceUrl(resource, env);
   if (configured) return { url: configured, varyOn: [] };
   const reached = requestOriginOf(headers, clientAddressPolicyOf(env));
-  return { url: reached.origin ? canonicalResourceUrl(`${reached.origin}${MCP_ENDPOINT_PATH}`) : localResourceUrl(env), varyOn: reached.varyOn };
+  return { url: reached.origin ? canonicalResourceUrl(`${reached.origin}${resource.path}`) : localResourceUrl(resource, env), varyOn: reached.varyOn };
 }
 
-function resourceUrlOf(env: Env, production: boolean, builtin: boolean, problems: string[]): string {
-  const configured = configuredResourceUrl(env);
+function resourceUrlOf(resource: ResourceLocation, env: Env, production: boolean, builtin: boolean, problems: string[]): string {
+  const configured = configuredResourceUrl(resource, env);
   if (configured) return configured;
   if (production && !builtin) {
-    throw new AuthConfigError("MCP_RESOURCE_URL is required in production: the canonical https URL of /api/mcp (the tokens' audience)");
+    throw new AuthConfigError(`MCP_RESOURCE_URL is required in production: the canonical https URL of ${resource.path} (the tokens' audience)`);
   }
-  if (production) problems.push("MCP_RESOURCE_URL is not set: the canonical URL of /api/mcp, https (or http on this machine: http://localhost:3000/api/mcp), the tokens' audience and the issuer's origin");
-  return localResourceUrl(env);
+  if (production) {
+    problems.push(
+      `MCP_RESOURCE_URL is not set: the canonical URL of ${resource.path}, https (or http on this machine: ${localResourceUrl(resource, { PORT: undefined })}), the tokens' audience and the issuer's origin`,
+    );
+  }
+  return localResourceUrl(resource, env);
 }
 
 /** What the built-in authorization server needs in production, each missing piece in words naming its variable. */
@@ -106,7 +147,11 @@ export function signInUnavailable(settings: Pick<AuthSettings, "problems">): str
   return settings.problems.length > 0 ? `Sign-in is not available: ${settings.problems.join("; ")}` : undefined;
 }
 
-export function resolveAuthSettings(env: Env, scopes: ScopeCatalog): AuthSettings {
+/**
+ * The settings of `resource` as a protected resource, from the environment: its issuer (the
+ * built-in authorization server, or MCP_AUTH_ISSUER), its audience, its metadata's fields.
+ */
+export function resolveAuthSettings(env: Env, scopes: ScopeCatalog, resource: ProtectedResource): AuthSettings {
   const production = env.NODE_ENV === "production";
   const builtin = env.MCP_AUTH_ISSUER === undefined;
   const badAlgorithms = env.MCP_AUTH_ALGORITHMS.filter((a) => !ASYMMETRIC.test(a));
@@ -117,14 +162,16 @@ export function resolveAuthSettings(env: Env, scopes: ScopeCatalog): AuthSetting
   const unknownImplicit = env.MCP_AUTH_IMPLICIT_SCOPES.filter((s) => !scopes.some((d) => d.name === s));
   if (unknownImplicit.length > 0) throw new AuthConfigError(`MCP_AUTH_IMPLICIT_SCOPES names unknown scopes: ${unknownImplicit.join(", ")}`);
 
+  if (!resource.path.startsWith("/")) throw new AuthConfigError(`the resource's path must start with "/" (got ${JSON.stringify(resource.path)})`);
+
   const problems = builtin ? builtinProblems(env, production) : [];
-  const resourceUrl = resourceUrlOf(env, production, builtin, problems);
-  const resource = new URL(resourceUrl);
-  const origin = resource.origin;
+  const resourceUrl = resourceUrlOf(resource, env, production, builtin, problems);
+  const parsed = new URL(resourceUrl);
+  const origin = parsed.origin;
   // The built-in server's issuer is this origin, and an OAuth 2.1 issuer is https (loopback aside):
   // better-auth would publish the https form, which is not the issuer the resource metadata names,
   // and clients refuse the mismatch (RFC 8414 §3.3). Say so instead.
-  if (builtin && resource.protocol === "http:" && !isLoopbackHost(resource.hostname)) {
+  if (builtin && parsed.protocol === "http:" && !isLoopbackHost(parsed.hostname)) {
     problems.push(`MCP_RESOURCE_URL is http on a host other than this machine (${origin}): the built-in authorization server's issuer, its origin, must be https`);
   }
   return {
@@ -133,12 +180,12 @@ export function resolveAuthSettings(env: Env, scopes: ScopeCatalog): AuthSetting
     mode: env.MCP_AUTH_MODE ?? (production && problems.length === 0 ? "required" : "mixed"),
     resourceUrl,
     resourceMetadataUrl: protectedResourceMetadataUrl(resourceUrl),
-    resourceName: env.MCP_RESOURCE_NAME,
-    resourceDocumentation: env.MCP_RESOURCE_DOCUMENTATION ?? `${origin}/`,
+    resourceName: resource.name,
+    resourceDocumentation: resource.documentation ?? `${origin}/`,
     scopes,
     issuer: builtin ? { kind: "builtin", issuer: origin } : { kind: "external", issuer: env.MCP_AUTH_ISSUER as string, jwksUrl: env.MCP_AUTH_JWKS_URL },
     problems,
-    audience: env.MCP_AUTH_AUDIENCE ?? resourceUrl,
+    audience: resource.audience ?? resourceUrl,
     algorithms: env.MCP_AUTH_ALGORITHMS,
     hs256Secret: env.MCP_AUTH_HS256_SECRET,
     clockToleranceSeconds: env.MCP_AUTH_CLOCK_TOLERANCE_SECONDS,

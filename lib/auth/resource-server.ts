@@ -2,7 +2,7 @@ import type { JSONWebKeySet } from "jose";
 import { ErrorCode, McpError } from "../jsonrpc";
 import { unauthorized, type AccessControl } from "./access-control";
 import type { AuthInfo } from "./auth-info";
-import { signInUnavailable, type AuthSettings } from "./auth-settings";
+import { AuthConfigError, signInUnavailable, type AuthSettings } from "./auth-settings";
 import { createMetadataSource, type MetadataSource } from "./authorization-server-metadata";
 import { readBearer } from "./bearer-token";
 import { bearerChallenge } from "./challenge";
@@ -12,8 +12,8 @@ import { expandScopes } from "./scope-catalog";
 /**
  * This server as an OAuth 2.1 protected resource: it checks bearer tokens for the MCP core
  * (AccessControl) and publishes what clients need to get one — the protected resource metadata
- * (RFC 9728), and the authorization server's metadata and JWKS on our origin. One per process:
- * the key cache and the metadata cache live here.
+ * (RFC 9728), and the authorization server's metadata and JWKS on our origin. One per protected
+ * resource and process: the key cache and the metadata cache live here.
  */
 export interface ResourceServer {
   settings: AuthSettings;
@@ -66,10 +66,21 @@ function bearerAccess(settings: AuthSettings, verifier: JwtVerifier, allScopes: 
   return access;
 }
 
+/**
+ * The resource server of one protected resource (settings from resolveAuthSettings): with an
+ * external issuer (MCP_AUTH_ISSUER) it needs nothing else; with none, the built-in authorization
+ * server, which it asks for its keys and metadata.
+ */
 export function createResourceServer(settings: AuthSettings, builtinIssuer?: BuiltinIssuer): ResourceServer {
   const external = settings.issuer.kind === "external" ? settings.issuer : undefined;
   const builtin = settings.issuer.kind === "builtin" ? builtinIssuer : undefined;
-  if (settings.issuer.kind === "builtin" && !builtin) throw new Error("the built-in authorization server was not provided");
+  if (settings.issuer.kind === "builtin" && !builtin) {
+    throw new AuthConfigError(
+      `MCP_AUTH_ISSUER is not set, so tokens for ${settings.resourceUrl} are to come from this app's built-in authorization server, and createResourceServer was not given it: ` +
+        "pass it as the second argument (lib/authorization-server: createBuiltinAuthorizationServer(resolveAuthServerSettings(env, settings))), " +
+        "or set MCP_AUTH_ISSUER to the issuer of an external authorization server",
+    );
+  }
   const notice = signInUnavailable(settings);
   const metadata: MetadataSource | undefined = external
     ? createMetadataSource(external.issuer, { ttlMs: METADATA_TTL_MS, timeoutMs: settings.jwks.timeoutMs })

@@ -90,7 +90,7 @@ const EnvSchema = z.object({
   // ── Authorization (lib/auth; see .env.example) ──────────────────────────────────────────────
   /** required: every request needs a valid token. mixed: anonymous callers reach noauth tools. */
   MCP_AUTH_MODE: z.enum(["required", "mixed"]).optional(),
-  /** The canonical URL of /api/mcp: the tokens' audience and the metadata's `resource`. */
+  /** The canonical URL of /api/mcp: the tokens' audience and the metadata's `resource`; its origin is every other endpoint's (lib/auth/auth-settings.ts). */
   MCP_RESOURCE_URL: url.optional(),
   MCP_RESOURCE_NAME: z.string().min(1).max(200).default("WorldCrafter"),
   MCP_RESOURCE_DOCUMENTATION: url.optional(),

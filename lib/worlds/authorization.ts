@@ -3,6 +3,7 @@ import { resolveAuthSettings } from "../auth/auth-settings";
 import { createResourceServer, type ResourceServer } from "../auth/resource-server";
 import { createBuiltinAuthorizationServer, type BuiltinAuthorizationServer } from "../authorization-server/auth-server";
 import { resolveAuthServerSettings } from "../authorization-server/settings";
+import { worldcrafterResource } from "./resource";
 import { WORLD_SCOPES } from "./scopes";
 
 let server: ResourceServer | undefined;
@@ -17,7 +18,7 @@ let builtin: BuiltinAuthorizationServer | undefined;
 export function worldcrafterResourceServer(): ResourceServer {
   if (server) return server;
   const env = loadEnv();
-  const settings = resolveAuthSettings(env, WORLD_SCOPES);
+  const settings = resolveAuthSettings(env, WORLD_SCOPES, worldcrafterResource(env));
   if (settings.issuer.kind === "builtin") builtin = createBuiltinAuthorizationServer(resolveAuthServerSettings(env, settings));
   server = createResourceServer(settings, builtin);
   return server;

@@ -1,5 +1,6 @@
 import { loadEnv } from "../config/env";
 import { resourceUrlForRequest } from "../auth/auth-settings";
+import { worldcrafterResource } from "./resource";
 import { discoveryPreflight, discoveryResponse, type DiscoveryDocument } from "../http/discovery-response";
 import { AI_CATALOG_MEDIA_TYPE, aiCatalogDocument } from "./ai-catalog";
 import { SERVER_CARD_MEDIA_TYPE, serverCardDocument } from "./server-card";
@@ -13,7 +14,8 @@ export interface DiscoveryRoute {
 function discoveryRoute(document: (resourceUrl: string) => DiscoveryDocument, mediaType: string): DiscoveryRoute {
   return {
     GET(request) {
-      const { url, varyOn } = resourceUrlForRequest(loadEnv(), request.headers);
+      const env = loadEnv();
+      const { url, varyOn } = resourceUrlForRequest(worldcrafterResource(env), env, request.headers);
       return discoveryResponse(request, document(url), mediaType, varyOn);
     },
     OPTIONS: () => discoveryPreflight(),

@@ -1,5 +1,6 @@
 import { loadEnv } from "../config/env";
 import { resourceUrlForRequest } from "../auth/auth-settings";
+import { worldcrafterResource } from "./resource";
 import type { HitKind } from "./data/search";
 
 /**
@@ -24,6 +25,7 @@ export function recordPath(kind: HitKind, id: string): string {
 
 /** The absolute URL of a record's page on the deployment's public origin. */
 export function recordUrl(kind: HitKind, id: string): string {
-  const origin = new URL(resourceUrlForRequest(loadEnv(), new Headers()).url).origin;
+  const env = loadEnv();
+  const origin = new URL(resourceUrlForRequest(worldcrafterResource(env), env, new Headers()).url).origin;
   return `${origin}${recordPath(kind, id)}`;
 }

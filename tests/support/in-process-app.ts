@@ -44,7 +44,7 @@ async function freshDatabase(kind: DatabaseKind): Promise<() => Promise<void>> {
 export async function mountWorldcrafter(kind: DatabaseKind): Promise<InProcessApp> {
   const drop = await freshDatabase(kind);
   const issuerDir = mkdtempSync(join(tmpdir(), "wc-inproc-issuer-"));
-  const [{ loadEnv }, { createMcpEndpoint }, { worldcrafterServer }, { closePrisma }, { resolveAuthSettings }, { createResourceServer }, { WORLD_SCOPES, Scope }, devIssuer] = await Promise.all([
+  const [{ loadEnv }, { createMcpEndpoint }, { worldcrafterServer }, { closePrisma }, { resolveAuthSettings }, { createResourceServer }, { WORLD_SCOPES, Scope }, { worldcrafterResource }, devIssuer] = await Promise.all([
     import("../../lib/config/env"),
     import("../../lib/mcp"),
     import("../../lib/worlds/server-definition"),
@@ -52,11 +52,12 @@ export async function mountWorldcrafter(kind: DatabaseKind): Promise<InProcessAp
     import("../../lib/auth/auth-settings"),
     import("../../lib/auth/resource-server"),
     import("../../lib/worlds/scopes"),
+    import("../../lib/worlds/resource"),
     import("../../lib/authorization-server/key-file"),
   ]);
   const env = loadEnv({ ...process.env, MCP_LOG_REQUESTS: "0", MCP_AUTH_MODE: "required", MCP_RESOURCE_URL: RESOURCE, MCP_AUTH_KEYS_DIR: issuerDir, BETTER_AUTH_SECRET: "test-only-better-auth-secret-0123456789abcdef" });
   // The built-in server's keys, straight from the folder: no better-auth in this process.
-  const resourceServer = createResourceServer(resolveAuthSettings(env, WORLD_SCOPES), { jwks: () => devIssuer.publicJwks(issuerDir), metadata: async () => ({}) });
+  const resourceServer = createResourceServer(resolveAuthSettings(env, WORLD_SCOPES, worldcrafterResource(env)), { jwks: () => devIssuer.publicJwks(issuerDir), metadata: async () => ({}) });
   const endpoint = createMcpEndpoint(worldcrafterServer, env, { access: resourceServer.access });
   await devIssuer.currentKeyRow(issuerDir);
   const tokens = new Map<string, string>();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadEnv } from "../../lib/config/env";
 import { resolveAuthSettings, signInUnavailable } from "../../lib/auth/auth-settings";
+import { worldcrafterResource } from "../../lib/worlds/resource";
 import { WORLD_SCOPES } from "../../lib/worlds/scopes";
 
 /**
@@ -10,8 +11,10 @@ import { WORLD_SCOPES } from "../../lib/worlds/scopes";
  * (RFC 8414 §3.3) with nothing to say why. The deployment now says why, as it does for a missing
  * secret: sign-in is unavailable, naming the variable.
  */
-const settingsFor = (resourceUrl: string, extra: Record<string, string> = {}) =>
-  resolveAuthSettings(loadEnv({ NODE_ENV: "production", BETTER_AUTH_SECRET: "unit-test-better-auth-secret-0123456789abcdef", MCP_RESOURCE_URL: resourceUrl, ...extra }), WORLD_SCOPES);
+const settingsFor = (resourceUrl: string, extra: Record<string, string> = {}) => {
+  const env = loadEnv({ NODE_ENV: "production", BETTER_AUTH_SECRET: "unit-test-better-auth-secret-0123456789abcdef", MCP_RESOURCE_URL: resourceUrl, ...extra });
+  return resolveAuthSettings(env, WORLD_SCOPES, worldcrafterResource(env));
+};
 
 describe("the built-in issuer's scheme", () => {
   it.each(["https://worlds.example.com/api/mcp", "http://localhost:3000/api/mcp", "http://127.0.0.1:3000/api/mcp", "http://[::1]:3000/api/mcp"])("%s: sign-in is available", (url) => {

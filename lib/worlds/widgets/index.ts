@@ -1,5 +1,5 @@
 import type { WidgetDefinition } from "../../mcp";
-import { configuredResourceUrl } from "../../auth/auth-settings";
+import { configuredOrigin } from "../../auth/auth-settings";
 import { WIDGET_HTML } from "./generated";
 
 /**
@@ -16,8 +16,8 @@ const domain = process.env.MCP_WIDGET_DOMAIN || undefined;
 /** The app's public https origin when the configuration names one (a local http origin is no CSP origin). */
 function appOrigin(): string | undefined {
   try {
-    const url = configuredResourceUrl({ MCP_RESOURCE_URL: process.env.MCP_RESOURCE_URL || undefined, VERCEL_PROJECT_PRODUCTION_URL: process.env.VERCEL_PROJECT_PRODUCTION_URL || undefined });
-    return url && url.startsWith("https:") ? new URL(url).origin : undefined;
+    const origin = configuredOrigin({ MCP_RESOURCE_URL: process.env.MCP_RESOURCE_URL || undefined, VERCEL_PROJECT_PRODUCTION_URL: process.env.VERCEL_PROJECT_PRODUCTION_URL || undefined });
+    return origin && origin.startsWith("https:") ? origin : undefined;
   } catch {
     // A malformed MCP_RESOURCE_URL stops start-up in lib/config/env.ts with a message; not here.
     return undefined;
