@@ -8,11 +8,11 @@ import { errorReference } from "./request-log";
  * and the message written for the model (server/tools §error handling). docs/errors.md lists them.
  */
 export const TOOL_ERROR_CODES = {
-  invalid_argument: "An argument is well-formed but wrong for the data (a bad cursor, a parent in another world); fix it and retry",
+  invalid_argument: "An argument is well-formed but wrong for the data (a bad cursor, a reference to a record that may not be used here); fix it and retry",
   not_found: "No such record for this caller (another user's record is answered the same way)",
   confirmation_required: "The call needs the user's explicit confirmation first",
   too_large: "The result would be too large; narrow the request",
-  quota_exceeded: "The account already keeps as much as one account may (worlds, or records in one world); delete some first",
+  quota_exceeded: "The account already keeps as much as one account may (records in all, or under one parent record); delete some first",
   unavailable: "A service the tool needs is down for now; retry later",
   timeout: "The tool did not finish in time and was stopped",
   client_request_failed: "A question to the client failed: a capability it lacks, a decline, no answer in time",
