@@ -121,6 +121,51 @@ describe("resource updates reach subscribers on the other instance", () => {
     expect(late.filter(isUpdate), "updates on the older stream").toEqual([]);
   }, 60_000);
 
+  it("2025-11-25: when the newest GET stream, on B, loses its client, the older one still connected on A carries the updates", async () => {
+    // An outside review: the older stream stayed silent for good, while the update went to the
+    // newer one's resume log (and past the grace period nowhere). basic/transports §multiple
+    // connections: each message on one of the *connected* streams.
+    const owner = newSubject("fallback");
+    const mine = await writerOnB(owner);
+    const x = await createWorld(mine, "Fallback World");
+    const session = await initialize(A, { token: await cluster.tokenFor(owner) });
+    expect((await postMessage(A, session.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    await request(A, session.headers, "resources/subscribe", { uri: `world://${x}` });
+    const isUpdate = (e: SseEvent) => methodOf(e) === "notifications/resources/updated";
+
+    const older = await openStream(A, { method: "GET", headers: session.headers });
+    await sleep(300);
+    const newer = await openStream(B, { method: "GET", headers: session.headers });
+    let heard: SseEvent | undefined;
+    for (let i = 0; i < 20 && !heard; i++) {
+      await callTool(B, mine.headers, "update_world", { worldId: x, tone: `tone ${i}` });
+      heard = await newer.reader.until(isUpdate, 500).catch(() => undefined);
+    }
+    expect(heard).toBeDefined();
+    // The last id the newer stream's client saw (a late update of the loop included).
+    let newerId = heard?.id ?? "";
+    for (;;) {
+      const event = await newer.reader.next(1_000).catch(() => undefined);
+      if (!event) break;
+      newerId = event.id ?? newerId;
+    }
+    await newer.close();
+    // B notices the closed connection and tells A over the bus.
+    await sleep(500);
+    await callTool(B, mine.headers, "update_world", { worldId: x, tone: "newer gone" });
+    const fallback = await older.reader.until(isUpdate, 5_000);
+    expect(messageOf(fallback)?.params).toMatchObject({ uri: `world://${x}` });
+    // The newer stream's log did not keep it too: its resume replays no update.
+    const resumed = await openStream(B, { method: "GET", headers: { ...session.headers, "last-event-id": newerId } });
+    const replayed: SseEvent[] = [];
+    for (;;) {
+      const event = await resumed.reader.next(1_000).catch(() => undefined);
+      if (!event) break;
+      replayed.push(event);
+    }
+    expect(replayed.filter(isUpdate), "updates replayed on the newer stream").toEqual([]);
+  }, 60_000);
+
   it("2026-07-28: a subscriptions/listen stream on A hears of the resources it names, its user's only", async () => {
     const owner = newSubject("listener");
     const other = newSubject("stranger");

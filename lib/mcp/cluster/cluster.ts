@@ -17,6 +17,24 @@ export const INSTANCE_ID = randomUUID();
 /** Named events of the GET stream for a caller's tool runs (seed 001 §server-sent events). */
 export type ToolEventName = "tool-progress" | "tool-complete" | "tool-error";
 
+/**
+ * One GET stream of a session, as the instance holding it tells the others: each message of the
+ * session goes to one stream only (basic/transports §multiple connections), chosen by every
+ * instance alike from what they all know (standalone-streams.ts).
+ */
+export interface StandaloneStreamNews {
+  sessionId: string;
+  streamId: string;
+  /** With `instance`, its place in the session's order of streams: later is newer. */
+  openedAt: number;
+  instance: string;
+  /**
+   * connected: a client reads it (through any instance); detached: its client went away and may
+   * resume it within the grace period; ended: it is over.
+   */
+  state: "connected" | "detached" | "ended";
+}
+
 export type ClusterMessage =
   /** A client answered a server → client request that another instance is waiting for. */
   | { kind: "client_response"; sessionId: string; response: JsonRpcResponse }
@@ -24,13 +42,8 @@ export type ClusterMessage =
   | { kind: "cancel"; scope: string; requestId: JsonRpcId; reason: string }
   /** DELETE ended a session: its work everywhere stops, its streams close. */
   | { kind: "session_ended"; sessionId: string }
-  /**
-   * A session's GET stream opened on `instance` at `openedAt`: an older one elsewhere stops
-   * receiving (stays open, silent), as within one instance: each message goes to one stream only
-   * (basic/transports §multiple connections). Older by (openedAt, instance), an order every
-   * instance agrees on, so two streams opened at once never silence each other.
-   */
-  | { kind: "standalone_opened"; sessionId: string; openedAt: number; instance: string }
+  /** A session's GET stream on `instance` connected, lost its client, or ended (standalone-streams.ts). */
+  | ({ kind: "standalone_stream" } & StandaloneStreamNews)
   /** list_changed / resource_updated, for every instance's open streams. */
   | { kind: "server_event"; event: ServerEvent }
   /** A resumable stream's next event, for an instance that serves a resumed connection to it. */

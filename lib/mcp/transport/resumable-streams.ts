@@ -54,6 +54,7 @@ export class LogicalStream {
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private abandonHandlers: (() => void)[] = [];
   private finishHandlers: (() => void)[] = [];
+  private connectionHandlers: (() => void)[] = [];
   /** A client is connected to this stream through another instance. */
   private remotelyAttached = false;
   /**
@@ -97,6 +98,11 @@ export class LogicalStream {
     return this.sink !== undefined;
   }
 
+  /** A client reads this stream now, through this instance or another. */
+  get connected(): boolean {
+    return this.sink !== undefined || this.remotelyAttached;
+  }
+
   /** The id a priming event carries: the position before the next event. */
   currentEventId(): string {
     return `${this.id}_${this.seq}`;
@@ -119,6 +125,11 @@ export class LogicalStream {
   onFinished(handler: () => void): void {
     if (this.done) handler();
     else this.finishHandlers.push(handler);
+  }
+
+  /** Called each time `connected` changes while the stream is unfinished (standalone-streams.ts). */
+  onConnectionChanged(handler: () => void): void {
+    if (!this.done) this.connectionHandlers.push(handler);
   }
 
   /** Append a JSON-RPC message (or a named event) and deliver it if a connection is attached. */
@@ -144,6 +155,7 @@ export class LogicalStream {
 
   /** Attach a connection, replaying events after `afterSeq`. A finished stream replays and closes. */
   attach(sink: StreamSink, afterSeq: number, prime?: { retryMs: number }): void {
+    const was = this.connected;
     if (this.graceTimer) clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
     this.remotelyAttached = false;
@@ -152,6 +164,7 @@ export class LogicalStream {
     if (prime) sink.write(encodeSse({ id: this.currentEventId(), retry: prime.retryMs, data: "" }));
     this.replayTo(sink, afterSeq);
     if (this.done) this.closeSink();
+    else this.connectionChanged(was);
   }
 
   /** Write the kept events after `afterSeq` to `sink`, with their ids, without attaching it. */
@@ -169,19 +182,29 @@ export class LogicalStream {
       return;
     }
     if (!this.remotelyAttached) this.startGrace();
+    this.connectionChanged(true);
   }
 
   /** The client reconnected through another instance: not abandoned while it stays there. */
   attachedElsewhere(): void {
+    const was = this.connected;
     this.remotelyAttached = true;
     if (this.graceTimer) clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
+    this.connectionChanged(was);
   }
 
   /** That connection ended: wait for the client again, as after a local disconnect. */
   detachedElsewhere(): void {
+    const was = this.connected;
     this.remotelyAttached = false;
     if (!this.done && !this.sink) this.startGrace();
+    this.connectionChanged(was);
+  }
+
+  private connectionChanged(was: boolean): void {
+    if (this.done || this.connected === was) return;
+    for (const h of this.connectionHandlers) h();
   }
 
   private startGrace(): void {
@@ -205,6 +228,7 @@ export class LogicalStream {
     if (this.graceTimer) clearTimeout(this.graceTimer);
     const finished = this.finishHandlers;
     this.finishHandlers = [];
+    this.connectionHandlers = [];
     for (const h of finished) h();
     if (this.resumable) this.mirror?.finished(this);
     this.closeSink();

@@ -46,7 +46,13 @@ export function createSessionEra(options: StreamableHttpOptions, shared: SharedT
     bus: options.cluster.bus,
     hub: options.hub,
     ...shared,
-    standalone: new StandaloneStreams(shared.toolEvents.presence),
+    standalone: new StandaloneStreams({
+      instance: INSTANCE_ID,
+      audiences: shared.toolEvents.presence,
+      tell: (news) => options.cluster.bus.publish({ kind: "standalone_stream", ...news }),
+      // A stream that lives is heard of at least this often (standalone-streams.ts); slack for the bus.
+      forgetAfterMs: options.streamMaxLifetimeMs + options.resumeGraceMs + 30_000,
+    }),
     inFlight: new InFlightRequests(),
     limiter: options.limiter,
     log: options.log === silentRequestLogger ? undefined : options.log,
@@ -84,7 +90,8 @@ function deliverServerEvents(state: SessionEraState, options: StreamableHttpOpti
       return;
     }
     if (event.kind === "session_notification") {
-      // The session's newest GET stream, on whichever instance holds it; none open: nobody hears it.
+      // The GET stream that carries the session's messages, on whichever instance holds it; none
+      // open: nobody hears it.
       standalone.get(event.sessionId)?.write(JSON.stringify({ jsonrpc: "2.0", method: event.method, params: event.params }));
       return;
     }
@@ -129,8 +136,8 @@ function hearOtherInstances(state: SessionEraState): void {
       case "session_ended":
         endSessionsHere(state, [message.sessionId], "session terminated");
         return;
-      case "standalone_opened":
-        state.standalone.supersede(message.sessionId, message.openedAt, message.instance, INSTANCE_ID);
+      case "standalone_stream":
+        state.standalone.heard(message);
         return;
       default:
         state.remote?.handle(message);

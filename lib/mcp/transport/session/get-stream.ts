@@ -12,7 +12,6 @@ import { audienceOf } from "../tool-events";
 import { resolveSession, resolveVersion } from "./lookup";
 import { keepSessionWhileOpen } from "./session-upkeep";
 import { refuseWhenShuttingDown } from "../stream-clock";
-import { INSTANCE_ID } from "../../cluster/cluster";
 import type { SessionEraState } from "./state";
 
 /** The GET stream's first named event (seed 001). */
@@ -78,8 +77,8 @@ export async function handleGet(state: SessionEraState, request: Request, auth: 
 
 /**
  * HEAD (RFC 9110 §9.3.2): the status and header fields GET would answer, without the content.
- * No stream is opened or resumed: opening one would replace the session's standalone stream, and
- * a stream's events are the content a HEAD does not get.
+ * No stream is opened or resumed: one opened would carry the session's messages in place of the
+ * stream that does, and a stream's events are the content a HEAD does not get.
  */
 export async function handleHead(state: SessionEraState, request: Request, auth: AuthInfo | undefined, host: RequestHost): Promise<Response> {
   const { session, headers, caller } = await admitGet(state, request, auth, host);
@@ -137,14 +136,15 @@ async function resumeStream(
 ): Promise<ReadableStream<Uint8Array>> {
   const { streamId, afterSeq, stream } = resumePoint(state, session, lastEventId);
   if (stream) {
-    // A GET stream that is no longer the session's (given up while its client was away longer
-    // than the grace period, or replaced by a newer GET): what it kept after the id, then the
-    // session's GET stream from now on. Replayed and closed, as a finished request's stream is,
-    // its client came back every `retry` to the same end and heard nothing more (outside audit,
-    // 2026-11-28); resumed as it was, it stayed open and silent, holding a stream slot (outside
-    // review). The spec's resume goes on "from that point". Its old connection, if any, ends:
-    // this one takes its place, as attach() does for a stream still current.
-    if (state.standalone.isFormer(stream)) {
+    // A GET stream that does not carry the session's messages now (given up while its client was
+    // away longer than the grace period, or another stream of the session carries them): what it
+    // kept after the id, then a new GET stream, the session's newest, which carries them from now
+    // on. Replayed and closed, as a finished request's stream is, its client came back every
+    // `retry` to the same end and heard nothing more (outside audit, 2026-11-28); resumed as it
+    // was, it stayed silent behind the stream that carries them (outside review). The spec's
+    // resume goes on "from that point". Its old connection, if any, ends: this one takes its
+    // place, as attach() does for the stream that carries them.
+    if (state.standalone.superseded(stream)) {
       stream.finish();
       return openStandaloneStream(state, request, session, protocolVersion, connection, (sink) => stream.replayTo(sink, afterSeq));
     }
@@ -177,7 +177,7 @@ function openStandaloneStream(
   const stream = state.streams.open(session.id);
   const named = wantsNamedEvents(request);
   // Only a stream that asked hears of tool runs (tool-events.ts delivers by audience).
-  const openedAt = state.standalone.set(session.id, stream, named ? audienceOf(session.subject, session.id) : undefined);
+  state.standalone.set(session.id, stream, named ? audienceOf(session.subject, session.id) : undefined);
   keepSessionWhileOpen(state, session.id, stream);
   const prime = primesStreams(protocolVersion) ? { retryMs: state.limits.retryMs } : undefined;
   const pingMs = state.limits.pingMs;
@@ -195,14 +195,8 @@ function openStandaloneStream(
     // Everyone else gets the ping as a comment, which every SSE client ignores.
     named ? { ...connection, keepAliveMs: 0, pingMs } : { ...connection, keepAliveMs: pingMs },
   );
-  // A standalone stream has no work to abandon; once the grace period passes it is simply over.
-  stream.onAbandoned(() => state.standalone.remove(session.id, stream));
-  // The newest across instances too: another instance's older stream stops receiving, once this
-  // one is sure to be served (its priming event names it: it goes out only once other instances
-  // can resume it, and a failed log is a 503 that must leave the older stream working).
-  const announce = () => {
-    state.bus.publish({ kind: "standalone_opened", sessionId: session.id, openedAt, instance: INSTANCE_ID });
-    return body;
-  };
-  return stream.logged ? stream.logged.then(announce) : Promise.resolve(announce());
+  // A standalone stream has no work to abandon: once the grace period passes it is simply over
+  // (and leaves the table). Its priming event names it: it goes out only once other instances
+  // can resume it, which is also when they hear of it (standalone-streams.ts).
+  return stream.logged ? stream.logged.then(() => body) : Promise.resolve(body);
 }
