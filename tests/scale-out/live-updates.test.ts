@@ -86,27 +86,36 @@ describe("resource updates reach subscribers on the other instance", () => {
     expect(heard).toEqual([`world://${x}`]);
   }, 60_000);
 
-  it("2025-11-25: a session with a GET stream on each instance hears each update once, on its newest stream", async () => {
-    // An outside audit: each instance delivered to the newest stream it held, so a session with
-    // one on A and one on B heard every message twice (basic/transports §multiple connections:
-    // each message on one stream only, never broadcast).
-    const owner = newSubject("two-streams");
+  const isUpdate = (e: SseEvent) => methodOf(e) === "notifications/resources/updated";
+
+  /**
+   * A 2025-11-25 session on A subscribed to a new world of its owner's, with a GET stream on A and,
+   * 300 ms later, a newer one on B. The newer stream's announcement travels the bus: writes go on
+   * until the newer stream hears one (`heard`).
+   */
+  async function streamsOnAThenB(label: string, worldName: string) {
+    const owner = newSubject(label);
     const mine = await writerOnB(owner);
-    const x = await createWorld(mine, "Twice Watched World");
+    const x = await createWorld(mine, worldName);
     const session = await initialize(A, { token: await cluster.tokenFor(owner) });
     expect((await postMessage(A, session.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
     await request(A, session.headers, "resources/subscribe", { uri: `world://${x}` });
-    const isUpdate = (e: SseEvent) => methodOf(e) === "notifications/resources/updated";
-
     const older = await openStream(A, { method: "GET", headers: session.headers });
     await sleep(300);
     const newer = await openStream(B, { method: "GET", headers: session.headers });
-    // The newer stream's announcement travels the bus; write until the newest stream hears.
     let heard: SseEvent | undefined;
     for (let i = 0; i < 20 && !heard; i++) {
       await callTool(B, mine.headers, "update_world", { worldId: x, tone: `tone ${i}` });
       heard = await newer.reader.until(isUpdate, 500).catch(() => undefined);
     }
+    return { mine, x, session, older, newer, heard };
+  }
+
+  it("2025-11-25: a session with a GET stream on each instance hears each update once, on its newest stream", async () => {
+    // An outside audit: each instance delivered to the newest stream it held, so a session with
+    // one on A and one on B heard every message twice (basic/transports §multiple connections:
+    // each message on one stream only, never broadcast).
+    const { mine, x, older, newer, heard } = await streamsOnAThenB("two-streams", "Twice Watched World");
     expect(heard && messageOf(heard)?.params).toMatchObject({ uri: `world://${x}` });
     // Later writes too reach the newest stream alone; the older one stays open and silent.
     await callTool(B, mine.headers, "update_world", { worldId: x, tone: "once more" });
@@ -125,22 +134,7 @@ describe("resource updates reach subscribers on the other instance", () => {
     // An outside review: the older stream stayed silent for good, while the update went to the
     // newer one's resume log (and past the grace period nowhere). basic/transports §multiple
     // connections: each message on one of the *connected* streams.
-    const owner = newSubject("fallback");
-    const mine = await writerOnB(owner);
-    const x = await createWorld(mine, "Fallback World");
-    const session = await initialize(A, { token: await cluster.tokenFor(owner) });
-    expect((await postMessage(A, session.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
-    await request(A, session.headers, "resources/subscribe", { uri: `world://${x}` });
-    const isUpdate = (e: SseEvent) => methodOf(e) === "notifications/resources/updated";
-
-    const older = await openStream(A, { method: "GET", headers: session.headers });
-    await sleep(300);
-    const newer = await openStream(B, { method: "GET", headers: session.headers });
-    let heard: SseEvent | undefined;
-    for (let i = 0; i < 20 && !heard; i++) {
-      await callTool(B, mine.headers, "update_world", { worldId: x, tone: `tone ${i}` });
-      heard = await newer.reader.until(isUpdate, 500).catch(() => undefined);
-    }
+    const { mine, x, session, older, newer, heard } = await streamsOnAThenB("fallback", "Fallback World");
     expect(heard).toBeDefined();
     // The last id the newer stream's client saw (a late update of the loop included).
     let newerId = heard?.id ?? "";
