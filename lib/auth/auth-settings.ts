@@ -60,15 +60,22 @@ export interface ProtectedResource {
   documentation?: string | undefined;
   /** The `aud` its tokens carry when that is not its URL (an issuer's API identifier). */
   audience?: string | undefined;
+  /**
+   * Scopes of its own catalogue granted to a token that carries no scope claim at all (an issuer
+   * such as Supabase that never writes one); default none. Per resource: another endpoint's
+   * catalogue names other scopes.
+   */
+  implicitScopes?: readonly string[] | undefined;
 }
 
 /**
  * The resource the MCP_RESOURCE_* variables describe (MCP_RESOURCE_URL, MCP_RESOURCE_NAME,
- * MCP_RESOURCE_DOCUMENTATION, MCP_AUTH_AUDIENCE), mounted at `path`: the app's primary endpoint.
- * Another endpoint of the same deployment describes itself ({ path, name }) and shares only the origin.
+ * MCP_RESOURCE_DOCUMENTATION, MCP_AUTH_AUDIENCE, MCP_AUTH_IMPLICIT_SCOPES), mounted at `path`: the
+ * app's primary endpoint. Another endpoint of the same deployment describes itself ({ path, name,
+ * implicitScopes? }) and shares only the origin.
  */
-export function resourceFromEnv(env: Pick<Env, "MCP_RESOURCE_URL" | "MCP_RESOURCE_NAME" | "MCP_RESOURCE_DOCUMENTATION" | "MCP_AUTH_AUDIENCE">, path: string): ProtectedResource {
-  return { path, url: env.MCP_RESOURCE_URL, name: env.MCP_RESOURCE_NAME, documentation: env.MCP_RESOURCE_DOCUMENTATION, audience: env.MCP_AUTH_AUDIENCE };
+export function resourceFromEnv(env: Pick<Env, "MCP_RESOURCE_URL" | "MCP_RESOURCE_NAME" | "MCP_RESOURCE_DOCUMENTATION" | "MCP_AUTH_AUDIENCE" | "MCP_AUTH_IMPLICIT_SCOPES">, path: string): ProtectedResource {
+  return { path, url: env.MCP_RESOURCE_URL, name: env.MCP_RESOURCE_NAME, documentation: env.MCP_RESOURCE_DOCUMENTATION, audience: env.MCP_AUTH_AUDIENCE, implicitScopes: env.MCP_AUTH_IMPLICIT_SCOPES };
 }
 
 type ResourceUrlEnv = Pick<Env, "MCP_RESOURCE_URL" | "VERCEL_PROJECT_PRODUCTION_URL">;
@@ -159,8 +166,9 @@ export function resolveAuthSettings(env: Env, scopes: ScopeCatalog, resource: Pr
     throw new AuthConfigError(`MCP_AUTH_ALGORITHMS accepts asymmetric algorithms only (got ${badAlgorithms.join(", ")}); HS256 is enabled by MCP_AUTH_HS256_SECRET`);
   }
   if (env.MCP_AUTH_HS256_SECRET && builtin) throw new AuthConfigError("MCP_AUTH_HS256_SECRET needs MCP_AUTH_ISSUER (the issuer the shared-secret tokens name)");
-  const unknownImplicit = env.MCP_AUTH_IMPLICIT_SCOPES.filter((s) => !scopes.some((d) => d.name === s));
-  if (unknownImplicit.length > 0) throw new AuthConfigError(`MCP_AUTH_IMPLICIT_SCOPES names unknown scopes: ${unknownImplicit.join(", ")}`);
+  const implicitScopes = resource.implicitScopes ?? [];
+  const unknownImplicit = implicitScopes.filter((s) => !scopes.some((d) => d.name === s));
+  if (unknownImplicit.length > 0) throw new AuthConfigError(`the implicit scopes of ${resource.path} (MCP_AUTH_IMPLICIT_SCOPES for the primary endpoint) name scopes it does not have: ${unknownImplicit.join(", ")}`);
 
   if (!resource.path.startsWith("/")) throw new AuthConfigError(`the resource's path must start with "/" (got ${JSON.stringify(resource.path)})`);
 
@@ -191,6 +199,6 @@ export function resolveAuthSettings(env: Env, scopes: ScopeCatalog, resource: Pr
     clockToleranceSeconds: env.MCP_AUTH_CLOCK_TOLERANCE_SECONDS,
     maxTokenAgeSeconds: env.MCP_AUTH_MAX_TOKEN_AGE_SECONDS,
     jwks: { cooldownMs: env.MCP_AUTH_JWKS_COOLDOWN_MS, cacheMaxAgeMs: env.MCP_AUTH_JWKS_CACHE_MAX_AGE_MS, timeoutMs: env.MCP_AUTH_JWKS_TIMEOUT_MS },
-    implicitScopes: env.MCP_AUTH_IMPLICIT_SCOPES,
+    implicitScopes,
   };
 }

@@ -181,6 +181,10 @@ describe("registration refuses URIs that are not absolute and names that are emp
     expect(() => new Registry({ resourceTemplates: [template(uriTemplate)] })).toThrow(`Resource template ${JSON.stringify(uriTemplate)} does not make absolute URIs`);
   });
 
+  it.each(["test://s{?q,r}", "test://{a}/{b*}", "test://s{/seg}", "test://s/{a:3}", "test://{#frag}"])("resource template %j with an operator it does not read", (uriTemplate) => {
+    expect(() => new Registry({ resourceTemplates: [template(uriTemplate)] })).toThrow(`Resource template ${uriTemplate}: only {var} (one path segment) and {+var}`);
+  });
+
   it("accepts the URIs resources use", () => {
     const uris = ["test://a", "worldcrafter://guide", "ui://widget/card-0123abcd.html", "https://example.com/a?b=c#d", "urn:isbn:0451450523", "file:///tmp/a.txt"];
     expect(new Registry({ resources: uris.map((u) => resource(u)), resourceTemplates: [template("{+base}/notes/{id}")] }).listResources().items).toHaveLength(uris.length);

@@ -75,6 +75,17 @@ describe("a second endpoint's protected resource", () => {
     expect(resolveAuthSettings(vercel, WORLD_SCOPES, worldcrafterResource(vercel)).resourceUrl).toBe("https://notes.vercel.app/api/mcp");
   });
 
+  // Outside review: MCP_AUTH_IMPLICIT_SCOPES (WorldCrafter's worlds:*) was checked against every
+  // endpoint's catalogue, so no value let two endpoints start. It is the primary endpoint's; another
+  // names its own.
+  it("takes MCP_AUTH_IMPLICIT_SCOPES for the primary endpoint only; another names its own implicit scopes", () => {
+    const supabase = loadEnv({ ...deployment, MCP_AUTH_IMPLICIT_SCOPES: "worlds:read,worlds:write" });
+    expect(resolveAuthSettings(supabase, WORLD_SCOPES, worldcrafterResource(supabase)).implicitScopes).toEqual(["worlds:read", "worlds:write"]);
+    expect(resolveAuthSettings(supabase, NOTES_SCOPES, { path: NOTES_PATH, name: "Notes" }).implicitScopes).toEqual([]);
+    expect(resolveAuthSettings(supabase, NOTES_SCOPES, { path: NOTES_PATH, name: "Notes", implicitScopes: ["notes:read"] }).implicitScopes).toEqual(["notes:read"]);
+    expect(() => resolveAuthSettings(supabase, NOTES_SCOPES, { path: NOTES_PATH, name: "Notes", implicitScopes: ["worlds:read"] })).toThrow(/implicit scopes of \/api\/notes .*worlds:read/);
+  });
+
   it("refuses a token issued for WorldCrafter's /api/mcp, pointing at its own metadata", async () => {
     const refused = await toolsList(`Bearer ${await tokenFor(MCP_URL)}`);
     expect(refused.status).toBe(401);

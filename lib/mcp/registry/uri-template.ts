@@ -27,7 +27,7 @@ export function compileUriTemplate(template: string): UriTemplate {
   }
   const rest = template.slice(last);
   if (/[{}]/.test(rest) || /\{[^+A-Za-z0-9_]/.test(template)) {
-    throw new Error(`Unsupported URI template expression in ${template}`);
+    throw new Error(`Resource template ${template}: only {var} (one path segment) and {+var} (the rest, slashes included) are supported, not RFC 6570's other operators ({?q}, {/seg}, {#frag}, {var*}, {var:3}…)`);
   }
   pattern += escapeRegExp(rest) + "$";
   const regex = new RegExp(pattern);
