@@ -7,7 +7,9 @@ import { addKeyRow, developmentSecret, readKeyRows, SIGNING_ALG } from "./key-fi
 import { KEY_GRACE_SECONDS } from "./published-keys";
 import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER } from "./paths";
 import { keepRefreshTokenScope, tokenStorage } from "./refresh-scope";
+import { requestCounter } from "./request-counts";
 import { requestHooks } from "./request-hooks";
+import { signInAttempts } from "./sign-in-attempts";
 import { offeredScopeNames, type AuthServerSettings } from "./settings";
 
 /**
@@ -32,6 +34,9 @@ import { offeredScopeNames, type AuthServerSettings } from "./settings";
 
 const KEY_ROTATION_SECONDS = 90 * 24 * 3600;
 
+/** The window of the per-minute limits (token, revocation, registration), and of better-auth's longest defaults. */
+const MINUTE = 60;
+
 /** @better-auth/oauth-provider's client-management endpoints this app does not offer (clients register at /oauth2/register). */
 const UNUSED_CLIENT_ENDPOINTS = [
   "/oauth2/create-client",
@@ -50,6 +55,7 @@ export async function buildAuthServer(settings: AuthServerSettings) {
   const keysDir = settings.keysDir;
   const prisma = await getPrisma();
   const scopeNames = offeredScopeNames(settings);
+  const counter = requestCounter(Math.max(MINUTE, settings.signIn.windowSeconds));
   return betterAuth({
     appName: settings.resourceName,
     baseURL: settings.issuer,
@@ -64,7 +70,8 @@ export async function buildAuthServer(settings: AuthServerSettings) {
     },
     rateLimit: {
       enabled: settings.addressLimits,
-      storage: "database",
+      // Fixed windows in the database (request-counts.ts says why not better-auth's own storage).
+      customStorage: counter.storage,
       customRules: {
         "/sign-in/email": { window: settings.signIn.windowSeconds, max: settings.signIn.attemptsPerAddress },
         "/sign-up/email": { window: settings.signIn.windowSeconds, max: settings.signIn.attemptsPerAddress },
@@ -78,6 +85,8 @@ export async function buildAuthServer(settings: AuthServerSettings) {
     telemetry: { enabled: false },
     hooks: { before: requestHooks(settings), after: keepRefreshTokenScope },
     plugins: [
+      // Before the provider: its after-hooks on sign-in may replace the answer this one reads.
+      signInAttempts(settings, counter),
       jwt({
         jwt: { issuer: settings.issuer },
         disableSettingJwtHeader: true,
@@ -112,10 +121,10 @@ export async function buildAuthServer(settings: AuthServerSettings) {
         codeExpiresIn: 600,
         // Per address, counted in the database; the rest keep better-auth's defaults (settings.ts says why these two differ).
         rateLimit: {
-          token: { window: 60, max: settings.perMinute.token },
+          token: { window: MINUTE, max: settings.perMinute.token },
           // Hosts revoke from the same servers when a person disconnects: a 429 there would leave the grant alive.
-          revoke: { window: 60, max: settings.perMinute.token },
-          register: { window: 60, max: settings.perMinute.register },
+          revoke: { window: MINUTE, max: settings.perMinute.token },
+          register: { window: MINUTE, max: settings.perMinute.register },
         },
       }),
       ...(settings.oidc

@@ -1,5 +1,4 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
-import { sql } from "../db/prisma";
 import { isLoopbackHost } from "../http/loopback-host";
 import { isInactiveJwt, NOT_HELD_TOKEN } from "./inactive-jwt";
 import { WEB_PAGE_FIELDS, httpsUrlOf, isCodeChallenge, isWebPage, registrationProblem, signUpProblem, unplainParameter, type UnplainParameter } from "./input-limits";
@@ -23,10 +22,10 @@ import { offeredScopeNames, signUpRefusal, type AuthServerSettings } from "./set
  *   client sends no `resource`, and `offline_access` is asked for so a linked account stays
  *   linked (ChatGPT and Claude refresh; the consent page says so);
  * - sign-up: the policy of MCP_AUTH_SIGNUP and MCP_AUTH_SIGNUP_DOMAINS;
- * - sign-in: attempts per account, counted in the database so every instance counts together
- *   (per address, better-auth's own limiter does the same);
  * - every endpoint: a callback URL that leaves this site is refused (no open redirect), and so is
  *   a parameter with a control character or a lone surrogate (PostgreSQL cannot store a NUL).
+ * Failed sign-ins per account are counted by ./sign-in-attempts.ts, which needs a hook after the
+ * endpoint as well.
  */
 
 const CALLBACK_FIELDS = ["callbackURL", "redirectTo", "errorCallbackURL", "newUserCallbackURL"] as const;
@@ -94,20 +93,6 @@ function withOfflineAccess(scope: unknown): string | undefined {
   if (typeof scope !== "string") return undefined;
   const scopes = scope.split(" ").filter(Boolean);
   return scopes.includes(OFFLINE_ACCESS) ? scope : [...scopes, OFFLINE_ACCESS].join(" ");
-}
-
-/** One more sign-in attempt for `account`; the number in the current window (one atomic statement). */
-async function countAttempt(account: string, windowSeconds: number): Promise<number> {
-  const now = Date.now();
-  const rows = await sql<{ count: number }>(
-    `INSERT INTO rate_limit (id, key, count, "lastRequest") VALUES ($1, $1, 1, $2)
-     ON CONFLICT (key) DO UPDATE SET
-       count = CASE WHEN rate_limit."lastRequest" < $3 THEN 1 ELSE rate_limit.count + 1 END,
-       "lastRequest" = CASE WHEN rate_limit."lastRequest" < $3 THEN $2 ELSE rate_limit."lastRequest" END
-     RETURNING count`,
-    [`sign-in-account:${account}`, now, now - windowSeconds * 1000],
-  );
-  return Number(rows[0]?.count ?? 0);
 }
 
 const REDIRECT_URI_FIELDS: ReadonlySet<string> = new Set(["redirect_uris", "post_logout_redirect_uris"]);
@@ -231,13 +216,6 @@ export function requestHooks(settings: AuthServerSettings) {
         if (tooLong) throw new APIError("BAD_REQUEST", { message: tooLong, code: "FIELD_TOO_LONG" });
         const refusal = signUpRefusal(settings, typeof body.email === "string" ? body.email : "");
         if (refusal) throw new APIError("FORBIDDEN", { message: refusal, code: settings.signUp.open ? "SIGN_UP_DOMAIN" : "SIGN_UP_CLOSED" });
-        return;
-      }
-      case "/sign-in/email": {
-        const email = typeof body.email === "string" ? body.email.trim().toLowerCase() : "";
-        if (email && (await countAttempt(email, settings.signIn.windowSeconds)) > settings.signIn.attemptsPerAccount) {
-          throw new APIError("TOO_MANY_REQUESTS", { message: "Too many sign-in attempts for this account: wait a few minutes and try again.", code: "TOO_MANY_ATTEMPTS" });
-        }
         return;
       }
       default:

@@ -124,7 +124,7 @@ const EnvSchema = z.object({
   MCP_AUTH_SIGNUP_DOMAINS: list.pipe(z.array(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, "each entry must be a domain"))).default([]),
   MCP_AUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).max(24 * 3600).default(900),
   MCP_AUTH_REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(365 * 24 * 3600).default(30 * 24 * 3600),
-  /** Failed sign-ins per account (and, separately, per address) in MCP_AUTH_SIGN_IN_WINDOW_SECONDS. */
+  /** Failed sign-ins per account in MCP_AUTH_SIGN_IN_WINDOW_SECONDS (successful ones are not counted); per address, five times as many sign-ins, failed or not. */
   MCP_AUTH_SIGN_IN_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(10),
   MCP_AUTH_SIGN_IN_WINDOW_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
   /** better-auth's per-address limits on its endpoints (token, registration, sign-in…); the per-account sign-in limit always applies. */

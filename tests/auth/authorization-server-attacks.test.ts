@@ -259,6 +259,24 @@ describe("authorization server attack matrix", () => {
       const right = await fetch(api("/sign-in/email"), { method: "POST", headers: { origin: as.origin, "content-type": "application/json" }, body: JSON.stringify({ email: person.email, password: person.password }) });
       expect(right.status).toBe(429);
     });
+    // Outside review (2026-11-28): every sign-in was counted, so the eleventh correct one in a
+    // window (MCP_AUTH_SIGN_IN_ATTEMPTS, "failed sign-ins per account") was refused 429.
+    it("25a. only failed sign-ins count against the account: signing in often is never refused, and a success does not wipe the failures", async () => {
+      const person = await signedInPerson();
+      const signIn = async (password: string) => {
+        const res = await fetch(api("/sign-in/email"), { method: "POST", headers: { origin: as.origin, "content-type": "application/json" }, body: JSON.stringify({ email: person.email, password }) });
+        await res.arrayBuffer();
+        return res.status;
+      };
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) statuses.push(await signIn(person.password));
+      expect(statuses).toEqual(Array<number>(8).fill(200));
+      // Five failures are allowed (MCP_AUTH_SIGN_IN_ATTEMPTS here); a success between them neither counts nor starts over.
+      for (let i = 0; i < 4; i++) expect(await signIn(`wrong-${i}-password`)).toBe(401);
+      expect(await signIn(person.password)).toBe(200);
+      expect(await signIn("wrong-5-password")).toBe(401);
+      expect(await signIn("wrong-6-password")).toBe(429);
+    });
     it("26. sign-up and sign-in posted from another site are refused (login CSRF)", async () => {
       const signIn = await fetch(api("/sign-in/email"), { method: "POST", headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: "victim@example.com", password: "correct horse battery" }) });
       expect(signIn.status).toBe(403);

@@ -17,6 +17,8 @@ export interface AuthServerUnderTest {
   origin: string;
   mcpUrl: string;
   database: TestSchema;
+  /** The server's environment (what startAuthServer set and the caller added). */
+  env: Readonly<Record<string, string>>;
   stop(): Promise<void>;
 }
 
@@ -24,26 +26,33 @@ export async function startAuthServer(env: Record<string, string> = {}): Promise
   const database = await migratedTestSchema("wc_oauth");
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
+  const serverEnv = {
+    DATABASE_URL: database.url,
+    BETTER_AUTH_SECRET: AUTH_TEST_SECRET,
+    MCP_RESOURCE_URL: `${origin}/api/mcp`,
+    MCP_AUTH_MODE: "required",
+    MCP_AUTH_ACCESS_TOKEN_TTL_SECONDS: String(ACCESS_TOKEN_TTL_SECONDS),
+    MCP_AUTH_CLOCK_TOLERANCE_SECONDS: "0",
+    MCP_RATE_LIMITS: "0",
+    MCP_REQUEST_STATE_SECRET: "oauth-test-request-state-secret-0123456789abcdef",
+    ...env,
+  };
   try {
-    const server = await startNextServer({
-      port,
-      env: {
-        DATABASE_URL: database.url,
-        BETTER_AUTH_SECRET: AUTH_TEST_SECRET,
-        MCP_RESOURCE_URL: `${origin}/api/mcp`,
-        MCP_AUTH_MODE: "required",
-        MCP_AUTH_ACCESS_TOKEN_TTL_SECONDS: String(ACCESS_TOKEN_TTL_SECONDS),
-        MCP_AUTH_CLOCK_TOLERANCE_SECONDS: "0",
-        MCP_RATE_LIMITS: "0",
-        MCP_REQUEST_STATE_SECRET: "oauth-test-request-state-secret-0123456789abcdef",
-        ...env,
-      },
-    });
-    return { server, origin, mcpUrl: `${origin}/api/mcp`, database, stop: async () => { await server.stop(); await database.drop(); } };
+    const server = await startNextServer({ port, env: serverEnv });
+    return { server, origin, mcpUrl: `${origin}/api/mcp`, database, env: serverEnv, stop: async () => { await server.stop(); await database.drop(); } };
   } catch (error) {
     await database.drop();
     throw error;
   }
+}
+
+/**
+ * Another instance of `first`'s deployment: its environment, database and issuer (requests to it
+ * name `first.origin` as their Origin), on a port of its own. Stop it before `first`, which drops
+ * the database.
+ */
+export async function startAnotherInstance(first: AuthServerUnderTest): Promise<RunningNextServer> {
+  return startNextServer({ port: await freePort(), env: { ...first.env } });
 }
 
 export interface McpReply {
