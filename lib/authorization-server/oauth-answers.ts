@@ -78,6 +78,17 @@ function unsupportedMediaType(path: string, answer: Response): Response {
   return oauthError(415, "invalid_request", "the body must be application/x-www-form-urlencoded", answer.headers);
 }
 
+/**
+ * RFC 7662 §2.3: a client whose credentials fail at the introspection endpoint is answered 401
+ * invalid_client as in RFC 6749 §5.2; better-auth answers 400 unless the client sent Basic
+ * credentials (an unknown client_id, a wrong client_secret in the body). A 401 carries a
+ * challenge (RFC 9110 §11.6.1): Basic, the scheme this endpoint reads besides the body (RFC 7617
+ * §2 requires the realm).
+ */
+function introspectionClientRefused(answer: Response, description: string): Response {
+  return oauthError(401, "invalid_client", description, answer.headers, { "www-authenticate": `Basic realm="${INTROSPECTION_ENDPOINT}"` });
+}
+
 async function errorBody(answer: Response): Promise<ErrorBody | undefined> {
   try {
     const body: unknown = JSON.parse(await answer.clone().text());
@@ -180,6 +191,9 @@ export async function conformOAuthAnswer(request: Request, answer: Response): Pr
   }
   const body = await errorBody(answer);
   if (answer.status === 415 && body?.code === "UNSUPPORTED_MEDIA_TYPE") return unsupportedMediaType(path, answer);
+  if (path === INTROSPECTION_ENDPOINT && body?.error === "invalid_client" && (answer.status === 400 || answer.status === 401)) {
+    return introspectionClientRefused(answer, typeof body.error_description === "string" ? body.error_description : "client authentication failed");
+  }
   // RFC 7636 §4.6: a code_verifier that does not match the challenge is invalid_grant, and RFC
   // 6749 §5.2 gives it status 400; better-auth answers 401 invalid_request.
   if (path === TOKEN_ENDPOINT && answer.status === 401 && body?.error === "invalid_request" && body.error_description === "code verification failed") {

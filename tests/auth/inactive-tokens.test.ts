@@ -135,6 +135,31 @@ describe("introspection as documented", () => {
     expect(JSON.parse(anonymous.text)).toMatchObject({ error: "invalid_client" });
   });
 
+  // RFC 7662 §2.3: bad client credentials are 401 as in RFC 6749 §5.2; better-auth answered 400
+  // unless the client used Basic (outside review, 2026-11-28). A 401 carries a challenge (RFC 9110 §11.6.1).
+  it("bad client credentials are 401 invalid_client with a Basic challenge, however they were sent", async () => {
+    const posting = await flow.register({ client_name: "posting client", redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_post" });
+    expect(posting.status).toBe(201);
+    const basicOf = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
+    const basicId = Buffer.from(basic.slice(6), "base64").toString().split(":")[0]!;
+    const attempts: [string, Promise<Answer>][] = [
+      ["body, unknown client_id", post("/oauth2/introspect", { token: fresh, client_id: "no-such-client", client_secret: "some-secret" })],
+      ["body, wrong secret", post("/oauth2/introspect", { token: fresh, client_id: String(posting.body.client_id), client_secret: "wrong-secret" })],
+      ["body, a public client's id alone", post("/oauth2/introspect", { token: fresh, client_id: publicClientId })],
+      ["Basic, unknown client_id", introspect(fresh, basicOf("no-such-client", "some-secret"))],
+      ["Basic, wrong secret", introspect(fresh, basicOf(basicId, "wrong-secret"))],
+    ];
+    for (const [what, pending] of attempts) {
+      const answer = await pending;
+      expect(answer.status, what).toBe(401);
+      expect(JSON.parse(answer.text), what).toMatchObject({ error: "invalid_client" });
+      expect(answer.headers.get("www-authenticate"), what).toMatch(/^Basic realm="/);
+    }
+    // The right secret in the body still introspects.
+    const right = await post("/oauth2/introspect", { token: fresh, client_id: String(posting.body.client_id), client_secret: String(posting.body.client_secret) });
+    expect(right.status).toBe(200);
+  });
+
   it("another client's live access token is described by no more than its own payload says", async () => {
     const answer = JSON.parse((await introspect(fresh)).text) as Record<string, unknown>;
     const payload = JSON.parse(Buffer.from(fresh.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
