@@ -1,3 +1,4 @@
+import type { AuthEndpoint } from "./endpoint-table";
 import { isCodeChallenge } from "./input-limits";
 import { AUTH_BASE_PATH, AuthPage } from "./paths";
 import { cutText } from "../text/cut-text";
@@ -70,12 +71,27 @@ function errorPage(error: string, extra: Readonly<Record<string, string>> = {}):
 }
 
 /**
- * better-call refuses a body of another media type with its own shape: the OAuth one instead.
- * Registration takes JSON (RFC 7591 §3.1); the others form encoding (RFC 6749 §3.2, RFC 7009 §2.1).
+ * better-call refuses a body of another media type with its own shape: the OAuth one instead,
+ * naming what the endpoint reads (endpoint-table.ts): JSON for registration (RFC 7591 §3.1) and
+ * consent, form encoding for token, revocation and introspection (RFC 6749 §3.2, RFC 7009 §2.1).
  */
-function unsupportedMediaType(path: string, answer: Response): Response {
-  if (path === REGISTRATION_ENDPOINT) return oauthError(415, "invalid_client_metadata", "the body must be application/json", answer.headers);
-  return oauthError(415, "invalid_request", "the body must be application/x-www-form-urlencoded", answer.headers);
+function unsupportedMediaType(path: string, answer: Response, endpoint: AuthEndpoint | undefined): Response {
+  const description = endpoint ? `the body must be ${endpoint.mediaTypes.join(" or ")}` : "the body's media type is not one this endpoint reads";
+  return oauthError(415, path === REGISTRATION_ENDPOINT ? "invalid_client_metadata" : "invalid_request", description, answer.headers);
+}
+
+/**
+ * A method `endpoint` does not take: 405 with its `Allow` (RFC 9110 §15.5.6), which lists the
+ * same methods whatever was sent; the OAuth error shape at the OAuth endpoints, better-auth's own
+ * ({message, code}) elsewhere.
+ */
+export function methodNotAllowed(path: string, endpoint: AuthEndpoint): Response {
+  const description = `this endpoint takes ${endpoint.methods.join(" or ")} only`;
+  const headers = new Headers({ allow: endpoint.allow });
+  if (path.startsWith(OAUTH_ENDPOINTS)) return oauthError(405, "invalid_request", description, headers);
+  headers.set("content-type", "application/json");
+  headers.set("cache-control", "no-store");
+  return new Response(JSON.stringify({ message: description, code: "METHOD_NOT_ALLOWED" }), { status: 405, headers });
 }
 
 /**
@@ -174,8 +190,8 @@ export async function repeatedParameterAnswer(request: Request): Promise<Respons
   return oauthError(400, "invalid_request", `the parameter ${JSON.stringify(cutText(name, 64))} is included more than once (RFC 6749 §3.1)`, new Headers());
 }
 
-/** `answer` from better-auth for `request`, as the RFCs have it. */
-export async function conformOAuthAnswer(request: Request, answer: Response): Promise<Response> {
+/** `answer` from better-auth for `request` to `endpoint` (endpoint-table.ts), as the RFCs have it. */
+export async function conformOAuthAnswer(request: Request, answer: Response, endpoint: AuthEndpoint | undefined): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname;
   if (path === AUTHORIZATION_ENDPOINT) {
@@ -185,12 +201,8 @@ export async function conformOAuthAnswer(request: Request, answer: Response): Pr
   }
   if (!path.startsWith(OAUTH_ENDPOINTS) || answer.ok) return answer;
   if (answer.status === 429) return tooManyRequests(answer);
-  // A GET (or PUT…) was answered 404 with no body, as if the endpoint were not there (RFC 9110 §15.5.6).
-  if (RFC_POST_ENDPOINTS.has(path) && request.method !== "POST" && request.method !== "OPTIONS" && answer.status === 404) {
-    return oauthError(405, "invalid_request", "this endpoint takes POST only", answer.headers, { allow: "POST" });
-  }
   const body = await errorBody(answer);
-  if (answer.status === 415 && body?.code === "UNSUPPORTED_MEDIA_TYPE") return unsupportedMediaType(path, answer);
+  if (answer.status === 415 && body?.code === "UNSUPPORTED_MEDIA_TYPE") return unsupportedMediaType(path, answer, endpoint);
   if (path === INTROSPECTION_ENDPOINT && body?.error === "invalid_client" && (answer.status === 400 || answer.status === 401)) {
     return introspectionClientRefused(answer, typeof body.error_description === "string" ? body.error_description : "client authentication failed");
   }

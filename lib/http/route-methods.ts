@@ -8,7 +8,9 @@ import { SERVED_METHODS } from "./request-gate.mjs";
  * - every method the route lacks is 405 with `Allow` (RFC 9110 §15.5.6: a 405 MUST carry it);
  *   Next's own 405 has none;
  * - OPTIONS carries the same `Allow`: the route's own answer (a CORS preflight) with it set, or
- *   204 with it alone.
+ *   204 with it alone. A route whose resources take different methods (a catch-all: better-auth's
+ *   endpoints) has a handler for every method and sets `Allow` itself, per resource, with
+ *   allowHeader(); an OPTIONS answer that carries one, or did not succeed, is left as it is.
  * Handlers the route has pass through untouched (the hot POST paths gain nothing per request).
  */
 
@@ -18,12 +20,19 @@ export type RouteHandler<Context> = (request: Request, context: Context) => Resp
 
 export type RouteExports<Context> = Record<RouteMethod, RouteHandler<Context>>;
 
-/** The methods a route answers, in Next's order, for `Allow`. */
-function allowOf(handlers: Partial<Record<RouteMethod, unknown>>): string {
-  const served = new Set<RouteMethod>(["OPTIONS"]);
-  for (const method of SERVED_METHODS) if (handlers[method]) served.add(method);
+/**
+ * `Allow` for a resource that takes `methods`, in Next's order: with OPTIONS, which every route
+ * answers, and HEAD wherever GET is (RFC 9110 §9.3.2; answered from GET below).
+ */
+export function allowHeader(methods: Iterable<RouteMethod>): string {
+  const served = new Set<RouteMethod>(["OPTIONS", ...methods]);
   if (served.has("GET")) served.add("HEAD");
   return SERVED_METHODS.filter((m) => served.has(m)).join(", ");
+}
+
+/** The methods a route answers, for `Allow`. */
+function allowOf(handlers: Partial<Record<RouteMethod, unknown>>): string {
+  return allowHeader(SERVED_METHODS.filter((method) => handlers[method]));
 }
 
 /** `response` with its content dropped: the status and header fields stay (RFC 9110 §9.3.2). */
@@ -37,6 +46,7 @@ function headFromGet<Context>(get: RouteHandler<Context>): RouteHandler<Context>
 }
 
 function withAllow(response: Response, allow: string): Response {
+  if (!response.ok || response.headers.has("allow")) return response;
   const headers = new Headers(response.headers);
   headers.set("allow", allow);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });

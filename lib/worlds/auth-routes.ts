@@ -10,7 +10,8 @@ import { AUTH_MAX_BODY_BYTES } from "../authorization-server/input-limits";
 import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER } from "../authorization-server/paths";
 import type { BuiltinAuthorizationServer } from "../authorization-server/auth-server";
 import { isFormAction, submitForm } from "../authorization-server/form-flow";
-import { conformOAuthAnswer, repeatedParameterAnswer } from "../authorization-server/oauth-answers";
+import { endpointTable } from "../authorization-server/endpoint-table";
+import { conformOAuthAnswer, methodNotAllowed, repeatedParameterAnswer } from "../authorization-server/oauth-answers";
 import { builtinAuthServer } from "./authorization";
 
 /**
@@ -83,32 +84,54 @@ function crossSiteRefusal(request: Request, path: string, issuer: string): Respo
   return undefined;
 }
 
-/** better-auth's answer, the body read first within AUTH_MAX_BODY_BYTES (better-auth reads any size). */
-async function betterAuthAnswer(server: BuiltinAuthorizationServer, request: Request): Promise<Response> {
+/**
+ * better-auth's answer, the body read first within AUTH_MAX_BODY_BYTES (better-auth reads any
+ * size). A method the endpoint does not take is 405 with its `Allow` (better-auth's router said
+ * 404, as for a path that is not there); an unknown path is left to better-auth's 404.
+ */
+async function betterAuthAnswer(server: BuiltinAuthorizationServer, request: Request, path: string): Promise<Response> {
+  const auth = await server.auth();
+  const endpoint = endpointTable(auth).at(path);
+  if (endpoint && !endpoint.methods.some((method) => method === request.method)) return methodNotAllowed(path, endpoint);
   const bounded = await boundedRequest(request);
   if (bounded instanceof Response) return bounded;
   const repeated = await repeatedParameterAnswer(bounded);
   if (repeated) return repeated;
-  return conformOAuthAnswer(bounded, await (await server.auth()).handler(forBetterAuth(bounded)));
+  return conformOAuthAnswer(bounded, await auth.handler(forBetterAuth(bounded)), endpoint);
 }
 
 async function handleApi(request: Request): Promise<Response> {
   const state = builtinAuthServer();
   const path = new URL(request.url).pathname;
   const refused = unavailable() ?? (state.kind === "ready" ? crossSiteRefusal(request, path, state.server.settings.issuer) : undefined);
-  const answer = refused ?? (state.kind === "ready" ? await betterAuthAnswer(state.server, request) : json(404, { error: "not_found" }));
+  const answer = refused ?? (state.kind === "ready" ? await betterAuthAnswer(state.server, request, path) : json(404, { error: "not_found" }));
   return PUBLIC_ENDPOINTS.has(path) ? applyCors(answer, request, originPolicyOf(loadEnv())) : answer;
 }
 
+/** OPTIONS: 204 with the endpoint's own `Allow`; for the public endpoints a CORS preflight as well. */
+async function handleOptions(request: Request): Promise<Response> {
+  const state = builtinAuthServer();
+  if (state.kind !== "ready") return unavailable() ?? json(404, { error: "not_found" });
+  const path = new URL(request.url).pathname;
+  const endpoint = endpointTable(await state.server.auth()).at(path);
+  if (!endpoint) return json(404, { error: "not_found" });
+  const allow = { allow: endpoint.allow };
+  if (!PUBLIC_ENDPOINTS.has(path)) return new Response(null, { status: 204, headers: allow });
+  return preflightResponse(request, { ...originPolicyOf(loadEnv()), methods: endpoint.allow }, allow);
+}
+
+/**
+ * Every method is handled here, not by lib/http/route-methods.ts's route-wide 405: each endpoint
+ * takes its own methods (the token endpoint POST, the JWKS GET), and its `Allow` says which
+ * whatever method was sent (RFC 9110 §15.5.6).
+ */
 export const authApiRoute = {
   GET: handleApi,
   POST: handleApi,
-  // `Allow` is the route's (lib/http/route-methods.ts); a CORS preflight only for the public endpoints.
-  OPTIONS(request: Request): Response {
-    const path = new URL(request.url).pathname;
-    if (!PUBLIC_ENDPOINTS.has(path)) return new Response(null, { status: 204 });
-    return preflightResponse(request, { ...originPolicyOf(loadEnv()), methods: "GET, POST, OPTIONS" });
-  },
+  PUT: handleApi,
+  DELETE: handleApi,
+  PATCH: handleApi,
+  OPTIONS: handleOptions,
 };
 
 export async function authFormRoute(request: Request, action: string): Promise<Response> {

@@ -243,8 +243,23 @@ describe("429 and 415 are OAuth errors", () => {
     for (const path of ["/oauth2/token", "/oauth2/register", "/oauth2/revoke"]) {
       const get = await fetch(flow.api(path));
       expect(get.status, path).toBe(405);
-      expect(get.headers.get("allow"), path).toBe("POST");
+      expect(get.headers.get("allow"), path).toBe("OPTIONS, POST");
       expect(await get.json(), path).toMatchObject({ error: "invalid_request" });
+    }
+  });
+
+  // Outside review (2026-11-28): a form sent to consent, which reads JSON, was told to send a form.
+  it("a 415 names the media types the endpoint reads", async () => {
+    const cases: [string, string, string][] = [
+      ["/oauth2/consent", "application/x-www-form-urlencoded", "the body must be application/json"],
+      ["/oauth2/token", "application/json", "the body must be application/x-www-form-urlencoded"],
+      ["/oauth2/introspect", "application/json", "the body must be application/x-www-form-urlencoded"],
+      ["/oauth2/end-session", "text/plain", "the body must be application/x-www-form-urlencoded or application/json"],
+    ];
+    for (const [path, type, description] of cases) {
+      const res = await fetch(flow.api(path), { method: "POST", headers: { "content-type": type }, body: type === "application/json" ? "{}" : "accept=true" });
+      expect(res.status, path).toBe(415);
+      expect(await res.json(), path).toEqual({ error: "invalid_request", error_description: description });
     }
   });
 
@@ -256,6 +271,52 @@ describe("429 and 415 are OAuth errors", () => {
       const body = (await res.json()) as Record<string, unknown>;
       expect(body.error, path).toBe("invalid_request");
       expect(body.code).toBeUndefined();
+    }
+  });
+});
+
+// Outside review (2026-11-28): PUT /api/auth/oauth2/token said Allow: GET, HEAD, OPTIONS, POST (the
+// catch-all route's methods) and GET said Allow: POST. RFC 9110 §15.5.6: Allow lists the methods
+// the target resource supports, the same whatever method was sent.
+describe("405 and Allow on /api/auth: the endpoint's own methods", () => {
+  const cases: [string, string, readonly string[]][] = [
+    ["/oauth2/token", "OPTIONS, POST", ["GET", "PUT", "DELETE", "PATCH"]],
+    ["/oauth2/register", "OPTIONS, POST", ["GET", "PUT", "DELETE", "PATCH"]],
+    ["/oauth2/revoke", "OPTIONS, POST", ["GET", "PUT", "DELETE", "PATCH"]],
+    ["/oauth2/introspect", "OPTIONS, POST", ["GET", "PUT", "DELETE", "PATCH"]],
+    ["/oauth2/consent", "OPTIONS, POST", ["GET", "PUT", "DELETE", "PATCH"]],
+    ["/oauth2/authorize", "GET, HEAD, OPTIONS, POST", ["PUT", "DELETE", "PATCH"]],
+    ["/jwks", "GET, HEAD, OPTIONS", ["POST", "PUT", "DELETE", "PATCH"]],
+    ["/sign-in/email", "OPTIONS, POST", ["GET", "PUT", "DELETE", "PATCH"]],
+    ["/get-session", "GET, HEAD, OPTIONS, POST", ["PUT", "DELETE", "PATCH"]],
+  ];
+
+  it.each(cases)("%s: every other method is 405 with Allow: %s, and so is OPTIONS's Allow", async (path, allow, others) => {
+    for (const method of others) {
+      const res = await fetch(flow.api(path), { method, redirect: "manual" });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow"), method).toBe(allow);
+      const body = (await res.json()) as Record<string, unknown>;
+      if (path.startsWith("/oauth2/")) expect(body, method).toMatchObject({ error: "invalid_request", error_description: expect.any(String) });
+      else expect(body, method).toMatchObject({ code: "METHOD_NOT_ALLOWED", message: expect.any(String) });
+    }
+    if (!allow.includes("GET")) {
+      const head = await fetch(flow.api(path), { method: "HEAD" });
+      expect(head.status).toBe(405);
+      expect(head.headers.get("allow")).toBe(allow);
+    }
+    const options = await fetch(flow.api(path), { method: "OPTIONS" });
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe(allow);
+  });
+
+  it("a path that is not there, or is turned off, is 404 whatever the method", async () => {
+    for (const path of ["/no-such-endpoint", "/oauth2/create-client"]) {
+      for (const method of ["GET", "POST", "PUT", "DELETE", "OPTIONS"]) {
+        const res = await fetch(flow.api(path), { method, headers: { "content-type": "application/json", origin: as.origin }, ...(method === "POST" || method === "PUT" ? { body: "{}" } : {}) });
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(res.headers.get("allow"), `${method} ${path}`).toBeNull();
+      }
     }
   });
 });
