@@ -47,6 +47,8 @@ export interface ExchangeOptions {
   errorStatus?: (code: number) => number;
   retryMs: number;
   keepAliveMs: number;
+  /** Aborts when the client goes away (RequestHost.clientGone): a stream it dropped before the headers lets go at once. */
+  clientGone?: AbortSignal;
   /**
    * The answer's headers so far (session id, RateLimit-*), lower- or mixed-case names each set
    * once; the exchange adds its content type. A plain record, not a Headers object: the Response
@@ -201,7 +203,7 @@ export class PostExchange implements ClientAsker {
     const body = sseBody(
       (sink) => stream.attach(sink, 0, resumable ? { retryMs } : undefined),
       (sink) => stream.detach(sink),
-      { keepAliveMs },
+      { keepAliveMs, clientGone: this.options.clientGone },
     );
     // Answers that completed before the upgrade, then the messages that caused it.
     for (const a of this.answers) if (a) stream.write(JSON.stringify(a));

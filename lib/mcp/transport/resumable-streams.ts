@@ -311,6 +311,12 @@ export interface SseBodyOptions {
   maxLifetimeMs?: number;
   /** Called once when the connection ends, whoever ends it (stream slots are released here). */
   onEnd?: () => void;
+  /**
+   * Aborts when the client goes away (RequestHost.clientGone). A client that drops the request
+   * before the answer's headers arrive leaves a body nobody reads or cancels: without this its
+   * connection stayed attached, holding a stream slot and the session's messages (outside review).
+   */
+  clientGone?: AbortSignal;
 }
 
 /**
@@ -327,10 +333,25 @@ export function sseBody(
   let stopLifetime: (() => void) | undefined;
   let closed = false;
   let sink: StreamSink;
+  const clientGone = options.clientGone;
   const ended = () => {
     stopBeat?.();
     stopLifetime?.();
+    clientGone?.removeEventListener("abort", dropped);
     options.onEnd?.();
+  };
+  /** The client went away (the runtime cancelled the body). */
+  const gone = () => {
+    if (closed) return;
+    closed = true;
+    ended();
+    onClientGone(sink);
+  };
+  let end: (() => void) | undefined;
+  /** The client went away and the runtime may never read or cancel the body: as a cancel, then closed. */
+  const dropped = () => {
+    gone();
+    end?.();
   };
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -354,8 +375,17 @@ export function sseBody(
           }
         },
       };
+      end = () => {
+        try {
+          controller.close();
+        } catch {
+          /* already closed by the runtime */
+        }
+      };
       connect(sink);
       if (closed) return;
+      if (clientGone?.aborted) return dropped();
+      clientGone?.addEventListener("abort", dropped, { once: true });
       if (options.pingMs !== undefined && options.pingMs > 0) {
         stopBeat = everyPeriod(options.pingMs, () => sink.write(PING));
       } else if (options.keepAliveMs > 0) {
@@ -370,10 +400,7 @@ export function sseBody(
       }
     },
     cancel() {
-      if (closed) return;
-      closed = true;
-      ended();
-      onClientGone(sink);
+      gone();
     },
   });
 }

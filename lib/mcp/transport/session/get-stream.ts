@@ -61,7 +61,13 @@ export async function handleGet(state: SessionEraState, request: Request, auth: 
   const { session, protocolVersion, headers, caller } = await admitGet(state, request, auth, host);
   // Each open GET connection holds one of the caller's stream slots until it ends.
   const slot = await openStreamSlot(state, caller);
-  const connection = { keepAliveMs: state.limits.keepAliveMs, maxLifetimeMs: state.limits.streamMaxLifetimeMs, onEnd: () => slot?.release() };
+  const connection: SseBodyOptions = {
+    keepAliveMs: state.limits.keepAliveMs,
+    maxLifetimeMs: state.limits.streamMaxLifetimeMs,
+    onEnd: () => slot?.release(),
+    // A client gone before the headers: its stream is let go, and its slot, at once.
+    clientGone: host.clientGone,
+  };
   try {
     const lastEventId = request.headers.get(Header.LastEventId);
     const body =

@@ -231,6 +231,7 @@ function answerSlots(state: SessionEraState, ctx: PostContext, slots: Slot[], ba
       return slot?.kind === "request" ? slot.message.id : undefined;
     },
     wholeBodies: host.wholeBodies,
+    clientGone: host.clientGone,
   });
   slots.forEach((slot, index) => {
     if (slot.kind === "invalid") exchange.answer(index, slot.response);

@@ -118,6 +118,11 @@ export function listenResponse(
   complete: (result: Record<string, unknown>) => Record<string, unknown>,
   /** Called once when the stream ends, whoever ends it. */
   onEnd?: () => void,
+  /**
+   * Aborts when the client goes away: one gone before the headers leaves a body nobody reads or
+   * cancels, which held its stream slot until the lifetime ran out (outside review).
+   */
+  clientGone?: AbortSignal,
 ): Response {
   refuseWhenShuttingDown();
   const { notifications } = parseOrInvalidParams(ListenParams, params);
@@ -176,6 +181,7 @@ export function listenResponse(
         stopBeat();
         stopTaskWatch();
         stopLifetime();
+        clientGone?.removeEventListener("abort", stop);
         onEnd?.();
         try {
           controller.close();
@@ -184,6 +190,8 @@ export function listenResponse(
         }
       };
       stop = () => end(false);
+      if (clientGone?.aborted) stop();
+      else clientGone?.addEventListener("abort", stop, { once: true });
     },
     cancel() {
       stop();

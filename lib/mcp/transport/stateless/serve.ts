@@ -77,7 +77,7 @@ function serveListenOf({ options, message, accept, auth, host, meta, caller }: M
     mayReachTask: (tool) => mayReachTask(options.env, tool, auth),
     ...(tasks ? { taskLapses: { periodMs: tasks.settings.leaseMs, stillWorking: (ids: readonly string[]) => tasks.stillWorking(ids, taskOwner) } } : {}),
   };
-  return serveListen(options, message, accept, caller, listener);
+  return serveListen(options, message, accept, caller, listener, host.clientGone);
 }
 
 /** A call: its answers, if the client brings any, then the exchange that runs it. */
@@ -106,6 +106,7 @@ function runExchange({ options, message, accept, auth, host, meta, caller, heade
     pending: options.pending,
     abortAll: () => abort.abort(new Error("the client closed the stream")),
     wholeBodies: host.wholeBodies,
+    clientGone: host.clientGone,
   });
   runCall(options, { caller, message, meta, auth, address: host, prepared }, exchange, abort);
   if (exchange.ready) return exchange.ready;
@@ -136,13 +137,13 @@ function applyDecision(decision: RateLimitDecision | undefined, headers: Record<
 }
 
 /** subscriptions/listen: a long-lived stream of server events, holding one of the caller's stream slots. */
-async function serveListen(options: StatelessEraOptions, message: JsonRpcRequest, accept: Acceptable, caller: string, listener: Listener): Promise<Response> {
+async function serveListen(options: StatelessEraOptions, message: JsonRpcRequest, accept: Acceptable, caller: string, listener: Listener, clientGone: AbortSignal): Promise<Response> {
   if (!accept.eventStream) throw McpError.invalidRequest("Not Acceptable: subscriptions/listen answers with text/event-stream", undefined, 406);
   const slot = options.limiter ? await options.limiter.openStream(caller) : undefined;
   if (options.limiter && !slot) throw tooManyStreams(options.limiter.maxStreams);
   try {
     const complete = (result: Record<string, unknown>) => options.results.complete(message.method, result);
-    return listenResponse(message.id, message.params ?? {}, options.hub, options.keepAliveMs, options.listenMaxLifetimeMs, listener, complete, () => slot?.release());
+    return listenResponse(message.id, message.params ?? {}, options.hub, options.keepAliveMs, options.listenMaxLifetimeMs, listener, complete, () => slot?.release(), clientGone);
   } catch (thrown) {
     slot?.release();
     throw thrown;
