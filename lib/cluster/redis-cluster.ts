@@ -223,6 +223,10 @@ function streamLog(redis: RedisPort, ns: string): StreamLog {
       const abandoned = !info.finished && info.owner !== undefined && info.owner !== INSTANCE_ID && (await redis.get(alive(info.owner))) === null;
       return { events: replayed, lastSeq, finished: info.finished, sessionId: info.sessionId ?? undefined, requestIds: info.requestIds ?? [], abandoned };
     },
+    async live(instances) {
+      const found = await Promise.all(instances.map(async (instance) => [instance, await redis.get(alive(instance))] as const));
+      return new Set(found.filter(([, beat]) => beat !== null).map(([instance]) => instance));
+    },
   };
 }
 

@@ -110,6 +110,8 @@ export interface StreamLog {
   finish(streamId: string): Promise<void>;
   /** What the log knows of the stream from `afterSeq` on; undefined when it does not know it. */
   read(streamId: string, afterSeq: number): Promise<LoggedStream | undefined>;
+  /** Which of these instances still live (their liveness has not lapsed). */
+  live(instances: readonly string[]): Promise<Set<string>>;
 }
 
 /** Which tools are switched off at run time, for every instance. */

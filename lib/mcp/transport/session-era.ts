@@ -1,9 +1,9 @@
 import type { Acceptable } from "../../http/accept";
 import type { RequestHost } from "../../http/handle-init";
 import type { AuthInfo } from "../../auth/auth-info";
-import { silentRequestLogger } from "../runtime/request-log";
+import { logUnexpected, silentRequestLogger } from "../runtime/request-log";
 import { mayHear } from "../cluster/server-event";
-import { INSTANCE_ID } from "../cluster/cluster";
+import { INSTANCE_ID, type StreamLog } from "../cluster/cluster";
 import type { RemoteStreams } from "./cluster-streams";
 import { InFlightRequests } from "./in-flight";
 import type { StreamableHttpOptions } from "./options";
@@ -14,7 +14,38 @@ import { handleGet, handleHead } from "./session/get-stream";
 import { handlePost } from "./session/post";
 import { endSessionsHere, type SessionEraState } from "./session/state";
 import { StandaloneStreams } from "./standalone-streams";
+import { whenClosing } from "./stream-clock";
 import type { ToolEvents } from "./tool-events";
+
+/** How often the instances holding GET streams known here are checked for liveness. */
+const LIVENESS_CHECK_MS = 5_000;
+
+/**
+ * An instance killed without a word (SIGKILL, reclaimed) never says its GET streams ended: they
+ * would be taken as connected until forgotten (a lifetime and a grace period later, ~5 min), the
+ * session's messages reaching no stream. Its liveness key lapses within ~15 s (redis-cluster.ts):
+ * every few seconds, while streams elsewhere are known, the instances holding them are looked up
+ * once each, not per message.
+ */
+function forgetDeadInstances(standalone: StandaloneStreams, log: StreamLog): void {
+  let checking = false;
+  const timer = setInterval(() => {
+    const instances = standalone.instancesElsewhere();
+    if (checking || instances.size === 0) return;
+    checking = true;
+    log.live([...instances]).then(
+      (live) => {
+        checking = false;
+        standalone.forgetInstances(new Set([...instances].filter((i) => !live.has(i))));
+      },
+      (thrown: unknown) => {
+        checking = false;
+        logUnexpected("instance liveness", thrown);
+      },
+    );
+  }, LIVENESS_CHECK_MS);
+  timer.unref?.();
+}
 
 /** What the session era shares with the stateless one (built by streamable-http.ts). */
 export interface SharedTransport {
@@ -65,6 +96,8 @@ export function createSessionEra(options: StreamableHttpOptions, shared: SharedT
       streamMaxLifetimeMs: options.streamMaxLifetimeMs,
     },
   };
+  whenClosing(() => state.standalone.endAll());
+  if (options.cluster.streamLog) forgetDeadInstances(state.standalone, options.cluster.streamLog);
   deliverServerEvents(state, options);
   deliverToolEvents(state);
   hearOtherInstances(state);

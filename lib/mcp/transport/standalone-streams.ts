@@ -111,6 +111,33 @@ export class StandaloneStreams {
     this.bySession.delete(sessionId);
   }
 
+  /**
+   * The process is going down: every GET stream here ends, and the others hear so. Only closed,
+   * a stream's client resumed it through another instance, which re-attached it while this one
+   * drained; once it exited nobody said the stream was gone, and the others kept it as the
+   * connected one, the session's messages reaching no stream for minutes (outside review).
+   * Ended, a resume elsewhere replays it and opens a new stream there (get-stream.ts).
+   */
+  endAll(): void {
+    for (const list of [...this.bySession.values()]) for (const held of [...list]) held.stream.finish();
+  }
+
+  /** The other instances that hold streams known here. */
+  instancesElsewhere(): Set<string> {
+    const instances = new Set<string>();
+    for (const streams of this.elsewhere.values()) for (const heard of streams.values()) instances.add(heard.instance);
+    return instances;
+  }
+
+  /** Forgets the streams of instances that are gone (killed: they said nothing, their liveness lapsed). */
+  forgetInstances(gone: ReadonlySet<string>): void {
+    if (gone.size === 0) return;
+    for (const [sessionId, streams] of this.elsewhere) {
+      for (const [id, heard] of streams) if (gone.has(heard.instance)) streams.delete(id);
+      if (streams.size === 0) this.elsewhere.delete(sessionId);
+    }
+  }
+
   /** What another instance told of one of its streams. */
   heard(news: StandaloneStreamNews): void {
     const streams = this.elsewhere.get(news.sessionId);

@@ -162,7 +162,15 @@ export function afterLifetime(lengthMs: number, expire: () => void): () => void 
  */
 export function endLongLivedStreams(): void {
   closing = true;
+  for (const task of closingTasks) task();
   for (const queue of [...queues.values()]) queue.expireAll();
+}
+
+const closingTasks = new Set<() => void>();
+
+/** `task` runs first when the process goes down (endLongLivedStreams), before lifetimes end. */
+export function whenClosing(task: () => void): void {
+  closingTasks.add(task);
 }
 
 /**
