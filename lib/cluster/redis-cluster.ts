@@ -166,6 +166,7 @@ interface StreamMeta {
   finished: boolean;
   /** Absent in records written before liveness was kept, and once finished. */
   owner?: string;
+  /** Kept once finished too (RemoteStreams.endedStandalone); absent in records written before. */
   requestIds?: JsonRpcId[];
 }
 
@@ -207,8 +208,9 @@ function streamLog(redis: RedisPort, ns: string): StreamLog {
       const ttl = retention.get(streamId) ?? 120_000;
       retention.delete(streamId);
       const current = await redis.get(meta(streamId));
-      const sessionId = current ? (JSON.parse(current) as StreamMeta).sessionId : null;
-      const record: StreamMeta = { sessionId, finished: true };
+      const was: StreamMeta | undefined = current ? (JSON.parse(current) as StreamMeta) : undefined;
+      // Its requests are kept: a resume elsewhere tells a finished GET stream (none) from a POST's.
+      const record: StreamMeta = { sessionId: was?.sessionId ?? null, finished: true, requestIds: was?.requestIds ?? [] };
       await Promise.all([redis.set(meta(streamId), JSON.stringify(record), ttl), redis.expire(events(streamId), ttl)]);
     },
     async read(streamId, afterSeq) {

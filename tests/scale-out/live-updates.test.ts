@@ -160,6 +160,31 @@ describe("resource updates reach subscribers on the other instance", () => {
     expect(replayed.filter(isUpdate), "updates replayed on the newer stream").toEqual([]);
   }, 60_000);
 
+  it("2025-11-25: a GET stream given up on A, resumed through B past the grace period, is replayed and followed by a new stream that carries the updates", async () => {
+    // An outside review: through another instance the resume answered ": resumed", replayed and
+    // closed at once, where the owning instance opens a new stream; a client that keeps its
+    // Last-Event-ID (EventSource) came back to the same end for good.
+    const owner = newSubject("late-resume");
+    const mine = await writerOnB(owner);
+    const x = await createWorld(mine, "Late Resume World");
+    const session = await initialize(A, { token: await cluster.tokenFor(owner) });
+    expect((await postMessage(A, session.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    await request(A, session.headers, "resources/subscribe", { uri: `world://${x}` });
+    const first = await openStream(A, { method: "GET", headers: session.headers });
+    const primed = await first.reader.next(5_000);
+    expect(primed?.data).toBe("");
+    await first.close();
+    // Past MCP_RESUME_GRACE_MS (5 s), A gives the stream up; its log stays MCP_STREAM_RETENTION_MS (1.5 s) more.
+    await sleep(5_700);
+    const resumed = await openStream(B, { method: "GET", headers: { ...session.headers, "last-event-id": primed?.id ?? "" } });
+    let heard: SseEvent | undefined;
+    for (let i = 0; i < 10 && !heard; i++) {
+      await callTool(B, mine.headers, "update_world", { worldId: x, tone: `late ${i}` });
+      heard = await resumed.reader.until(isUpdate, 500).catch(() => undefined);
+    }
+    expect(heard && messageOf(heard)?.params).toMatchObject({ uri: `world://${x}` });
+  }, 60_000);
+
   it("2026-07-28: a subscriptions/listen stream on A hears of the resources it names, its user's only", async () => {
     const owner = newSubject("listener");
     const other = newSubject("stranger");

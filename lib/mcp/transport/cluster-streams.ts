@@ -151,6 +151,20 @@ export class RemoteStreams {
   }
 
   /**
+   * When the stream is a GET stream of `sessionId` that has ended (given up after the grace
+   * period, or its instance went down): what replays it from `afterSeq`, for the resume to open a
+   * new stream after it, as on the instance that held it (get-stream.ts). Undefined otherwise.
+   */
+  async endedStandalone(streamId: string, afterSeq: number, sessionId: string): Promise<((sink: StreamSink) => void) | undefined> {
+    const known = await this.issued(streamId, afterSeq);
+    // A GET stream answers no request: a POST's stream always names the ones it answers.
+    if (!known || known.sessionId !== sessionId || !known.finished || known.requestIds.length > 0) return undefined;
+    return (sink) => {
+      for (const e of known.events) sink.write(encodeSse({ id: `${streamId}_${e.seq}`, data: e.data }));
+    };
+  }
+
+  /**
    * Serve a stream owned by another instance from `afterSeq` on, for `sessionId`'s client.
    * Undefined when the log does not know it (or it is another session's), or it never issued
    * `afterSeq`: answered 404 like any unknown Last-Event-ID.

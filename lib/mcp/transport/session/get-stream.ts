@@ -164,7 +164,11 @@ async function resumeStream(
       connection,
     );
   }
-  // Not a stream of this instance: perhaps of another one (the shared log knows).
+  // Not a stream of this instance: perhaps of another one (the shared log knows). An ended GET
+  // stream is replayed and followed by a new one, as above: replayed and closed, a client that
+  // keeps its Last-Event-ID (EventSource) came back to the same end for good (outside review).
+  const ended = state.remote ? await state.remote.endedStandalone(streamId, afterSeq, session.id) : undefined;
+  if (ended) return openStandaloneStream(state, request, session, protocolVersion, connection, ended);
   const body = state.remote ? await state.remote.resume(streamId, afterSeq, session.id, connection) : undefined;
   if (!body) throw notFound();
   return body;
