@@ -12,8 +12,8 @@ import { ioredisPort, upstashPort } from "./redis-port";
  */
 export function clusterOf(env: Env, namespace: string): Cluster {
   const keys = `${env.MCP_CLUSTER_PREFIX}:${namespace}:`;
-  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) return redisCluster(upstashPort(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN), keys, env.MCP_MAX_SESSIONS_PER_CALLER);
-  if (env.REDIS_URL) return redisCluster(ioredisPort(env.REDIS_URL, env.MCP_CLUSTER_TIMEOUT_MS), keys, env.MCP_MAX_SESSIONS_PER_CALLER);
+  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) return redisCluster(upstashPort(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN), keys, env.MCP_MAX_SESSIONS_PER_CALLER, env.MCP_INSTANCE_LIVENESS_MS);
+  if (env.REDIS_URL) return redisCluster(ioredisPort(env.REDIS_URL, env.MCP_CLUSTER_TIMEOUT_MS), keys, env.MCP_MAX_SESSIONS_PER_CALLER, env.MCP_INSTANCE_LIVENESS_MS);
   if (!saidSolo) {
     saidSolo = true;
     process.stderr.write("Sessions and streams are kept in this process (no UPSTASH_REDIS_REST_URL or REDIS_URL): run one instance, or configure Redis.\n");

@@ -153,12 +153,13 @@ function bus(redis: RedisPort, channel: string): ClusterBus {
 const RUNNING_TTL_MS = 2 * 60 * 60 * 1000;
 
 /**
- * How long an instance's liveness key lives unless renewed; it is renewed three times within
- * that. An instance killed mid-stream (a crash, a serverless instance reclaimed) is known to be
- * gone this long after its last renewal, and a client following one of its streams elsewhere is
- * told, instead of waiting for events that will never come (cluster-streams.ts).
+ * How long an instance's liveness key lives unless renewed (MCP_INSTANCE_LIVENESS_MS); it is
+ * renewed three times within that. An instance killed mid-stream (a crash, a serverless instance
+ * reclaimed) is known to be gone this long after its last renewal, and a client following one of
+ * its streams elsewhere is told, instead of waiting for events that will never come
+ * (cluster-streams.ts).
  */
-const INSTANCE_LIVENESS_MS = 15_000;
+const DEFAULT_INSTANCE_LIVENESS_MS = 15_000;
 
 /** A stream's record: whose it is, who owns it (the instance that runs it), what it answers. */
 interface StreamMeta {
@@ -170,7 +171,7 @@ interface StreamMeta {
   requestIds?: JsonRpcId[];
 }
 
-function streamLog(redis: RedisPort, ns: string): StreamLog {
+function streamLog(redis: RedisPort, ns: string, livenessMs: number): StreamLog {
   const meta = (id: string) => `${ns}stream:${id}:meta`;
   const events = (id: string) => `${ns}stream:${id}:events`;
   const alive = (instance: string) => `${ns}instance:${instance}:alive`;
@@ -182,9 +183,9 @@ function streamLog(redis: RedisPort, ns: string): StreamLog {
    */
   const beating = (): Promise<void> => {
     if (heartbeat) return heartbeat;
-    const beat = () => redis.set(alive(INSTANCE_ID), "1", INSTANCE_LIVENESS_MS);
+    const beat = () => redis.set(alive(INSTANCE_ID), "1", livenessMs);
     const started = beat().then(() => {
-      const timer = setInterval(() => beat().catch((thrown: unknown) => logUnexpected("instance liveness", thrown)), INSTANCE_LIVENESS_MS / 3);
+      const timer = setInterval(() => beat().catch((thrown: unknown) => logUnexpected("instance liveness", thrown)), livenessMs / 3);
       timer.unref?.();
     });
     heartbeat = started;
@@ -195,6 +196,7 @@ function streamLog(redis: RedisPort, ns: string): StreamLog {
     return started;
   };
   return {
+    livenessMs,
     async open(streamId, sessionId, retentionMs, requestIds) {
       retention.set(streamId, retentionMs);
       await beating();
@@ -281,13 +283,13 @@ function answering(redis: RedisPort): RedisPort {
 }
 
 /** `ns`: the prefix of every key and channel, e.g. `mcp:worldcrafter:` (see clusterOf). */
-export function redisCluster(port: RedisPort, ns: string, maxSessionsPerCaller: number): Cluster {
+export function redisCluster(port: RedisPort, ns: string, maxSessionsPerCaller: number, livenessMs = DEFAULT_INSTANCE_LIVENESS_MS): Cluster {
   const redis = answering(port);
   return {
     sessions: sessionStore(redis, ns, maxSessionsPerCaller),
     spentStates: spentStates(redis, port, ns),
     bus: bus(redis, `${ns}cluster`),
-    streamLog: streamLog(redis, ns),
+    streamLog: streamLog(redis, ns, livenessMs),
     switches: toolSwitches(redis, ns),
   };
 }

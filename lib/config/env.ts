@@ -182,6 +182,12 @@ const EnvSchema = z.object({
   /** How long a cluster-state command (sessions, stream logs) may take before it fails. */
   MCP_CLUSTER_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
   /**
+   * How long an instance's liveness key in Redis lives unless renewed (three times within it): an
+   * instance killed without a word (SIGKILL, reclaimed) is known to be gone this long after its
+   * last renewal, and its streams are handed on. Shorter notices sooner at one small write more.
+   */
+  MCP_INSTANCE_LIVENESS_MS: z.coerce.number().int().min(1_500).max(300_000).default(15_000),
+  /**
    * A dedicated https origin for the widgets (`_meta.ui.domain`, `openai/widgetDomain`). Read where
    * the widgets are defined (lib/worlds/widgets); validated here with everything else at start-up,
    * by the rule the widget registry applies (an http:// value or a path passed here once, and then

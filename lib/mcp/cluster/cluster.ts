@@ -112,6 +112,8 @@ export interface StreamLog {
   read(streamId: string, afterSeq: number): Promise<LoggedStream | undefined>;
   /** Which of these instances still live (their liveness has not lapsed). */
   live(instances: readonly string[]): Promise<Set<string>>;
+  /** How long after its last renewal a silent instance's liveness lapses. */
+  readonly livenessMs: number;
 }
 
 /** Which tools are switched off at run time, for every instance. */

@@ -17,15 +17,12 @@ import { StandaloneStreams } from "./standalone-streams";
 import { whenClosing } from "./stream-clock";
 import type { ToolEvents } from "./tool-events";
 
-/** How often the instances holding GET streams known here are checked for liveness. */
-const LIVENESS_CHECK_MS = 5_000;
-
 /**
  * An instance killed without a word (SIGKILL, reclaimed) never says its GET streams ended: they
  * would be taken as connected until forgotten (a lifetime and a grace period later, ~5 min), the
- * session's messages reaching no stream. Its liveness key lapses within ~15 s (redis-cluster.ts):
- * every few seconds, while streams elsewhere are known, the instances holding them are looked up
- * once each, not per message.
+ * session's messages reaching no stream. Its liveness key lapses within `log.livenessMs` (15 s by
+ * default, redis-cluster.ts): three times within that, while streams elsewhere are known, the
+ * instances holding them are looked up once each, not per message.
  */
 function forgetDeadInstances(standalone: StandaloneStreams, log: StreamLog): void {
   let checking = false;
@@ -43,7 +40,7 @@ function forgetDeadInstances(standalone: StandaloneStreams, log: StreamLog): voi
         logUnexpected("instance liveness", thrown);
       },
     );
-  }, LIVENESS_CHECK_MS);
+  }, log.livenessMs / 3);
   timer.unref?.();
 }
 
