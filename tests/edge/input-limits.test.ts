@@ -1,9 +1,9 @@
-import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { newSubject, tokenFor } from "../support/auth";
 import { JSON_AND_SSE, LATEST, openSession, post, statelessHeaders } from "../support/mcp-http";
+import { postHeldOpen } from "../support/held-post";
 import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 import { migratedTestSchema, type TestSchema } from "../support/test-database";
 import { Registry } from "../../lib/mcp/registry";
@@ -360,27 +360,6 @@ describe("request bodies", () => {
     expect(lines.some((line) => line.includes('"method":"HTTP POST"') && line.includes('"outcome":"cancelled"')), lines.join("\n")).toBe(true);
   });
 });
-
-/**
- * A POST whose body is sent as given and then held open (never ended): the answer must come from
- * what was sent, before any more. Resolves with the status and text of the answer.
- */
-function postHeldOpen(target: string, headers: Record<string, string>, chunks: readonly Buffer[]): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(target, { method: "POST", headers, signal: AbortSignal.timeout(10_000) }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => (text += d));
-      res.on("end", () => {
-        resolve({ status: res.statusCode ?? 0, text });
-        req.destroy();
-      });
-    });
-    req.on("error", (error) => reject(new Error(`no answer before the body ended: ${String(error)}`)));
-    req.flushHeaders();
-    for (const chunk of chunks) req.write(chunk);
-  });
-}
 
 describe("the authorization server's request bodies", () => {
   const KIB = 1024;
