@@ -12,5 +12,8 @@ export default defineConfig({
     hookTimeout: 90_000,
     // The servers are shared; files run in parallel against them like independent clients would.
     fileParallelism: true,
+    // Files mostly wait on servers they start (a next start takes ~10 s) and on real time, not on
+    // this CPU: vitest's default of one worker per core less one ran them one by one on 2 cores.
+    maxWorkers: 3,
   },
 });
