@@ -78,9 +78,10 @@ interface Reader {
 
 /**
  * How often a follower reads the log again: events the bus may have dropped, and whether the
- * owner still lives. A dead owner is noticed within this plus its liveness lapse (about 20 s).
+ * owner still lives. Three times per liveness lapse (StreamLog.livenessMs, 15 s by default): a
+ * dead owner is noticed within the lapse and a third of it (about 20 s).
  */
-const OWNER_CHECK_MS = 5_000;
+const ownerCheckMs = (log: StreamLog) => log.livenessMs / 3;
 
 /**
  * The answer to a request whose instance died before answering it. -32603: the request was valid
@@ -248,7 +249,7 @@ export class RemoteStreams {
             pending.length = 0;
             replayed = true;
             follow(now && { ...now, events: [] });
-            if (!ended) stopWatch = everyPeriod(OWNER_CHECK_MS, check);
+            if (!ended) stopWatch = everyPeriod(ownerCheckMs(this.log), check);
           },
           (thrown: unknown) => {
             logUnexpected("stream resume", thrown);
