@@ -82,7 +82,9 @@ describe("migrations from empty to latest", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+    // Five processes each boot PGlite (Postgres in WebAssembly): about 50 s of CPU alone, 120 s
+    // when the suite's workers run a browser and a `next dev` beside it on two cores (CI, Node 24).
+  }, 300_000);
 
   const database = testSchema("wc_migrations");
   afterAll(() => database.drop());
