@@ -66,9 +66,18 @@ describe("GET /api/health", () => {
     expect(body.checks.database).toEqual({ status: "failed", error: "did not answer (ENOENT)" });
     // The folder's parent appears: the next probe opens the database instead of repeating the first failure.
     mkdirSync(missingParent, { recursive: true });
-    const second = await fetch(`${unopened.url}/api/health`, { signal: AbortSignal.timeout(15_000) });
-    expect(second.status, await second.clone().text()).toBe(200);
-  });
+    // Opening it may outlast one probe's 2 s on a loaded machine ("no answer within 2000 ms",
+    // seen in CI): later probes must then find it open, never the first failure again.
+    let second = "";
+    for (let i = 0; i < 10 && !second.includes('"ready":true'); i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // PGlite opens on the server's one thread: a probe queued behind it waits for the open.
+      const res = await fetch(`${unopened.url}/api/health`, { signal: AbortSignal.timeout(60_000) });
+      second = `${res.status} ${await res.text()}`;
+      expect(second).not.toContain("did not answer (ENOENT)");
+    }
+    expect(second).toMatch(/^200 /);
+  }, 120_000);
 
   // RFC 9110 §9.3.2 and §15.5.6: HEAD is answered as GET, and a 405 says what is allowed.
   it("answers HEAD as GET, without the body, and other methods 405 with Allow", async () => {
