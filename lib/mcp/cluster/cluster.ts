@@ -116,6 +116,14 @@ export interface StreamLog {
   readonly livenessMs: number;
 }
 
+/**
+ * How often an instance that waits on others' liveness looks again: three times per lapse, so a
+ * dead instance is noticed within the lapse and a third of it (about 20 s by default).
+ */
+export function livenessCheckMs(log: StreamLog): number {
+  return log.livenessMs / 3;
+}
+
 /** Which tools are switched off at run time, for every instance. */
 export interface ToolSwitches {
   disabled(): Promise<string[]>;

@@ -1,6 +1,6 @@
 import { McpError, failure, type JsonRpcId } from "../../jsonrpc";
 import { logUnexpected } from "../runtime/request-log";
-import type { ClusterBus, ClusterMessage, LoggedStream, LoggedStreamEvent, StreamLog } from "../cluster/cluster";
+import { livenessCheckMs, type ClusterBus, type ClusterMessage, type LoggedStream, type LoggedStreamEvent, type StreamLog } from "../cluster/cluster";
 import { encodeSse, encodeSseComment } from "./sse";
 import { sseBody, type SseBodyOptions, type StreamMirror, type StreamSink, type StreamTable } from "./resumable-streams";
 import { everyPeriod } from "./stream-clock";
@@ -75,13 +75,6 @@ interface Reader {
   deliver(event: LoggedStreamEvent): void;
   finish(): void;
 }
-
-/**
- * How often a follower reads the log again: events the bus may have dropped, and whether the
- * owner still lives. Three times per liveness lapse (StreamLog.livenessMs, 15 s by default): a
- * dead owner is noticed within the lapse and a third of it (about 20 s).
- */
-const ownerCheckMs = (log: StreamLog) => log.livenessMs / 3;
 
 /**
  * The answer to a request whose instance died before answering it. -32603: the request was valid
@@ -249,7 +242,9 @@ export class RemoteStreams {
             pending.length = 0;
             replayed = true;
             follow(now && { ...now, events: [] });
-            if (!ended) stopWatch = everyPeriod(ownerCheckMs(this.log), check);
+            // The log again, as often as liveness is checked: events the bus may have dropped,
+            // and whether the owner still lives.
+            if (!ended) stopWatch = everyPeriod(livenessCheckMs(this.log), check);
           },
           (thrown: unknown) => {
             logUnexpected("stream resume", thrown);

@@ -3,7 +3,7 @@ import type { RequestHost } from "../../http/handle-init";
 import type { AuthInfo } from "../../auth/auth-info";
 import { logUnexpected, silentRequestLogger } from "../runtime/request-log";
 import { mayHear } from "../cluster/server-event";
-import { INSTANCE_ID, type StreamLog } from "../cluster/cluster";
+import { INSTANCE_ID, livenessCheckMs, type StreamLog } from "../cluster/cluster";
 import type { RemoteStreams } from "./cluster-streams";
 import { InFlightRequests } from "./in-flight";
 import type { StreamableHttpOptions } from "./options";
@@ -21,7 +21,7 @@ import type { ToolEvents } from "./tool-events";
  * An instance killed without a word (SIGKILL, reclaimed) never says its GET streams ended: they
  * would be taken as connected until forgotten (a lifetime and a grace period later, ~5 min), the
  * session's messages reaching no stream. Its liveness key lapses within `log.livenessMs` (15 s by
- * default, redis-cluster.ts): three times within that, while streams elsewhere are known, the
+ * default, redis-cluster.ts): every livenessCheckMs, while streams elsewhere are known, the
  * instances holding them are looked up once each, not per message.
  */
 function forgetDeadInstances(standalone: StandaloneStreams, log: StreamLog): void {
@@ -40,7 +40,7 @@ function forgetDeadInstances(standalone: StandaloneStreams, log: StreamLog): voi
         logUnexpected("instance liveness", thrown);
       },
     );
-  }, log.livenessMs / 3);
+  }, livenessCheckMs(log));
   timer.unref?.();
 }
 
