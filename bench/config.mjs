@@ -35,6 +35,9 @@ export const CONFIG = {
   // `*` matches any text: "ceiling,*pg" is the ceiling and every PostgreSQL row.
   systems: process.env.BENCH_SYSTEMS ? process.env.BENCH_SYSTEMS.split(",").map((s) => s.trim()) : undefined,
   cpuProf: process.env.BENCH_CPU_PROF === "1",
+  // Extra Node/V8 flags for every measured server, e.g. "--log-deopt --logfile=/tmp/v8-%p.log"
+  // to see which functions V8 gives up optimizing under load (round 25). Split on whitespace.
+  nodeFlags: (process.env.BENCH_NODE_FLAGS ?? "").split(/\s+/).filter(Boolean),
   // Same variable next.config.ts reads: a private build survives someone else rebuilding .next.
   // (Note: `next build` into a new dir adds "<dir>/types/**/*.ts" to tsconfig.json's include.)
   distDir: process.env.NEXT_DIST_DIR || ".next",

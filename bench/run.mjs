@@ -24,6 +24,8 @@
  *                                         # idle streams on one instance (BENCH_STREAMS,
  *                                         # BENCH_STREAM_PING_MS, BENCH_STREAM_HOLD_SECONDS;
  *                                         # BENCH_REDIS_TRIP_REQUESTS per kind)
+ *   BENCH_NODE_FLAGS='--log-deopt --logfile=/tmp/v8-%p.log' BENCH_SYSTEMS=tools/call npm run bench
+ *                                         # extra Node/V8 flags for every measured server
  *   BENCH_NOTE='loaded machine' npm run bench
  *                                         # a line in bold at the top of RESULTS.md
  *

@@ -22,7 +22,7 @@ export function renderMarkdown(rows, meta) {
   if (meta.buildId) {
     const ours = meta.servers.filter((key) => (SERVERS[key].runtime ?? "next") === "next");
     const list = ours.map((key) => `\`${key}\``).join(", ");
-    lines.push(`- Build: \`${CONFIG.distDir}\` (BUILD_ID ${meta.buildId}), \`next start\` on ${HOST} (server${ours.length > 1 ? "s" : ""} ${list}${meta.cold ? ", and the cold-start processes" : ""}), MCP_SESSION_MODE=stateful, MCP_LOG_REQUESTS=0${CONFIG.cpuProf ? ", **--cpu-prof on (numbers inflated)**" : ""}`);
+    lines.push(`- Build: \`${CONFIG.distDir}\` (BUILD_ID ${meta.buildId}), \`next start\` on ${HOST} (server${ours.length > 1 ? "s" : ""} ${list}${meta.cold ? ", and the cold-start processes" : ""}), MCP_SESSION_MODE=stateful, MCP_LOG_REQUESTS=0${CONFIG.cpuProf ? ", **--cpu-prof on (numbers inflated)**" : ""}${CONFIG.nodeFlags.length > 0 ? `, **Node flags \`${CONFIG.nodeFlags.join(" ")}\`**` : ""}`);
     if (meta.servers.includes("node-core") || meta.servers.includes("node-raw")) {
       lines.push(`- \`node:http\` servers (bench/node-http-server.mjs, one process each): ${["node-raw", "node-core"].filter((k) => meta.servers.includes(k)).map((k) => `\`${k}\``).join(", ")}; node-core loads the core from the working tree's lib/ with jiti (not from the build), with main's settings`);
     }
@@ -245,7 +245,7 @@ export function renderMarkdown(rows, meta) {
     lines.push("tools/call (suggest_names, which reads no world data) is there to split a database row's distance from the ceiling");
     lines.push("into MCP (tools/call − ceiling) and data access (roughly the prisma:… row).");
   }
-  lines.push("Reproduce: `npm run build && npm run bench` (env: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONCURRENCY, BENCH_SYSTEMS, BENCH_NODE, BENCH_SECONDARY, BENCH_COLD_STARTS, BENCH_STREAMS, BENCH_STREAM_PING_MS, BENCH_STREAM_HOLD_SECONDS, BENCH_REDIS_TRIP_REQUESTS, BENCH_NOTE, BENCH_RSS_WARMUP_SECONDS, BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_MCP_HANDLER_VERSION, BENCH_MCP_SERVER_VERSION, NEXT_DIST_DIR, BENCH_OUT).");
+  lines.push("Reproduce: `npm run build && npm run bench` (env: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONCURRENCY, BENCH_SYSTEMS, BENCH_NODE, BENCH_SECONDARY, BENCH_COLD_STARTS, BENCH_STREAMS, BENCH_STREAM_PING_MS, BENCH_STREAM_HOLD_SECONDS, BENCH_REDIS_TRIP_REQUESTS, BENCH_NOTE, BENCH_NODE_FLAGS, BENCH_CPU_PROF, BENCH_RSS_WARMUP_SECONDS, BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_MCP_HANDLER_VERSION, BENCH_MCP_SERVER_VERSION, NEXT_DIST_DIR, BENCH_OUT).");
   lines.push("");
   return lines.join("\n");
 }

@@ -61,7 +61,7 @@ export function freePort() {
  */
 export function spawnServer(key, { runtime, env, port, context, profile = true, execPath = process.execPath }) {
   const { script, args, cwd, env: runtimeEnv } = RUNTIMES[runtime].command(context);
-  const nodeArgs = [];
+  const nodeArgs = [...CONFIG.nodeFlags];
   if (CONFIG.cpuProf && profile) {
     fs.mkdirSync(PROFILE_DIR, { recursive: true });
     nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${PROFILE_NAME}_${key}.cpuprofile`);
