@@ -66,6 +66,11 @@ export const MCP_PATH = "/api/mcp";
 export const CEILING_PATH = "/api/ceiling";
 /** The bare route plus reading the body: the least a JSON-RPC route does (the targets' floor). */
 export const CEILING_BODY = "ceiling+body";
+/**
+ * ceiling+body again under another name, in the same rounds: an A/A control. Its ratio to
+ * ceiling+body is how far one run's ratios stray when nothing differs, the yardstick for a 0.95x goal.
+ */
+export const CEILING_BODY_TWIN = "ceiling+body:twin";
 /** The tools/list floor: ceiling+body answering the exact bytes of a tools/list page (like for like). */
 export const CEILING_PAGE = "ceiling+page";
 export const CEILING_PAGE_PATH = `${CEILING_PATH}/tools-page`;

@@ -112,6 +112,8 @@
  *   measured as routes, not added up from parts timed apart: a request that waits on I/O mid-way
  *   pays for waking up, which the parts alone never do. `redis:limiter` (cells/limiter-cell.mjs:
  *   the limiter's Redis call alone, no HTTP) stays as a row, what that call costs by itself.
+ * - A/A control: `ceiling+body:twin`, ceiling+body under another name in the same rounds; its
+ *   ratio to ceiling+body is the run's own spread when nothing differs (a line of the targets table, no goal).
  * - redis-trips (cells/redis-trips.mjs): Redis commands per request kind on `limits-redis`, counted
  *   with MONITOR. idle-streams (cells/idle-streams.mjs): N idle GET / listen streams on `streams`.
  * - RESULTS.md opens with the issue's targets (measured value, goal, pass/miss), then the tables.

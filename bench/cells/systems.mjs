@@ -9,6 +9,7 @@
 import { REDIS_LIMITER } from "./limiter-cell.mjs";
 import {
   CEILING_BODY,
+  CEILING_BODY_TWIN,
   CEILING_LIMITER_PATH,
   CEILING_PAGE,
   CEILING_PAGE_PATH,
@@ -154,6 +155,8 @@ export function defineSystems() {
     { name: "ceiling", path: CEILING_PATH, body: rpc("tools/list"), check: hasResult },
     // The bare route that also reads the body: the floor for any endpoint that must parse a POST.
     { name: CEILING_BODY, path: `${CEILING_PATH}/read-body`, body: rpc("tools/list"), check: hasResult },
+    // The same route and bytes again, the A/A control (config.mjs): nothing differs but the name.
+    { name: CEILING_BODY_TWIN, path: `${CEILING_PATH}/read-body`, body: rpc("tools/list"), check: hasResult },
     // ceiling+body answering a recorded tools/list page's bytes: tools/list's like-for-like floor.
     { name: CEILING_PAGE, path: CEILING_PAGE_PATH, body: rpc("tools/list"), check: isToolList },
     ...ERAS.flatMap((era) => [

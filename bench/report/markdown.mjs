@@ -226,6 +226,8 @@ export function renderMarkdown(rows, meta) {
   lines.push("(`POST /api/ceiling/tools-page`) reads the body too, then answers the exact bytes and content type of an");
   lines.push("anonymous 2026-07-28 tools/list page (recorded once from the MCP endpoint, replayed): tools/list's like-for-like floor.");
   lines.push("`ceiling+statement/pg` and `ceiling+limiter:…`, the floors of get_world and of the Redis rows, are described under the targets table.");
+  lines.push("`ceiling+body:twin` is ceiling+body again under another name, in the same rounds (an A/A control): its ratio to");
+  lines.push("ceiling+body would be 1.00x on a perfect bench, so how far it strays is how far any ratio of the run can stray when nothing differs.");
   lines.push("Every response must be HTTP 200 with a JSON `result` for the request's id (tools/call: not `isError`;");
   lines.push("get_world and list_worlds: the seeded world with its counts, a full page; ceiling+statement: that world's row; SSE only where a row says so),");
   lines.push("and from our /api/mcp the RateLimit-Limit header of its server's limiter, or none where limits are off.");

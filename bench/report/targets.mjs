@@ -2,7 +2,7 @@
 import { ERAS } from "../cells/client.mjs";
 import { REDIS_LIMITER } from "../cells/limiter-cell.mjs";
 import { NODE_RAW } from "../cells/systems.mjs";
-import { CEILING_BODY, CEILING_PAGE, CONFIG, directRowName, limiterRowName, statementRowName } from "../config.mjs";
+import { CEILING_BODY, CEILING_BODY_TWIN, CEILING_PAGE, CONFIG, directRowName, limiterRowName, statementRowName } from "../config.mjs";
 import { skipped } from "../runner/skipped.mjs";
 import { fmt, fmtSpread, median, pairOf, spreadOf } from "./stats.mjs";
 
@@ -89,6 +89,13 @@ export function targetRows(rows, cold) {
         if (ours && floor) add(`${req}${era.suffix} req/s ÷ ${floorName} req/s (issue 22)`, c, pairOf(ours, floor), atLeast(GOALS.vsFloor), rps(ours, floor));
       }
     }
+  }
+  // The A/A control: ceiling+body against itself under another name. No goal: how far this run's
+  // ratios stray when nothing differs, read beside the 0.95x lines above.
+  for (const c of CONFIG.concurrencies) {
+    const twin = at(CEILING_BODY_TWIN, c);
+    const floor = at(CEILING_BODY, c);
+    if (twin && floor) add(`${CEILING_BODY_TWIN} req/s ÷ ${CEILING_BODY} req/s (A/A control: the same route twice)`, c, pairOf(twin, floor), NO_GOAL, rps(twin, floor));
   }
   for (const req of ["tools/list", "tools/call"]) {
     for (const era of ERAS) {
