@@ -1,14 +1,14 @@
 // The Redis the `limits-redis` server counts its rate limits in (REDIS_URL), as the bench sees it:
 // a loopback check, a ping before any server depends on it, the redis-server's own CPU time (it
 // is not in the server's process tree, like PostgreSQL's), and at the end a look at the keys the
-// limiter left behind. Nothing is deleted: the limiter's keys expire by themselves (a sliding
-// window keeps two windows, then Redis drops them), and the store may be shared with others.
+// limiter left behind. Every key the run writes is under a prefix of its own (MCP_CLUSTER_PREFIX
+// for the servers, the limiter cell's store alike), so one run never sees another's sessions and
+// the end deletes this run's keys alone: the store may be shared with others.
+import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
-/** The key prefix of lib/ratelimit/create-limiter.ts's counters (`mcp:rl:<budget>:<caller>…`). */
-const LIMITER_KEYS = "mcp:rl:*";
 
 /** redis-server's used_cpu_user + used_cpu_sys in milliseconds (INFO cpu). */
 function cpuMsOf(info) {
@@ -18,7 +18,8 @@ function cpuMsOf(info) {
 
 /**
  * A connection to the Redis at `url` (loopback only: the benchmark must not load another machine).
- * @returns {Promise<{ url: string, description: string, cpuMs: () => Promise<number>, close: () => Promise<void> }>}
+ * `prefix`: this run's MCP_CLUSTER_PREFIX.
+ * @returns {Promise<{ url: string, prefix: string, description: string, cpuMs: () => Promise<number>, close: () => Promise<void> }>}
  */
 export async function prepareRedis(url) {
   const parsed = new URL(url);
@@ -35,19 +36,23 @@ export async function prepareRedis(url) {
     throw new Error(`Redis at ${parsed.host} does not answer (${err?.message ?? err}); the limits:redis rows need it (BENCH_REDIS_URL)`);
   }
   const version = /^redis_version:(.+)$/m.exec(await client.info("server"))?.[1]?.trim() ?? "unknown";
+  const prefix = `bench-${randomBytes(6).toString("hex")}`;
+  // lib/ratelimit/redis-store.ts's counters: `<prefix>:rl:<budget>:<caller>…`.
+  const limiterKeys = `${prefix}:rl:*`;
   return {
     url,
-    description: `Redis ${version} at ${parsed.host}, database ${db} (the limiter's keys expire by themselves; nothing is deleted)`,
+    prefix,
+    description: `Redis ${version} at ${parsed.host}, database ${db}, keys under \`${prefix}:\` (MCP_CLUSTER_PREFIX; the limiter's are checked to expire, then this run's keys are deleted at the end)`,
     async cpuMs() {
       return cpuMsOf(await client.info("cpu"));
     },
-    /** Checks that every limiter key in the bench's database expires, then disconnects. */
+    /** Checks that every limiter key of this run expires, deletes this run's keys, then disconnects. */
     async close() {
       try {
         let count = 0;
         let longestMs = 0;
         const lasting = [];
-        for await (const keys of client.scanStream({ match: LIMITER_KEYS, count: 1000 })) {
+        for await (const keys of client.scanStream({ match: limiterKeys, count: 1000 })) {
           for (const key of keys) {
             const ttl = await client.pttl(key);
             count++;
@@ -57,6 +62,12 @@ export async function prepareRedis(url) {
         }
         if (lasting.length > 0) console.warn(`[bench] warning: ${lasting.length} rate-limit key(s) in Redis database ${db} never expire (e.g. ${lasting[0]})`);
         console.log(`[bench] Redis database ${db}: ${count} rate-limit key(s) left, ${lasting.length > 0 ? "some without" : "all with"} an expiry (longest ${Math.ceil(longestMs / 1000)} s)`);
+        // Sessions (a day's TTL), streams and counters: a later run must start without them.
+        let deleted = 0;
+        for await (const keys of client.scanStream({ match: `${prefix}:*`, count: 1000 })) {
+          if (keys.length > 0) deleted += await client.unlink(...keys);
+        }
+        console.log(`[bench] Redis database ${db}: deleted this run's ${deleted} key(s) under ${prefix}:`);
       } finally {
         client.disconnect();
       }

@@ -18,14 +18,14 @@ let cells = 0;
 
 let store;
 
-async function limiterStore() {
+async function limiterStore(keyPrefix) {
   if (!store) {
     const { redisStoreFor } = await createJiti(import.meta.url).import("../../lib/ratelimit/redis-store.ts");
     store = await redisStoreFor({
       backend: { kind: "redis", url: CONFIG.redisUrl, connectionTimeoutMs: 2_000 },
       timeoutMs: 1_000,
       streamLeaseMs: 60_000,
-      keyPrefix: "mcp",
+      keyPrefix,
     });
   }
   return store;
@@ -33,7 +33,7 @@ async function limiterStore() {
 
 /** One cell of the limiter alone; its "server" CPU is this process's over the loop. */
 export async function runLimiterCell(redis, concurrency, seconds) {
-  const limiter = await limiterStore();
+  const limiter = await limiterStore(redis.prefix);
   const budget = { name: "tools/call", limit: LIMIT_BUDGETS["tools/call"], windowMs: LIMIT_WINDOW_SECONDS * 1000 };
   const caller = `bench:limiter-alone:${process.pid}:${++cells}`;
   const call = async () => ((await limiter.take(budget, caller)).allowed ? undefined : "refused by its budget");

@@ -90,7 +90,7 @@ export const isOurs = (key) => RUNTIMES[SERVERS[key].runtime ?? "next"].mcp;
  * limits on for the reference rows.
  */
 export function limiterEnv(env, limiter, redis) {
-  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !/^(MCP_RATE_LIMIT|REDIS_URL$|UPSTASH_REDIS_REST_)/.test(name)));
+  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !/^(MCP_RATE_LIMIT|REDIS_URL$|UPSTASH_REDIS_REST_|MCP_CLUSTER_PREFIX$)/.test(name)));
   if (!limiter) return { ...kept, MCP_RATE_LIMITS: "0" };
   return {
     ...kept,
@@ -102,7 +102,8 @@ export function limiterEnv(env, limiter, redis) {
     MCP_RATE_LIMIT_INITIALIZE: String(LIMIT_BUDGETS.initialize),
     // Fail closed: a Redis that stops answering turns into 503s (errors), not unlimited passes.
     MCP_RATE_LIMIT_FAILURE: "closed",
-    ...(limiter === "redis" ? { REDIS_URL: redis.url } : {}),
+    // This run's own key prefix (bench/redis.mjs): no other run's sessions, and deleted at the end.
+    ...(limiter === "redis" ? { REDIS_URL: redis.url, MCP_CLUSTER_PREFIX: redis.prefix } : {}),
   };
 }
 
