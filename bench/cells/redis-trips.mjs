@@ -20,7 +20,6 @@ export const REDIS_TRIPS = "redis-trips";
 /** Requests of each kind (BENCH_REDIS_TRIP_REQUESTS). */
 export const TRIP_REQUESTS = Number(process.env.BENCH_REDIS_TRIP_REQUESTS || 50);
 
-
 /**
  * The request kinds, each a body builder and headers (`session`: an anonymous 2025 session), and
  * issue 22's goal in round trips: at most one (pipelined) for a session request, nothing beyond
@@ -46,9 +45,9 @@ async function monitorOf(url, db) {
   await client.connect();
   const monitor = await client.monitor();
   const state = { on: false, commands: [] };
-  monitor.on("monitor", (time, args, source, database) => {
+  monitor.on("monitor", (_time, args, source, database) => {
     if (!state.on || String(database) !== String(db)) return;
-    state.commands.push({ ms: Number(time) * 1000, name: String(args[0]).toUpperCase(), source: String(source) });
+    state.commands.push({ name: String(args[0]).toUpperCase(), source: String(source) });
   });
   return {
     state,
