@@ -38,7 +38,7 @@ export async function prepareRedis(url) {
   const version = /^redis_version:(.+)$/m.exec(await client.info("server"))?.[1]?.trim() ?? "unknown";
   const prefix = `bench-${randomBytes(6).toString("hex")}`;
   // lib/ratelimit/redis-store.ts's counters: `<prefix>:rl:<budget>:<caller>…`.
-  const limiterKeys = `${prefix}:rl:*`;
+  const limiterKeyPrefix = `${prefix}:rl:`;
   return {
     url,
     prefix,
@@ -51,22 +51,22 @@ export async function prepareRedis(url) {
       try {
         let count = 0;
         let longestMs = 0;
+        let deleted = 0;
         const lasting = [];
-        for await (const keys of client.scanStream({ match: limiterKeys, count: 1000 })) {
+        // One pass over this run's keys: the limiter's are checked to expire, then every key goes
+        // (sessions keep a day's TTL: a later run must start without them).
+        for await (const keys of client.scanStream({ match: `${prefix}:*`, count: 1000 })) {
           for (const key of keys) {
+            if (!key.startsWith(limiterKeyPrefix)) continue;
             const ttl = await client.pttl(key);
             count++;
             if (ttl === -1) lasting.push(key);
             else longestMs = Math.max(longestMs, ttl);
           }
+          if (keys.length > 0) deleted += await client.unlink(...keys);
         }
         if (lasting.length > 0) console.warn(`[bench] warning: ${lasting.length} rate-limit key(s) in Redis database ${db} never expire (e.g. ${lasting[0]})`);
         console.log(`[bench] Redis database ${db}: ${count} rate-limit key(s) left, ${lasting.length > 0 ? "some without" : "all with"} an expiry (longest ${Math.ceil(longestMs / 1000)} s)`);
-        // Sessions (a day's TTL), streams and counters: a later run must start without them.
-        let deleted = 0;
-        for await (const keys of client.scanStream({ match: `${prefix}:*`, count: 1000 })) {
-          if (keys.length > 0) deleted += await client.unlink(...keys);
-        }
         console.log(`[bench] Redis database ${db}: deleted this run's ${deleted} key(s) under ${prefix}:`);
       } finally {
         client.disconnect();

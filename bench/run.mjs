@@ -115,7 +115,7 @@
  * - A/A control: `ceiling+body:twin`, ceiling+body under another name in the same rounds; its
  *   ratio to ceiling+body is the run's own spread when nothing differs (a line of the targets table, no goal).
  * - redis-trips (cells/redis-trips.mjs): Redis commands per request kind on `limits-redis`, counted
- *   with MONITOR. idle-streams (cells/idle-streams.mjs): N idle GET / listen streams on `streams`.
+ *   with MONITOR, and round trips from Redis's own read count. idle-streams (cells/idle-streams.mjs): N idle GET / listen streams on `streams`.
  * - RESULTS.md opens with the issue's targets (measured value, goal, pass/miss), then the tables.
  */
 import { fileURLToPath } from "node:url";
