@@ -5,7 +5,7 @@ import type { JWK } from "jose";
 /**
  * A stand-in authorization server's key endpoint on 127.0.0.1 that the test controls: it serves
  * whatever public keys it is given at /jwks.json, can be switched to fail, and counts every request
- * by path — so a test can prove when the resource server refetched keys, and that it never fetched
+ * by path with its arrival time — so a test can prove when the resource server refetched keys, and that it never fetched
  * a URL an attacker named in a token header (jku, x5u).
  */
 export interface JwksServer {
@@ -19,17 +19,21 @@ export interface JwksServer {
   setFailure(status: number | undefined): void;
   /** How many requests `path` has received so far. */
   requests(path: string): number;
+  /** When (Date.now()) each request to `path` arrived, oldest first. */
+  requestTimes(path: string): readonly number[];
   close(): Promise<void>;
 }
 
 export async function startJwksServer(): Promise<JwksServer> {
   let keys: readonly JWK[] = [];
   let failure: number | undefined;
-  const counts = new Map<string, number>();
+  const times = new Map<string, number[]>();
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-    counts.set(path, (counts.get(path) ?? 0) + 1);
+    const seen = times.get(path) ?? [];
+    seen.push(Date.now());
+    times.set(path, seen);
     if (path === "/jwks.json" && req.method === "GET") {
       if (failure !== undefined) {
         res.writeHead(failure, { "content-type": "text/plain" }).end("key service unavailable");
@@ -56,7 +60,8 @@ export async function startJwksServer(): Promise<JwksServer> {
     setFailure(status) {
       failure = status;
     },
-    requests: (path) => counts.get(path) ?? 0,
+    requests: (path) => times.get(path)?.length ?? 0,
+    requestTimes: (path) => [...(times.get(path) ?? [])],
     close: () =>
       new Promise<void>((resolve) => {
         // Keep-alive sockets from the server under test would otherwise hold close() open.
