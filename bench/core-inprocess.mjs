@@ -27,44 +27,9 @@ import { writeFileSync } from "node:fs";
 import inspector from "node:inspector/promises";
 import v8 from "node:v8";
 import { PerformanceObserver, constants as perfConstants } from "node:perf_hooks";
-import { importBundled } from "./core-bundle.mjs";
-import { preparePostgres } from "./databases.mjs";
+import { prepareCoreRequest } from "./core-request.mjs";
 
-const database = await preparePostgres(process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test");
-
-Object.assign(process.env, {
-  NODE_ENV: "production",
-  MCP_AUTH_MODE: "mixed",
-  BETTER_AUTH_SECRET: "bench-only-better-auth-secret-0123456789abcdef",
-  MCP_RATE_LIMITS: "0",
-  MCP_LOG_REQUESTS: "0",
-  DATABASE_URL: database.serverEnv.DATABASE_URL,
-});
-
-const method = process.argv[2] ?? "tools/call";
-const requests = Number(process.argv[3] ?? 20_000);
-if (!["tools/call", "tools/list"].includes(method)) throw new Error(`method must be tools/call or tools/list, got ${method}`);
-if (!Number.isInteger(requests) || requests < 1) throw new Error("requests must be a positive integer");
-
-const { worldcrafterEndpoint } = await importBundled("lib/worlds/endpoint.ts");
-const endpoint = worldcrafterEndpoint();
-
-const meta = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "core-inprocess", version: "1.0.0" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-const call = method === "tools/call" ? { name: "suggest_names", arguments: { style: "elvish", count: 3 } } : {};
-const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...call, _meta: meta } });
-const headers = {
-  host: "127.0.0.1:3000",
-  "content-type": "application/json",
-  "content-length": String(Buffer.byteLength(body)),
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": method,
-  ...(call.name ? { "mcp-name": call.name } : {}),
-};
+const { method, requests, database, endpoint, build } = await prepareCoreRequest("core-inprocess");
 
 const ours = (request) => endpoint.handle(request);
 
@@ -84,7 +49,7 @@ const floor = async (request) => {
  * (joining the chunks, or decoding them to text, would add a copy no host makes).
  */
 async function one(handler) {
-  const response = await handler(new Request("http://127.0.0.1:3000/api/mcp", { method: "POST", headers, body }));
+  const response = await handler(build());
   let length = 0;
   for await (const chunk of response.body) length += chunk.byteLength;
   if (response.status !== 200 || length === 0) throw new Error(`HTTP ${response.status}, ${length} bytes`);
@@ -92,7 +57,7 @@ async function one(handler) {
 
 /** The answer's bytes, whole (recorded once for the floor, and checked). */
 async function answerBytes(handler) {
-  const response = await handler(new Request("http://127.0.0.1:3000/api/mcp", { method: "POST", headers, body }));
+  const response = await handler(build());
   const bytes = new Uint8Array(await response.arrayBuffer());
   const text = new TextDecoder().decode(bytes);
   if (response.status !== 200 || !text.includes('"result"')) throw new Error(`HTTP ${response.status}: ${text.slice(0, 300)}`);

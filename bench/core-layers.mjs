@@ -13,39 +13,10 @@
  *
  *   tests/node24/node_modules/.bin/node bench/core-layers.mjs [tools/call|tools/list] [requests]
  */
-import { importBundled } from "./core-bundle.mjs";
-import { preparePostgres } from "./databases.mjs";
+import { prepareCoreRequest } from "./core-request.mjs";
 
-const database = await preparePostgres(process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test");
-Object.assign(process.env, {
-  NODE_ENV: "production",
-  MCP_AUTH_MODE: "mixed",
-  BETTER_AUTH_SECRET: "bench-only-better-auth-secret-0123456789abcdef",
-  MCP_RATE_LIMITS: "0",
-  MCP_LOG_REQUESTS: "0",
-  DATABASE_URL: database.serverEnv.DATABASE_URL,
-});
+const { method, requests, database, endpoint, build } = await prepareCoreRequest("core-layers");
 
-const method = process.argv[2] ?? "tools/call";
-const requests = Number(process.argv[3] ?? 20_000);
-if (!["tools/call", "tools/list"].includes(method)) throw new Error(`method must be tools/call or tools/list, got ${method}`);
-
-const { worldcrafterEndpoint } = await importBundled("lib/worlds/endpoint.ts");
-const endpoint = worldcrafterEndpoint();
-const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "core-layers", version: "1.0.0" }, "io.modelcontextprotocol/clientCapabilities": {} };
-const call = method === "tools/call" ? { name: "suggest_names", arguments: { style: "elvish", count: 3 } } : {};
-const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...call, _meta: meta } });
-const headers = {
-  host: "127.0.0.1:3000",
-  "content-type": "application/json",
-  "content-length": String(Buffer.byteLength(body)),
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": method,
-  ...(call.name ? { "mcp-name": call.name } : {}),
-};
-const URL_ = "http://127.0.0.1:3000/api/mcp";
-const build = () => new Request(URL_, { method: "POST", headers, body });
 // The real answer, once: its bytes (encoded once, as the core keeps a tools/list page) are what
 // layer 4 answers. Encoding a 20 KB string per request would cost more than the whole core.
 const answer = await (await endpoint.handle(build())).text();
