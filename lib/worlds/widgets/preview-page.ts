@@ -1,4 +1,5 @@
-import { PREVIEW_SCRIPT, PREVIEW_STYLE, WIDGET_HTML } from "./generated";
+import { WIDGET_HTML } from "./generated";
+import { PREVIEW_SCRIPT, PREVIEW_STYLE } from "./generated-preview";
 
 /** JSON inside <script type="application/json">: no "<" may end the element or open a comment. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
