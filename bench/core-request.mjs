@@ -11,7 +11,7 @@
 import { importBundled } from "./core-bundle.mjs";
 import { preparePostgres } from "./databases.mjs";
 
-export const MCP_URL = "http://127.0.0.1:3000/api/mcp";
+const MCP_URL = "http://127.0.0.1:3000/api/mcp";
 
 /** `clientName` goes into the request's clientInfo, so server-side logs tell the scripts apart. */
 export async function prepareCoreRequest(clientName) {
@@ -50,5 +50,5 @@ export async function prepareCoreRequest(clientName) {
   };
   /** A new Request of the one request (a body can be read once). */
   const build = () => new Request(MCP_URL, { method: "POST", headers, body });
-  return { method, requests, database, endpoint, body, headers, build };
+  return { method, requests, database, endpoint, build };
 }
