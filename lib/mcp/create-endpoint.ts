@@ -8,7 +8,7 @@ import type { AccessControl } from "../auth/access-control";
 import type { LocalePolicy } from "./policy/locale";
 import type { ToolCallObserver } from "./runtime/tool-call-observer";
 import type { RequestLimiter } from "./policy/rate-limit";
-import { Registry, type RegistryContents } from "./registry";
+import { Registry, type PublishedSchemas, type RegistryContents } from "./registry";
 import type { ServerExtensions, ServerIdentity } from "./protocol/server-info";
 import { silentRequestLogger, stdoutRequestLogger } from "./runtime/request-log";
 import { MemorySessionStore } from "./transport/session-store";
@@ -39,6 +39,11 @@ export interface EndpointDefinition {
   locales?: LocalePolicy;
   /** Extensions the server supports, by identifier, with their settings (`capabilities.extensions`). */
   extensions?: ServerExtensions;
+  /**
+   * The tools' JSON Schemas made when the deployment was built (`publishedSchemasOf`), so none is
+   * converted at start-up; absent, the registry converts each tool's zod schemas itself.
+   */
+  toolSchemas?: PublishedSchemas;
 }
 
 export interface EndpointAdapters {
@@ -67,7 +72,10 @@ export function createMcpEndpoint(
   env: Env,
   adapters: EndpointAdapters = {},
 ): McpEndpoint {
-  const registry = new Registry(definition.contents, env.MCP_PAGE_SIZE, { tokenRequired: adapters.access?.mode === "required" });
+  const registry = new Registry(definition.contents, env.MCP_PAGE_SIZE, {
+    tokenRequired: adapters.access?.mode === "required",
+    ...(definition.toolSchemas ? { schemas: definition.toolSchemas } : {}),
+  });
   const cluster = adapters.cluster ?? { sessions: new MemorySessionStore(env.MCP_MAX_SESSIONS, env.MCP_MAX_SESSIONS_PER_CALLER), spentStates: new MemorySpentStateStore(), bus: SOLO_BUS };
   const hub = new ClusterHub(cluster.bus);
   // Each instance announces its own registry's changes (they change on every instance alike).

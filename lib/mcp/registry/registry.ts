@@ -1,12 +1,12 @@
 import type { ZodType } from "zod";
 import { compileUriTemplate, type UriTemplate } from "./uri-template";
-import { toJsonSchema } from "./json-schema";
 import { findHeaderParams, type HeaderParam } from "./header-params";
 import { preserialize } from "../../jsonrpc/preserialized";
 import { NO_AUTH, type SecurityScheme } from "../policy/access";
 import { pageAt, paginate, type Page } from "./pagination";
 import { toolUiMeta, widgetResource } from "./widgets";
-import { ToolErrorContent } from "../runtime/tool-error";
+import { ownEntry } from "../protocol/own-property";
+import { publishedSchemaOf, type PublishedSchemas, type PublishedToolSchemas } from "./published-schemas";
 import { checkName, checkObjectRoot, checkResourceUri, checkTemplateUri, checkToolName, refuseDuplicate } from "./rules";
 import type {
   PromptDefinition,
@@ -60,27 +60,6 @@ function compact(fields: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** A generated schema without its `$schema` keyword, to nest inside another. */
-function nested(schema: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "$schema"));
-}
-
-/** The error envelope of isError results (tool-error.ts), as JSON Schema. */
-const ERROR_ENVELOPE = nested(toJsonSchema(ToolErrorContent, "output", "The tool error envelope"));
-
-/**
- * A tool's published outputSchema: its successful structuredContent (`output`) or the error
- * envelope of an isError result. The core checks only successful results against `output`
- * (server/tools §output schema), but SDK 1.x clients validate any structuredContent they get,
- * errors included, so the published schema names both shapes.
- */
-function outputSchemaOf(name: string, output: NonNullable<ToolDefinition["output"]>): Record<string, unknown> {
-  const success = toJsonSchema(output, "output", `Tool ${name}`);
-  // The check is on `output` itself: the anyOf below always has "type": "object" at its root.
-  checkObjectRoot(name, "outputSchema", success);
-  return { $schema: success.$schema, type: "object", anyOf: [nested(success), ERROR_ENVELOPE] };
-}
-
 /**
  * The schemes a tool is published and enforced with. Where every request must carry a token
  * (RegistryOptions.tokenRequired), a `noauth` tool is refused anonymously at the edge (401) all
@@ -93,9 +72,19 @@ function securityOf(def: ToolDefinition, tokenRequired: boolean): readonly Secur
   return [{ type: "oauth2", scopes: [] }];
 }
 
-function compileTool(def: ToolDefinition, tokenRequired: boolean): CompiledTool {
+/**
+ * `given` (made when the deployment was built) when it has the shape `def` publishes, an
+ * outputSchema exactly when the tool has an output; else converted now, so a tool that gained or
+ * lost its output since the schemas were made is not published with the other shape.
+ */
+function schemasFor(def: ToolDefinition, given: PublishedToolSchemas | undefined): PublishedToolSchemas {
+  if (given && (given.outputSchema !== undefined) === (def.output !== undefined)) return given;
+  return publishedSchemaOf(def);
+}
+
+function compileTool(def: ToolDefinition, tokenRequired: boolean, given: PublishedToolSchemas | undefined): CompiledTool {
   checkToolName(def.name);
-  const inputSchema = def.inputJsonSchema ?? toJsonSchema(def.input, "input", `Tool ${def.name}`);
+  const { inputSchema, outputSchema } = schemasFor(def, given);
   checkObjectRoot(def.name, "inputSchema", inputSchema);
   const security = securityOf(def, tokenRequired);
   // The Apps SDK reads securitySchemes at the top level; older hosts look in _meta: publish both.
@@ -104,7 +93,7 @@ function compileTool(def: ToolDefinition, tokenRequired: boolean): CompiledTool 
     title: def.title,
     description: def.description,
     inputSchema,
-    outputSchema: def.output ? outputSchemaOf(def.name, def.output) : undefined,
+    outputSchema,
     annotations: def.annotations,
     // Tool.execution (2025-11-25 server/tools): whether the call may run as a task. Only that
     // revision's lists carry it (methods/list-by-revision.ts).
@@ -135,6 +124,12 @@ function promptArguments(def: PromptDefinition): Record<string, unknown>[] | und
 export interface RegistryOptions {
   /** Every request carries a valid token (MCP_AUTH_MODE=required): see securityOf. */
   tokenRequired?: boolean;
+  /**
+   * The contents' tools' JSON Schemas, made when the deployment was built (published-schemas.ts),
+   * so none is converted at start-up. Used for the tools given at construction only: a tool
+   * added at run time is converted then, as it may differ from the one built under its name.
+   */
+  schemas?: PublishedSchemas;
 }
 
 export class Registry {
@@ -156,7 +151,7 @@ export class Registry {
     private readonly options: RegistryOptions = {},
   ) {
     // The contents are the server's definition: a name or URI given twice is a mistake, refused.
-    for (const t of contents.tools ?? []) this.putTool(t, "refuse");
+    for (const t of contents.tools ?? []) this.putTool(t, "refuse", ownEntry(options.schemas, t.name));
     for (const r of contents.resources ?? []) this.putResource(r, "refuse");
     for (const t of contents.resourceTemplates ?? []) this.putTemplate(t);
     for (const p of contents.prompts ?? []) this.putPrompt(p, "refuse");
@@ -297,8 +292,8 @@ export class Registry {
     return pageAt(this.cache.prompts, cursor);
   }
 
-  private putTool(def: ToolDefinition, same: SameKey): void {
-    const compiled = compileTool(def, this.options.tokenRequired === true);
+  private putTool(def: ToolDefinition, same: SameKey, schemas?: PublishedToolSchemas): void {
+    const compiled = compileTool(def, this.options.tokenRequired === true, schemas);
     if (same === "refuse" && this.tools.has(def.name)) refuseDuplicate(`Tool ${def.name}`);
     this.tools.set(def.name, compiled);
     // One definition: the tool brings its widget's resource along. Tools that render in one
