@@ -1,4 +1,7 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
 import type { NextConfig } from "next";
+import { PHASE_PRODUCTION_BUILD } from "next/constants";
 
 const nextConfig: NextConfig = {
   // NEXT_DIST_DIR lets the benchmark and the tests keep separate builds side by side.
@@ -17,4 +20,23 @@ const nextConfig: NextConfig = {
   },
 };
 
-export default nextConfig;
+/** Set once the schemas are written: the build's workers load this file again, with this environment. */
+const SCHEMAS_WRITTEN = "WORLDCRAFTER_TOOL_SCHEMAS_WRITTEN";
+
+/**
+ * Every production build publishes the tools' JSON Schemas it was built with
+ * (scripts/build-tool-schemas.mjs, lib/worlds/endpoint.ts), so they are made here, before the
+ * build compiles anything: `npx next build` run by hand after a tool's schema changed cannot ship
+ * the schemas of an earlier build. About a second, once per build.
+ */
+function writeToolSchemas(): void {
+  if (process.env[SCHEMAS_WRITTEN]) return;
+  // Next compiles this file to CommonJS: __dirname is the project's folder, wherever `next build` runs.
+  execFileSync(process.execPath, [path.join(__dirname, "scripts/build-tool-schemas.mjs")], { cwd: __dirname, stdio: "inherit" });
+  process.env[SCHEMAS_WRITTEN] = "1";
+}
+
+export default function config(phase: string): NextConfig {
+  if (phase === PHASE_PRODUCTION_BUILD) writeToolSchemas();
+  return nextConfig;
+}

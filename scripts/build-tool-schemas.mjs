@@ -5,8 +5,10 @@
  * core's own converter (lib/mcp/registry/published-schemas.ts). A production server publishes
  * these instead of converting them at its cold start (bench/PROFILING.md, round 28).
  *
- * Every build runs it first (prebuild, like widgets:build, whose generated module the tools
- * import), and so do dev, typecheck and test: the file is not in git. The tool definitions are
+ * `next build` runs it before compiling anything (next.config.ts), however the build is started, so
+ * no build ships the schemas of an earlier one; `npm run dev` and `npm run typecheck` run it first
+ * (the file is not in git, and both import it). It needs widgets:build's generated module, which
+ * the tools import. The tool definitions are
  * bundled with esbuild (packages left external) into node_modules/.cache and imported from there.
  * The file is rewritten only when its content changes, so a watching dev server is not woken.
  */

@@ -16,7 +16,7 @@ export type { Platform } from "../http/platform";
 let endpoint: McpEndpoint | undefined;
 let audit: AuditSink | undefined;
 
-/** The tools' JSON Schemas as `npm run schemas:build` wrote them (every build runs it first). */
+/** The tools' JSON Schemas as scripts/build-tool-schemas.mjs wrote them (every `next build` runs it first). */
 const builtToolSchemas: PublishedSchemas = generatedToolSchemas;
 
 /**

@@ -1,6 +1,6 @@
 /**
  * A production server publishes the tools' JSON Schemas made when it was built
- * (lib/worlds/tools/generated-schemas.json, `npm run schemas:build`), not converted at its cold
+ * (lib/worlds/tools/generated-schemas.json, written by every `next build`), not converted at its cold
  * start (issue 22; bench/PROFILING.md, round 28). What it publishes must be exactly what the core
  * makes of today's zod schemas: read here off the running production server and off the file.
  */
@@ -11,6 +11,8 @@ import { publishedSchemasOf } from "../../lib/mcp";
 import { worldcrafterServer } from "../../lib/worlds/server-definition";
 import { worldcrafterDefinition } from "../../lib/worlds/endpoint";
 import { connectClient } from "../support/sdk-client";
+import { PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from "next/constants";
+import nextConfig from "../../next.config";
 
 const GENERATED = new URL("../../lib/worlds/tools/generated-schemas.json", import.meta.url);
 const live = () => publishedSchemasOf(worldcrafterServer.contents.tools ?? []);
@@ -20,6 +22,22 @@ describe("the tools' published schemas, made at build time", () => {
     const generated = JSON.parse(readFileSync(GENERATED, "utf8")) as unknown;
     expect(generated).toEqual(live());
     expect(Object.keys(live()).length).toBe((worldcrafterServer.contents.tools ?? []).length);
+  });
+
+  it("next build writes them before compiling, however it is started (next.config.ts)", () => {
+    const flag = "WORLDCRAFTER_TOOL_SCHEMAS_WRITTEN";
+    const before = process.env[flag];
+    try {
+      delete process.env[flag];
+      nextConfig(PHASE_PRODUCTION_SERVER);
+      expect(process.env[flag]).toBeUndefined();
+      nextConfig(PHASE_PRODUCTION_BUILD);
+      expect(process.env[flag]).toBe("1");
+      expect(JSON.parse(readFileSync(GENERATED, "utf8"))).toEqual(live());
+    } finally {
+      if (before === undefined) delete process.env[flag];
+      else process.env[flag] = before;
+    }
   });
 
   it("a production definition carries them; dev and the tests convert live", () => {
