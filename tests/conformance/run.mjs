@@ -115,7 +115,7 @@ async function main() {
     const url = `http://localhost:${proxy.port}/api/conformance/mcp`;
     runs.push(await runSuite(["--url", url, "--suite", "all", "--spec-version", "2025-11-25", "-o", join(RESULTS, "all-2025-two-instances")], "suite all (2025-11-25), two instances"));
     runs.push(await runSuite(["--url", url, "--requirements", "2026-07-28", "-o", join(RESULTS, "required-2026-two-instances")], "required (2026-07-28), two instances"));
-    console.log(`\nproxy: ${proxy.served.join(" + ")} requests to the two instances`);
+    console.log(`\nproxy: ${proxy.served.join(" + ")} requests to the two instances, ${proxy.retried.join(" + ")} sent again after a reused connection's reset`);
   } finally {
     await proxy.close();
     await Promise.all(pair.map((s) => s.stop()));

@@ -287,7 +287,7 @@ describe("soak", () => {
     await Promise.all([...inFlight, ...flooding]);
     const elapsed = (Date.now() - started) / 1000;
     console.log(
-      `soak: ${tally.sent} requests in ${elapsed.toFixed(0)} s (${(tally.sent / elapsed).toFixed(1)}/s), ${tally.ok} ok, ${tally.intended429} intended 429s, ${tally.errors.length} errors, ${skipped} not sent (in-flight cap), ${tally.acknowledged.length} worlds acknowledged, ${tally.tasks.length} export_world tasks; proxy served ${cluster.proxy.served.join(" / ")}`,
+      `soak: ${tally.sent} requests in ${elapsed.toFixed(0)} s (${(tally.sent / elapsed).toFixed(1)}/s), ${tally.ok} ok, ${tally.intended429} intended 429s, ${tally.errors.length} errors, ${skipped} not sent (in-flight cap), ${tally.acknowledged.length} worlds acknowledged, ${tally.tasks.length} export_world tasks; proxy served ${cluster.proxy.served.join(" / ")} (sent again after a reused connection's reset: ${cluster.proxy.retried.join(" / ")})`,
     );
     console.log(`soak: flood of ${floods} initialize: ${flood.sessions.length} sessions, ${flood.limited} refused (429), ${tally.foreignEvictions} foreign evictions`);
     console.log(`soak: ${latencySummary(tally.timings)}; peak in flight ${peakInFlight} of ${MAX_IN_FLIGHT}`);
