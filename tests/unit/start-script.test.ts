@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { START_SCRIPT } from "../support/next-server.mjs";
@@ -14,8 +14,10 @@ import { START_SCRIPT } from "../support/next-server.mjs";
 const FAKE_NEXT_BIN = `
 const http = require("node:http");
 const { getDefaultHighWaterMark } = require("node:stream");
+const nodeModule = require("node:module");
 const server = http.createServer();
 process.stdout.write(JSON.stringify({
+  compileCacheDir: nodeModule.getCompileCacheDir ? nodeModule.getCompileCacheDir() ?? null : "unsupported",
   argv: process.argv.slice(2),
   script: process.argv[1],
   defaultBuffer: getDefaultHighWaterMark(false),
@@ -37,8 +39,18 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function start(args: string[]): Promise<{ argv: string[]; script: string; defaultBuffer: number; serverBuffer: number }> {
-  const { stdout } = await promisify(execFile)(process.execPath, [START_SCRIPT, ...args], { cwd: dir });
+interface Seen {
+  argv: string[];
+  script: string;
+  defaultBuffer: number;
+  serverBuffer: number;
+  /** The compile cache's folder; null when off; "unsupported" on a Node without one (20). */
+  compileCacheDir: string | null;
+}
+
+async function start(args: string[], env: Record<string, string | undefined> = {}): Promise<Seen> {
+  const { NODE_COMPILE_CACHE: _dir, NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
+  const { stdout } = await promisify(execFile)(process.execPath, [START_SCRIPT, ...args], { cwd: dir, env: { ...inherited, ...env } });
   return JSON.parse(stdout);
 }
 
@@ -54,5 +66,26 @@ describe("scripts/start.mjs", () => {
     expect(seen.defaultBuffer).toBe(64 * 1024);
     // The server copies the default when it is created: what its sockets and responses get.
     expect(seen.serverBuffer).toBe(64 * 1024);
+  });
+
+  const nodeMajor = Number(process.versions.node.split(".")[0]);
+
+  it.runIf(nodeMajor >= 22)("turns Node's compile cache on, in the project's node_modules/.cache, not the shared temporary folder", async () => {
+    const seen = await start([]);
+    // Node keeps each version's cache in a folder of its own inside the one given.
+    expect(seen.compileCacheDir).toBe(join(dir, "node_modules", ".cache", "node-compile-cache", basename(seen.compileCacheDir ?? "")));
+  });
+
+  it.runIf(nodeMajor >= 22)("leaves the compile cache to NODE_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE when they are set", async () => {
+    const elsewhere = join(dir, "elsewhere");
+    const chosen = (await start([], { NODE_COMPILE_CACHE: elsewhere })).compileCacheDir;
+    expect(chosen).toBe(join(elsewhere, basename(chosen ?? "")));
+    expect((await start([], { NODE_DISABLE_COMPILE_CACHE: "1" })).compileCacheDir).toBeNull();
+  });
+
+  it.runIf(nodeMajor < 22)("starts on a Node without a compile cache (20)", async () => {
+    const seen = await start([]);
+    expect(seen.compileCacheDir).toBe("unsupported");
+    expect(seen.argv).toEqual(["start"]);
   });
 });
