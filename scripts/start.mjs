@@ -21,18 +21,22 @@
  * refused rather than silently narrowed to the first.
  *
  * And it turns on Node's compile cache (Node 22.1 and later): the V8 code of every module compiled
- * is kept on disk, in node_modules/.cache/node-compile-cache of the working directory, and a later
- * start of the same build reads it instead of parsing and compiling again. A cold start of this
- * app compiles some 3 MB of Next and of the build's chunks; with the cache a restart reaches its
- * first tools/list about a quarter sooner (bench/PROFILING.md, round 29). The cache is checked
- * against each file's content, so a new build cannot run stale code; it is written when the
- * process exits. Not in the shared temporary folder, Node's default: anyone who can write there
- * could leave code for this server to run. NODE_COMPILE_CACHE (another folder) and
- * NODE_DISABLE_COMPILE_CACHE=1 still decide, as Node documents them.
+ * is kept on disk and a later start of the same build reads it instead of parsing and compiling
+ * again. A cold start of this app compiles some 3 MB of Next and of the build's chunks; with the
+ * cache a restart reaches its first tools/list about a quarter sooner (bench/PROFILING.md, round
+ * 29). Node checks each entry against its file's content, so a new build cannot run stale code.
+ * - Where: node-compile-cache in the build's folder (.next, or NEXT_DIST_DIR), which `next build`
+ *   empties: the chunks' names change with every build, so a cache kept elsewhere would grow by a
+ *   build's worth (some 8 MB) each time. Not the shared temporary folder, Node's default: anyone
+ *   who can write there could leave code for this server to run. No build there, no cache.
+ * - When: Node writes it as the process exits.
+ * - NODE_COMPILE_CACHE (another folder) and NODE_DISABLE_COMPILE_CACHE=1 still decide, as Node
+ *   documents them; where the folder cannot be written Node goes on without.
  *
  * `next` is resolved from the working directory, so the benchmark starts its mcp-handler app
  * with the same setting.
  */
+import { existsSync } from "node:fs";
 import http from "node:http";
 import module, { createRequire } from "node:module";
 import path from "node:path";
@@ -41,8 +45,9 @@ import { installNodeFront } from "../lib/http/node-front.mjs";
 
 const STREAM_BUFFER_BYTES = 64 * 1024;
 
-// Node 20 has no compile cache; where it cannot be written (a read-only folder) Node goes on without.
-if (process.env.NODE_COMPILE_CACHE === undefined) module.enableCompileCache?.(path.join(process.cwd(), "node_modules", ".cache", "node-compile-cache"));
+// Node 20 has no compile cache.
+const buildDir = path.resolve(process.env.NEXT_DIST_DIR ?? ".next");
+if (process.env.NODE_COMPILE_CACHE === undefined && existsSync(buildDir)) module.enableCompileCache?.(path.join(buildDir, "node-compile-cache"));
 
 if (getDefaultHighWaterMark(false) < STREAM_BUFFER_BYTES) setDefaultHighWaterMark(false, STREAM_BUFFER_BYTES);
 
