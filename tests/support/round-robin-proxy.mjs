@@ -9,11 +9,11 @@ const REPLAYABLE_BODY_BYTES = 1024 * 1024;
 /**
  * A kept-alive upstream connection can be closed by the upstream (its keep-alive timeout) just as
  * the next request goes out on it: the request then fails with a reset before any answer, and the
- * upstream never read it. Node's client does not honour the upstream's `Keep-Alive: timeout` hint
- * before Node 24, so on Node 20 the pool offers such sockets. Real fronts retry that case on a new
- * connection, as Node's docs advise (http `request.reusedSocket`); so does this one, once, on a
- * new connection, with the body it had sent (kept while it is under 1 MiB). Counted
- * in `retried`, so that a test can see it happen.
+ * upstream never read it. Node 20's client does not honour the upstream's `Keep-Alive: timeout`
+ * hint (a pooled socket's timeout stays 0), so its pool offers such sockets. Real fronts retry that
+ * case on a new connection, as Node's docs advise (http `request.reusedSocket`); so does this one,
+ * once, with the body it had sent (kept while it is under 1 MiB). Counted in `retried`, so that a
+ * test can see it happen.
  */
 function lostWithReusedSocket(upstream, error, answered) {
   return !answered && upstream.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");

@@ -8,8 +8,9 @@ import { START_SCRIPT } from "../support/next-server.mjs";
 
 /**
  * scripts/start.mjs (`npm start`): it must hand Next's CLI exactly `start <arguments>`, raise
- * the stream buffers before any server exists, and turn Node's compile cache on in the build's folder. A stand-in `next` package in a temporary folder
- * reports what it was given: the real one is started through this script by every server test.
+ * the stream buffers before any server exists, and turn Node's compile cache on in the build's
+ * folder. A stand-in `next` package in a temporary folder reports what it was given: the real one
+ * is started through this script by every server test.
  */
 const FAKE_NEXT_BIN = `
 const http = require("node:http");
@@ -70,32 +71,36 @@ describe("scripts/start.mjs", () => {
 
   const nodeMajor = Number(process.versions.node.split(".")[0]);
 
-  it.runIf(nodeMajor >= 22)("turns Node's compile cache on, in the build's folder (which next build empties), not the shared temporary folder", async () => {
+  /** Runs `body` with a .next folder in the stand-in project, as after a build, and removes it. */
+  async function withBuildFolder(body: () => Promise<void>): Promise<void> {
     await mkdir(join(dir, ".next"), { recursive: true });
     try {
+      await body();
+    } finally {
+      await rm(join(dir, ".next"), { recursive: true, force: true });
+    }
+  }
+
+  it.runIf(nodeMajor >= 22)("turns Node's compile cache on, in the build's folder (which next build empties), not the shared temporary folder", async () => {
+    await withBuildFolder(async () => {
       const seen = await start([]);
       // Node keeps each version's cache in a folder of its own inside the one given.
       expect(seen.compileCacheDir).toBe(join(dir, ".next", "node-compile-cache", basename(seen.compileCacheDir ?? "")));
       await mkdir(join(dir, "elsewhere-build"), { recursive: true });
       const moved = await start([], { NEXT_DIST_DIR: "elsewhere-build" });
       expect(moved.compileCacheDir).toBe(join(dir, "elsewhere-build", "node-compile-cache", basename(moved.compileCacheDir ?? "")));
-    } finally {
-      await rm(join(dir, ".next"), { recursive: true, force: true });
-    }
+    });
     // No build here (a directory given to `next start`, a wrong working directory): nothing is made.
     expect((await start([])).compileCacheDir).toBeNull();
   });
 
   it.runIf(nodeMajor >= 22)("leaves the compile cache to NODE_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE when they are set", async () => {
-    await mkdir(join(dir, ".next"), { recursive: true });
-    try {
+    await withBuildFolder(async () => {
       const elsewhere = join(dir, "elsewhere");
       const chosen = (await start([], { NODE_COMPILE_CACHE: elsewhere })).compileCacheDir;
       expect(chosen).toBe(join(elsewhere, basename(chosen ?? "")));
       expect((await start([], { NODE_DISABLE_COMPILE_CACHE: "1" })).compileCacheDir).toBeNull();
-    } finally {
-      await rm(join(dir, ".next"), { recursive: true, force: true });
-    }
+    });
   });
 
   it.runIf(nodeMajor < 22)("starts on a Node without a compile cache (20)", async () => {
