@@ -154,11 +154,11 @@ export function moreRequestsTable(rows) {
 
 /** Cold starts and memory, every run. */
 export function coldStartTable(cold) {
-  const lines = ["| process | first answer | time to it, median ms | every run, ms | RSS after warm-up, median MiB | every run, MiB |", "|---|---|--:|---|--:|---|"];
+  const lines = ["| process | first answer | time to it, median ms | every run, ms | CPU used by then, median ms | every run, ms | RSS after warm-up, median MiB | every run, MiB |", "|---|---|--:|---|--:|---|--:|---|"];
   for (const [kind, label] of [["ceiling", "only the ceiling"], ["tools/list", "our MCP endpoint"]]) {
     const runs = cold.runs[kind];
     lines.push(
-      `| \`next start\`, ${label} | ${COLD_PROBES[kind].label} | ${fmt(median(runs.map((r) => r.startMs)))} | ${runs.map((r) => fmt(r.startMs)).join(", ")} | ${fmt(median(runs.map((r) => r.rssKb)) / 1024, 1)} | ${runs.map((r) => fmt(r.rssKb / 1024, 1)).join(", ")} |`,
+      `| \`next start\`, ${label} | ${COLD_PROBES[kind].label} | ${fmt(median(runs.map((r) => r.startMs)))} | ${runs.map((r) => fmt(r.startMs)).join(", ")} | ${fmt(median(runs.map((r) => r.cpuMs)))} | ${runs.map((r) => fmt(r.cpuMs)).join(", ")} | ${fmt(median(runs.map((r) => r.rssKb)) / 1024, 1)} | ${runs.map((r) => fmt(r.rssKb / 1024, 1)).join(", ")} |`,
     );
   }
   return lines;
