@@ -80,7 +80,9 @@ export async function buildAuthServer(settings: AuthServerSettings) {
     onAPIError: { errorURL: AuthPage.Error },
     // The provider's session endpoints for managing clients: nothing in this app calls them, and
     // any signed-in person could reach them past registration's bounds and rate limit. Absent: 404.
-    disabledPaths: [...UNUSED_CLIENT_ENDPOINTS],
+    // OpenID Connect's userinfo too: this server is no OpenID provider (its openid-configuration
+    // is 404, and no token can carry `openid`), and the endpoint answered in shapes RFC 6750 does not know.
+    disabledPaths: [...UNUSED_CLIENT_ENDPOINTS, "/oauth2/userinfo"],
     advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     telemetry: { enabled: false },
     hooks: { before: requestHooks(settings), after: keepRefreshTokenScope },

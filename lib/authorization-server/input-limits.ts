@@ -173,7 +173,15 @@ export function signUpProblem(body: Readonly<Record<string, unknown>>): string |
   return undefined;
 }
 
+/** 43 to 128 unreserved characters: RFC 7636's form of a code_verifier (§4.1) and of a code_challenge (§4.2). */
+const PKCE_VALUE = /^[A-Za-z0-9\-._~]{43,128}$/;
+
 /** RFC 7636 §4.2: a code_challenge is 43 to 128 unreserved characters (base64url of SHA-256 is 43). */
 export function isCodeChallenge(value: unknown): boolean {
-  return typeof value === "string" && /^[A-Za-z0-9\-._~]{43,128}$/.test(value);
+  return typeof value === "string" && PKCE_VALUE.test(value);
+}
+
+/** RFC 7636 §4.1: a code_verifier is 43 to 128 unreserved characters. */
+export function isCodeVerifier(value: unknown): boolean {
+  return typeof value === "string" && PKCE_VALUE.test(value);
 }

@@ -2,6 +2,7 @@ import type { AuthEndpoint } from "./endpoint-table";
 import { isCodeChallenge } from "./input-limits";
 import { AUTH_BASE_PATH, AuthPage } from "./paths";
 import { cutText } from "../text/cut-text";
+import { foreignResources } from "./served-resource";
 
 /**
  * better-auth's answers on the OAuth endpoints, made to say what the RFCs say where better-auth
@@ -190,8 +191,41 @@ export async function repeatedParameterAnswer(request: Request): Promise<Respons
   return oauthError(400, "invalid_request", `the parameter ${JSON.stringify(cutText(name, 64))} is included more than once (RFC 6749 §3.1)`, new Headers());
 }
 
+/**
+ * RFC 8707 §2: a token request naming a resource this server does not serve is invalid_target.
+ * Read here, from every `resource` of the form, because better-auth's token endpoint reads the
+ * repeated ones again from the raw body, past any hook: its own userinfo URL, which it exempts
+ * from the check (served-resource.ts), was issued as an audience beside this server's.
+ */
+export async function foreignResourceAnswer(request: Request, resourceUrl: string): Promise<Response | undefined> {
+  if (request.method !== "POST" || new URL(request.url).pathname !== TOKEN_ENDPOINT) return undefined;
+  if (!request.headers.get("content-type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) return undefined;
+  const [foreign] = foreignResources(new URLSearchParams(await request.clone().text()).getAll("resource"), resourceUrl);
+  if (foreign === undefined) return undefined;
+  return oauthError(400, "invalid_target", `this server issues tokens for one resource, ${resourceUrl}, not ${JSON.stringify(cutText(foreign, 200))}`, new Headers());
+}
+
+/**
+ * RFC 9110 §15.5.2: a 401 carries a challenge, and RFC 6749 §5.2 asks for one whenever client
+ * authentication failed; better-auth's revocation endpoint answered 401 without any, and its token
+ * endpoint a bare `Basic`. Basic, the scheme these endpoints read besides the body, with the realm
+ * RFC 7617 §2 requires.
+ */
+function withClientChallenge(path: string, answer: Response): Response {
+  if (answer.status !== 401 || !RFC_POST_ENDPOINTS.has(path)) return answer;
+  const challenge = answer.headers.get("www-authenticate");
+  if (challenge !== null && !/^\s*basic\s*$/i.test(challenge)) return answer;
+  const headers = new Headers(answer.headers);
+  headers.set("www-authenticate", `Basic realm="${path}"`);
+  return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
+}
+
 /** `answer` from better-auth for `request` to `endpoint` (endpoint-table.ts), as the RFCs have it. */
 export async function conformOAuthAnswer(request: Request, answer: Response, endpoint: AuthEndpoint | undefined): Promise<Response> {
+  return withClientChallenge(new URL(request.url).pathname, await conformedAnswer(request, answer, endpoint));
+}
+
+async function conformedAnswer(request: Request, answer: Response, endpoint: AuthEndpoint | undefined): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname;
   if (path === AUTHORIZATION_ENDPOINT) {

@@ -1,9 +1,10 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { isLoopbackHost } from "../http/loopback-host";
 import { isInactiveJwt, NOT_HELD_TOKEN } from "./inactive-jwt";
-import { WEB_PAGE_FIELDS, httpsUrlOf, isCodeChallenge, isWebPage, registrationProblem, signUpProblem, unplainParameter, type UnplainParameter } from "./input-limits";
+import { WEB_PAGE_FIELDS, httpsUrlOf, isCodeChallenge, isCodeVerifier, isWebPage, registrationProblem, signUpProblem, unplainParameter, type UnplainParameter } from "./input-limits";
 import { AuthPage, OFFLINE_ACCESS } from "./paths";
 import { redirectUriFormProblem } from "./redirect-uri-form";
+import { canonicalResources, withoutUserinfoExemption } from "./served-resource";
 import { offeredScopeNames, signUpRefusal, type AuthServerSettings } from "./settings";
 
 /**
@@ -19,8 +20,10 @@ import { offeredScopeNames, signUpRefusal, type AuthServerSettings } from "./set
  * - revocation: the token type hint is dropped, so every type is searched (RFC 7009 §2.1);
  * - revocation and introspection: an expired or forged access token JWT is answered as unknown;
  * - authorization: the token's audience is this server's one resource (RFC 8707) even when a
- *   client sends no `resource`, and `offline_access` is asked for so a linked account stays
- *   linked (ChatGPT and Claude refresh; the consent page says so);
+ *   client sends no `resource`, and no other, better-auth's userinfo URL included
+ *   (./served-resource.ts); `offline_access` is asked for so a linked account stays linked
+ *   (ChatGPT and Claude refresh; the consent page says so);
+ * - token: a code_verifier of another form than RFC 7636 §4.1's is invalid_request;
  * - sign-up: the policy of MCP_AUTH_SIGNUP and MCP_AUTH_SIGNUP_DOMAINS;
  * - every endpoint: a callback URL that leaves this site is refused (no open redirect), and so is
  *   a parameter with a control character or a lone surrogate (PostgreSQL cannot store a NUL).
@@ -67,26 +70,6 @@ function isNativeRedirect(uri: unknown): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * `resource` as better-auth looks it up (an exact string): this server's own resource written with
- * an uppercase scheme or host (HTTP://Example.COM/api/mcp) becomes the canonical form. The spec asks
- * for that leniency (basic/authorization §canonical server URI: implementations SHOULD accept
- * uppercase scheme and host components); anything else is left for better-auth to refuse.
- */
-function canonicalResource(value: unknown, resourceUrl: string): unknown {
-  if (typeof value !== "string" || value === resourceUrl) return value;
-  // resourceUrl is canonical (lib/auth/resource-url.ts): lowercase scheme and host, nothing else
-  // changed. Lowercasing the same part of `value` is the only leniency; path and query stay as sent.
-  return value.replace(SCHEME_AND_AUTHORITY, (prefix) => prefix.toLowerCase()) === resourceUrl ? resourceUrl : value;
-}
-
-const SCHEME_AND_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
-
-/** A request's `resource`, one value or several, with this server's own in canonical form. */
-function canonicalResources(value: unknown, resourceUrl: string): unknown {
-  return Array.isArray(value) ? value.map((v) => canonicalResource(v, resourceUrl)) : canonicalResource(value, resourceUrl);
 }
 
 function withOfflineAccess(scope: unknown): string | undefined {
@@ -181,7 +164,7 @@ export function requestHooks(settings: AuthServerSettings) {
           context: {
             query: {
               ...query,
-              resource: query.resource === undefined ? settings.resourceUrl : canonicalResources(query.resource, settings.resourceUrl),
+              resource: query.resource === undefined ? settings.resourceUrl : withoutUserinfoExemption(canonicalResources(query.resource, settings.resourceUrl), `${ctx.context.baseURL}/oauth2/userinfo`),
               ...(scope !== undefined ? { scope } : {}),
             },
           },
@@ -198,6 +181,11 @@ export function requestHooks(settings: AuthServerSettings) {
         await replaceInactiveJwt(body, settings);
         return;
       case "/oauth2/token": {
+        // RFC 7636 §4.1: 43 to 128 unreserved characters. better-auth hashed any string and compared,
+        // so a verifier of three letters redeemed a code whose challenge was made from it.
+        if (body.code_verifier !== undefined && !isCodeVerifier(body.code_verifier)) {
+          throw new APIError("BAD_REQUEST", { error: "invalid_request", error_description: "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)" });
+        }
         // RFC 6749 §6: a narrowed refresh still gets a refresh token (refresh-scope.ts restores its scope).
         const scope = body.grant_type === "refresh_token" ? withOfflineAccess(body.scope) : undefined;
         if (body.resource === undefined && scope === undefined) return;

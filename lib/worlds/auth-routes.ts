@@ -11,7 +11,7 @@ import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER } from "../authorization-server/p
 import type { BuiltinAuthorizationServer } from "../authorization-server/auth-server";
 import { isFormAction, submitForm } from "../authorization-server/form-flow";
 import { endpointTable } from "../authorization-server/endpoint-table";
-import { conformOAuthAnswer, methodNotAllowed, repeatedParameterAnswer } from "../authorization-server/oauth-answers";
+import { conformOAuthAnswer, foreignResourceAnswer, methodNotAllowed, repeatedParameterAnswer } from "../authorization-server/oauth-answers";
 import { builtinAuthServer } from "./authorization";
 
 /**
@@ -95,8 +95,8 @@ async function betterAuthAnswer(server: BuiltinAuthorizationServer, request: Req
   if (endpoint && !endpoint.methods.some((method) => method === request.method)) return methodNotAllowed(path, endpoint);
   const bounded = await boundedRequest(request);
   if (bounded instanceof Response) return bounded;
-  const repeated = await repeatedParameterAnswer(bounded);
-  if (repeated) return repeated;
+  const refused = (await repeatedParameterAnswer(bounded)) ?? (await foreignResourceAnswer(bounded, server.settings.resourceUrl));
+  if (refused) return refused;
   return conformOAuthAnswer(bounded, await auth.handler(forBetterAuth(bounded)), endpoint);
 }
 

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { callTool2026, postForm, startAuthServer, type AuthServerUnderTest } from "../support/oauth-server";
@@ -445,6 +445,87 @@ describe("authorization server attack matrix", () => {
       }
       // Still refused: plain http on a host that is not loopback, whatever sits beside it.
       expect((await register({ redirect_uris: ["https://editor.example/redirect", "http://editor.example/cb"], token_endpoint_auth_method: "none" })).status).toBe(400);
+    });
+  });
+
+  // Outside probe (2026-11-29): better-auth exempts its own userinfo URL from the resource check,
+  // so a token with that audience was issued, alone or beside ours; the endpoint itself answered
+  // in shapes RFC 6750 does not know; revocation's 401 carried no challenge; any code_verifier
+  // was hashed and compared, three letters included.
+  describe("outside probe, 2026-11-29", () => {
+    const userinfo = () => api("/oauth2/userinfo");
+
+    it("40. better-auth's userinfo URL is no audience: invalid_target at authorize (to the client, with its state) and at the token endpoint, alone or repeated", async () => {
+      const clientId = await publicClient();
+      const person = await signedInPerson();
+      const base = { response_type: "code", client_id: clientId, redirect_uri: REDIRECT, state: "st-40", code_challenge: pkce().challenge, code_challenge_method: "S256", scope: "worlds:read" };
+      for (const resources of [[userinfo()], [as.mcpUrl, userinfo()]]) {
+        const url = new URL(authorizeUrl(base));
+        for (const resource of resources) url.searchParams.append("resource", resource);
+        const res = await fetch(url, { redirect: "manual", headers: { accept: "text/html", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document", cookie: person.cookie } });
+        const next = new URL(res.headers.get("location") ?? ((await res.json()) as { url: string }).url, as.origin);
+        expect(`${next.origin}${next.pathname}`, resources.join(" ")).toBe(REDIRECT);
+        expect(next.searchParams.get("error"), resources.join(" ")).toBe("invalid_target");
+        expect(next.searchParams.get("state")).toBe("st-40");
+        expect(next.searchParams.get("code")).toBeNull();
+      }
+      const grant = await grantCode();
+      const alone = await exchange(grant, { resource: userinfo() });
+      expect(alone.status).toBe(400);
+      expect(alone.body).toMatchObject({ error: "invalid_target" });
+      const form = new URLSearchParams({ grant_type: "authorization_code", code: grant.code, redirect_uri: REDIRECT, client_id: grant.clientId, code_verifier: grant.verifier });
+      form.append("resource", as.mcpUrl);
+      form.append("resource", userinfo());
+      const repeated = await fetch(api("/oauth2/token"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form });
+      expect(repeated.status).toBe(400);
+      expect(await repeated.json()).toMatchObject({ error: "invalid_target" });
+      // Refused before anything was redeemed: the code still gives a token for this server alone.
+      const tokens = await exchange(grant);
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      const claims = JSON.parse(Buffer.from((tokens.body.access_token as string).split(".")[1]!, "base64url").toString()) as { aud: unknown };
+      expect(claims.aud).toBe(as.mcpUrl);
+      const widened = await refresh(grant.clientId, tokens.body.refresh_token as string, { resource: userinfo() });
+      expect(widened.status).toBe(400);
+      expect(widened.body).toMatchObject({ error: "invalid_target" });
+    });
+
+    it("41. the OpenID Connect userinfo endpoint is not served", async () => {
+      for (const method of ["GET", "POST"]) {
+        const res = await fetch(userinfo(), { method, headers: { authorization: "Bearer x" } });
+        expect(res.status, method).toBe(404);
+        await res.body?.cancel();
+      }
+    });
+
+    it("42. a 401 from the revocation and token endpoints carries a Basic challenge (RFC 9110 §15.5.2, RFC 6749 §5.2)", async () => {
+      const revoke = await fetch(api("/oauth2/revoke"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "token=abc" });
+      expect(revoke.status).toBe(401);
+      expect(revoke.headers.get("www-authenticate")).toMatch(/^Basic realm="/);
+      expect(await revoke.json()).toMatchObject({ error: "invalid_client" });
+      const { status, body } = await register({ client_name: "confidential", redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_basic", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] });
+      expect(status, JSON.stringify(body)).toBe(201);
+      const wrong = `Basic ${Buffer.from(`${body.client_id as string}:wrong-secret`).toString("base64")}`;
+      const token = await fetch(api("/oauth2/token"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: wrong }, body: "token=abc" });
+      const revoked = await fetch(api("/oauth2/revoke"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: wrong }, body: "token=abc" });
+      for (const res of [token, revoked]) {
+        if (res.status === 401) expect(res.headers.get("www-authenticate")).toMatch(/^Basic realm="/);
+        await res.body?.cancel();
+      }
+    });
+
+    it("43. a code_verifier not of RFC 7636 §4.1's form is invalid_request; a well-formed one still redeems its code", async () => {
+      const short = "abc";
+      const grant = await grantCode({ extra: { code_challenge: createHash("sha256").update(short).digest("base64url") } });
+      const refused = await exchange(grant, { code_verifier: short });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error: "invalid_request" });
+      for (const verifier of ["a".repeat(129), `${"a b+c/d=".repeat(6)}`]) {
+        const other = await exchange(grant, { code_verifier: verifier });
+        expect(other.status, verifier).toBe(400);
+        expect(other.body.error, verifier).toBe("invalid_request");
+      }
+      const good = await grantCode();
+      expect((await exchange(good)).status).toBe(200);
     });
   });
 });
