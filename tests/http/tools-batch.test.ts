@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { LATEST, post } from "../support/mcp-http";
+import { LATEST, post, sseMessages } from "../support/mcp-http";
 import { newSubject, tokenFor } from "../support/auth";
 import { Scope } from "../../lib/worlds/scopes";
 
@@ -24,6 +24,22 @@ const batch = async (headers: Record<string, string>, calls: Json[]) => {
 };
 
 describe("tools/batch", () => {
+  // Outside probe (2026-11-29): each call counted from its own start under the one token, so the
+  // client read 1, 1, 2, 2…; basic/utilities/progress: progress MUST increase with each notification.
+  it("reports its calls' progress under the request's token as one sum that only increases", async () => {
+    const anonymous = await session();
+    const r = await post(url(), { jsonrpc: "2.0", id: 1, method: "tools/batch", params: { calls: [{ name: "draft_world_outline", arguments: { name: "Q" } }, { name: "draft_world_outline", arguments: { name: "R" } }], _meta: { progressToken: "batch-1" } } }, anonymous);
+    expect(r.status).toBe(200);
+    const messages = sseMessages(r.text) as Json[];
+    const reports = messages.filter((m) => m.method === "notifications/progress").map((m) => m.params as { progressToken: unknown; progress: number; total?: number });
+    expect(reports.length).toBeGreaterThan(1);
+    for (const report of reports) expect(report.progressToken).toBe("batch-1");
+    for (let i = 1; i < reports.length; i++) expect(reports[i]!.progress, JSON.stringify(reports.map((p) => p.progress))).toBeGreaterThan(reports[i - 1]!.progress);
+    expect(reports.at(-1)).toMatchObject({ progress: 20, total: 20 });
+    const answer = messages.find((m) => m.id === 1) as { result: { results: Json[] } };
+    expect(answer.result.results).toHaveLength(2);
+  });
+
   it("answers every call in order, each as if it came alone", async () => {
     const anonymous = await session();
     const { result } = await batch(anonymous, [
