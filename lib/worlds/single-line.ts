@@ -16,7 +16,7 @@ export const storedText = () => z.string().normalize("NFC");
  * single-line text refuses them too (docs/errors.md), and NEL (U+0085), U+2028 and U+2029, which
  * some readers also break lines on, so a name cannot be split in an outline, a prompt or a log line.
  */
-const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/;
+const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/;
 
 /**
  * The bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) reorder the
@@ -27,10 +27,13 @@ const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/;
 const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
 export const BIDI_CONTROLS_MESSAGE = "Bidirectional control characters (U+202A-U+202E, U+2066-U+2069) are not allowed";
 
-// A refinement, not a second pattern: the published JSON Schema keeps one `pattern` (a second
-// became an allOf, which not every host's schema reader takes). Text is kept in Unicode NFC
+// One pattern, which the published JSON Schema carries (a second became an allOf, which not every
+// host's schema reader takes): it refuses the bidirectional controls too, so an argument that
+// passes the schema a client read is one this server takes (outside probe, 2026-11-29: the
+// published pattern let them through). The refinement before it names them in the error, and
+// `abort` keeps the pattern's more general message out of it. Text is kept in Unicode NFC
 // (`storedText`): a name looks the same whichever form a keyboard or a file gave it.
 export const singleLine = () =>
   storedText()
-    .regex(SINGLE_LINE, CONTROL_CHARACTERS_MESSAGE)
-    .refine((text) => !BIDI_CONTROL.test(text), BIDI_CONTROLS_MESSAGE);
+    .refine((text) => !BIDI_CONTROL.test(text), { message: BIDI_CONTROLS_MESSAGE, abort: true })
+    .regex(SINGLE_LINE, CONTROL_CHARACTERS_MESSAGE);
