@@ -11,6 +11,7 @@ import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER } from "../authorization-server/p
 import type { BuiltinAuthorizationServer } from "../authorization-server/auth-server";
 import { isFormAction, submitForm } from "../authorization-server/form-flow";
 import { endpointTable } from "../authorization-server/endpoint-table";
+import { answerClientFirst } from "../authorization-server/client-first";
 import { conformOAuthAnswer, foreignResourceAnswer, methodNotAllowed, repeatedParameterAnswer } from "../authorization-server/oauth-answers";
 import { builtinAuthServer } from "./authorization";
 
@@ -97,7 +98,8 @@ async function betterAuthAnswer(server: BuiltinAuthorizationServer, request: Req
   if (bounded instanceof Response) return bounded;
   const refused = (await repeatedParameterAnswer(bounded)) ?? (await foreignResourceAnswer(bounded, server.settings.resourceUrl));
   if (refused) return refused;
-  return conformOAuthAnswer(bounded, await auth.handler(forBetterAuth(bounded)), endpoint);
+  const handle = (request: Request) => auth.handler(forBetterAuth(request));
+  return conformOAuthAnswer(bounded, await answerClientFirst(bounded, handle), endpoint);
 }
 
 async function handleApi(request: Request): Promise<Response> {

@@ -527,6 +527,36 @@ describe("authorization server attack matrix", () => {
       const good = await grantCode();
       expect((await exchange(good)).status).toBe(200);
     });
+
+    it("44. the token endpoint authenticates a client that sent a secret before it looks at the grant: a wrong secret is 401 whether the code or token is good or not", async () => {
+      const basic = await register({ client_name: "basic", redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_basic", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] });
+      const posting = await register({ client_name: "posting", redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_post", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] });
+      expect(basic.status).toBe(201);
+      expect(posting.status).toBe(201);
+      const basicId = basic.body.client_id as string;
+      const postingId = posting.body.client_id as string;
+      const header = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}` });
+      const refused = [
+        await postForm(api("/oauth2/token"), { grant_type: "refresh_token", refresh_token: "no-such-token" }, header(basicId, "wrong-secret")),
+        await postForm(api("/oauth2/token"), { grant_type: "authorization_code", code: "no-such-code", redirect_uri: REDIRECT, code_verifier: pkce().verifier }, header(basicId, "wrong-secret")),
+        await postForm(api("/oauth2/token"), { grant_type: "refresh_token", refresh_token: "no-such-token", client_id: postingId, client_secret: "wrong-secret" }),
+        await postForm(api("/oauth2/token"), { grant_type: "refresh_token", refresh_token: "no-such-token" }, header("no-such-client", "x")),
+      ];
+      for (const [i, res] of refused.entries()) {
+        expect(res.status, `${i}: ${JSON.stringify(res.body)}`).toBe(401);
+        expect(res.body.error, String(i)).toBe("invalid_client");
+      }
+      const challenged = await fetch(api("/oauth2/token"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...header(basicId, "wrong-secret") }, body: "grant_type=refresh_token&refresh_token=no-such-token" });
+      expect(challenged.headers.get("www-authenticate")).toMatch(/^Basic realm="/);
+      await challenged.body?.cancel();
+      // The right secret, or no secret at all (a public client), still hears about its grant.
+      const right = await postForm(api("/oauth2/token"), { grant_type: "refresh_token", refresh_token: "no-such-token" }, header(basicId, basic.body.client_secret as string));
+      expect(right).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+      const rightPost = await postForm(api("/oauth2/token"), { grant_type: "refresh_token", refresh_token: "no-such-token", client_id: postingId, client_secret: posting.body.client_secret as string });
+      expect(rightPost).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+      const publicId = await publicClient();
+      expect(await postForm(api("/oauth2/token"), { grant_type: "refresh_token", refresh_token: "no-such-token", client_id: publicId })).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+    });
   });
 });
 

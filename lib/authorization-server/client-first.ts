@@ -1,0 +1,74 @@
+import { AUTH_BASE_PATH } from "./paths";
+
+const TOKEN_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/token`;
+const INTROSPECTION_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/introspect`;
+
+/** A token that names nothing: the introspection endpoint answers it inactive once the client is authenticated. */
+const NO_TOKEN = "client-authentication-check";
+
+/**
+ * The client secret a token request carried, as the introspection endpoint reads it: the Basic
+ * credentials (RFC 6749 §2.3.1), or client_id and client_secret in the form. Undefined when it
+ * carried none (a public client, a client assertion: its jti may be spent once only).
+ */
+function secretCredentials(request: Request, form: URLSearchParams): { authorization?: string; fields?: Record<string, string> } | undefined {
+  const authorization = request.headers.get("authorization");
+  if (authorization !== null && /^basic\s/i.test(authorization)) return { authorization };
+  const clientId = form.get("client_id");
+  const secret = form.get("client_secret");
+  return clientId !== null && secret !== null ? { fields: { client_id: clientId, client_secret: secret } } : undefined;
+}
+
+/** The OAuth error code of an error answer (read from a clone), or undefined. */
+async function errorCodeOf(answer: Response): Promise<unknown> {
+  try {
+    const body: unknown = JSON.parse(await answer.clone().text());
+    return typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function grantRefused(answer: Response): Promise<boolean> {
+  return answer.status === 400 && (await errorCodeOf(answer)) === "invalid_grant";
+}
+
+/** better-auth refuses failed client credentials 401 when they came by Basic, 400 invalid_client when in the body. */
+async function clientRefused(answer: Response): Promise<boolean> {
+  return answer.status === 401 || (answer.status === 400 && (await errorCodeOf(answer)) === "invalid_client");
+}
+
+/**
+ * better-auth's answer to `request`, with the client authenticated first at the token endpoint.
+ * RFC 6749 §4.1.3 and §6: the token endpoint authenticates a client that sent credentials, then
+ * looks at its grant. better-auth looks the code or refresh token up first: a wrong client secret
+ * with a dead one was 400 invalid_grant, with a live one 401 invalid_client, so whoever held a
+ * stolen code or refresh token and not the secret could tell whether it was still good (outside
+ * probe, 2026-11-29). When the grant is refused and the request carried a secret, the same
+ * credentials go to the introspection endpoint, which authenticates the client before anything
+ * else (RFC 7662 §2.1); if they fail there, the answer is theirs: 401 invalid_client. `handle`:
+ * better-auth's handler as the route calls it (the caller's address for its limits).
+ */
+export async function answerClientFirst(request: Request, handle: (request: Request) => Promise<Response>): Promise<Response> {
+  const url = new URL(request.url);
+  const isTokenForm = request.method === "POST" && url.pathname === TOKEN_ENDPOINT && request.headers.get("content-type")?.toLowerCase().startsWith("application/x-www-form-urlencoded") === true;
+  // Read before better-auth takes the body: a Request built from this one leaves it unusable.
+  const form = isTokenForm ? new URLSearchParams(await request.clone().text()) : undefined;
+  const answer = await handle(request);
+  if (form === undefined || !(await grantRefused(answer))) return answer;
+  const credentials = secretCredentials(request, form);
+  if (!credentials) return answer;
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  headers.delete("authorization");
+  if (credentials.authorization) headers.set("authorization", credentials.authorization);
+  const check = await handle(new Request(new URL(INTROSPECTION_ENDPOINT, url), { method: "POST", headers, body: new URLSearchParams({ token: NO_TOKEN, ...credentials.fields }) }));
+  const refused = await clientRefused(check);
+  await check.body?.cancel();
+  if (!refused) return answer;
+  await answer.body?.cancel();
+  return new Response(JSON.stringify({ error: "invalid_client", error_description: "client authentication failed" }), {
+    status: 401,
+    headers: { "content-type": "application/json", "cache-control": "no-store", "www-authenticate": `Basic realm="${TOKEN_ENDPOINT}"` },
+  });
+}
