@@ -180,6 +180,10 @@ const CASES: readonly Case[] = [
   { name: "empty-string id (valid)", session: LATEST, body: ping(""), status: 200, code: null, id: "" },
   // Two readers could answer two different ids (lib/jsonrpc/duplicate-members.ts): which one is unknowable.
   { name: "duplicate id key: refused, id null", session: LATEST, body: '{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}', status: 400, code: -32600, id: null },
+  // Outside probe (2026-11-29): without Mcp-Session-Id these were told to send initialize first.
+  { name: "initialize with id null, no session: refused for its id", body: `{"jsonrpc":"2.0","id":null,"method":"initialize","params":${JSON.stringify(goodInitParams)}}`, status: 400, code: -32600, id: null, check: (r) => expect(errorOf(r).message).toMatch(/id must be/) },
+  { name: "ping with id null, no session: refused for its id", body: ping(null), status: 400, code: -32600, id: null, check: (r) => expect(errorOf(r).message).toMatch(/id must be/) },
+  { name: "jsonrpc missing, no session: refused for its envelope, with its id", body: { id: 9, method: "ping" }, status: 400, code: -32600, id: 9, check: (r) => expect(errorOf(r).message).toMatch(/jsonrpc/) },
 
   // ── Missing fields ──────────────────────────────────────────────────────────────────────
   { name: "no method and no result/error (id present)", session: LATEST, body: { jsonrpc: "2.0", id: 8 }, status: 400, code: -32600, id: 8 },

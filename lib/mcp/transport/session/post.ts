@@ -33,6 +33,15 @@ export function handlePost(
 ): Response | Promise<Response> {
   const batch = Array.isArray(body);
   const messages = classifyBody(state, body);
+  // A lone message that is no JSON-RPC message at all (an id of null, no method) is refused as
+  // what it is before any session is looked up: without Mcp-Session-Id it was told to send
+  // initialize first, which would not have helped (outside probe, 2026-11-29).
+  const [only] = messages;
+  if (!batch && only?.kind === "invalid") {
+    const error = new McpError(only.error.code, only.error.message, only.error.data);
+    if (only.id === null) throw error;
+    rethrowAsRefusalOf(only.id, error);
+  }
   const initialize = messages.find((m) => m.kind === "request" && m.message.method === "initialize");
   if (initialize && initialize.kind === "request") {
     // lifecycle (2025-03-26): "The initialization request MUST NOT be part of a JSON-RPC batch".
