@@ -1,7 +1,6 @@
-import { AUTH_BASE_PATH } from "./paths";
+import { OAuthEndpoint } from "./paths";
 
-const TOKEN_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/token`;
-const INTROSPECTION_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/introspect`;
+const { Token: TOKEN_ENDPOINT, Introspection: INTROSPECTION_ENDPOINT } = OAuthEndpoint;
 
 /** A token that names nothing: the introspection endpoint answers it inactive once the client is authenticated. */
 const NO_TOKEN = "client-authentication-check";

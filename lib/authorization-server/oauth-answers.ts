@@ -1,6 +1,6 @@
 import type { AuthEndpoint } from "./endpoint-table";
 import { isCodeChallenge } from "./input-limits";
-import { AUTH_BASE_PATH, AuthPage } from "./paths";
+import { AUTH_BASE_PATH, AuthPage, OAuthEndpoint } from "./paths";
 import { cutText } from "../text/cut-text";
 import { foreignResources } from "./served-resource";
 
@@ -9,11 +9,7 @@ import { foreignResources } from "./served-resource";
  * (1.7.5) says something else. Each case is matched exactly; every other answer passes unchanged.
  */
 
-const AUTHORIZATION_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/authorize`;
-const TOKEN_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/token`;
-const REVOCATION_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/revoke`;
-const REGISTRATION_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/register`;
-const INTROSPECTION_ENDPOINT = `${AUTH_BASE_PATH}/oauth2/introspect`;
+const { Authorization: AUTHORIZATION_ENDPOINT, Token: TOKEN_ENDPOINT, Revocation: REVOCATION_ENDPOINT, Registration: REGISTRATION_ENDPOINT, Introspection: INTROSPECTION_ENDPOINT } = OAuthEndpoint;
 const OAUTH_ENDPOINTS = `${AUTH_BASE_PATH}/oauth2/`;
 
 /** The endpoints an RFC defines for POST alone, whose every error has the OAuth shape ({error, error_description}). */

@@ -4,6 +4,15 @@
  */
 export const AUTH_BASE_PATH = "/api/auth";
 
+/** The OAuth endpoints' full paths, as a request to them reads (RFC 6749, 7009, 7591, 7662). */
+export const OAuthEndpoint = {
+  Authorization: `${AUTH_BASE_PATH}/oauth2/authorize`,
+  Token: `${AUTH_BASE_PATH}/oauth2/token`,
+  Revocation: `${AUTH_BASE_PATH}/oauth2/revoke`,
+  Registration: `${AUTH_BASE_PATH}/oauth2/register`,
+  Introspection: `${AUTH_BASE_PATH}/oauth2/introspect`,
+} as const;
+
 export const AuthPage = {
   SignIn: "/auth/sign-in",
   SignUp: "/auth/sign-up",
