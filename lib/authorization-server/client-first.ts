@@ -1,3 +1,4 @@
+import { errorBody } from "./oauth-answers";
 import { OAuthEndpoint } from "./paths";
 
 const { Token: TOKEN_ENDPOINT, Introspection: INTROSPECTION_ENDPOINT } = OAuthEndpoint;
@@ -18,23 +19,13 @@ function secretCredentials(request: Request, form: URLSearchParams): { authoriza
   return clientId !== null && secret !== null ? { fields: { client_id: clientId, client_secret: secret } } : undefined;
 }
 
-/** The OAuth error code of an error answer (read from a clone), or undefined. */
-async function errorCodeOf(answer: Response): Promise<unknown> {
-  try {
-    const body: unknown = JSON.parse(await answer.clone().text());
-    return typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 async function grantRefused(answer: Response): Promise<boolean> {
-  return answer.status === 400 && (await errorCodeOf(answer)) === "invalid_grant";
+  return answer.status === 400 && (await errorBody(answer))?.error === "invalid_grant";
 }
 
 /** better-auth refuses failed client credentials 401 when they came by Basic, 400 invalid_client when in the body. */
 async function clientRefused(answer: Response): Promise<boolean> {
-  return answer.status === 401 || (answer.status === 400 && (await errorCodeOf(answer)) === "invalid_client");
+  return answer.status === 401 || (answer.status === 400 && (await errorBody(answer))?.error === "invalid_client");
 }
 
 /**
@@ -45,16 +36,14 @@ async function clientRefused(answer: Response): Promise<boolean> {
  * stolen code or refresh token and not the secret could tell whether it was still good (outside
  * probe, 2026-11-29). When the grant is refused and the request carried a secret, the same
  * credentials go to the introspection endpoint, which authenticates the client before anything
- * else (RFC 7662 §2.1); if they fail there, the answer is theirs: 401 invalid_client. `handle`:
- * better-auth's handler as the route calls it (the caller's address for its limits).
+ * else (RFC 7662 §2.1); if they fail there, the answer is theirs: 401 invalid_client. `form`: the
+ * request's form body (formBodyOf); `handle`: better-auth's handler as the route calls it (the
+ * caller's address for its limits).
  */
-export async function answerClientFirst(request: Request, handle: (request: Request) => Promise<Response>): Promise<Response> {
+export async function answerClientFirst(request: Request, form: URLSearchParams | undefined, handle: (request: Request) => Promise<Response>): Promise<Response> {
   const url = new URL(request.url);
-  const isTokenForm = request.method === "POST" && url.pathname === TOKEN_ENDPOINT && request.headers.get("content-type")?.toLowerCase().startsWith("application/x-www-form-urlencoded") === true;
-  // Read before better-auth takes the body: a Request built from this one leaves it unusable.
-  const form = isTokenForm ? new URLSearchParams(await request.clone().text()) : undefined;
   const answer = await handle(request);
-  if (form === undefined || !(await grantRefused(answer))) return answer;
+  if (form === undefined || url.pathname !== TOKEN_ENDPOINT || !(await grantRefused(answer))) return answer;
   const credentials = secretCredentials(request, form);
   if (!credentials) return answer;
   const headers = new Headers(request.headers);

@@ -102,7 +102,8 @@ function introspectionClientRefused(answer: Response, description: string): Resp
   return oauthError(401, "invalid_client", description, answer.headers, { "www-authenticate": `Basic realm="${INTROSPECTION_ENDPOINT}"` });
 }
 
-async function errorBody(answer: Response): Promise<ErrorBody | undefined> {
+/** An error answer's body, read from a clone; undefined when it is not a JSON object. */
+export async function errorBody(answer: Response): Promise<ErrorBody | undefined> {
   try {
     const body: unknown = JSON.parse(await answer.clone().text());
     return typeof body === "object" && body !== null ? (body as ErrorBody) : undefined;
@@ -172,7 +173,17 @@ export function repeatedParameter(params: URLSearchParams): string | undefined {
  * copy of client_id or redirect_uri can be trusted, so the person is shown the error page
  * (§4.1.2.1: never redirected to an unverified URI); the form endpoints answer the OAuth error.
  */
-export async function repeatedParameterAnswer(request: Request): Promise<Response | undefined> {
+/**
+ * The parameters of a form-encoded POST body (the token, revocation and introspection endpoints'),
+ * read once by the route for every check that needs them, before better-auth takes the body: a
+ * Request built from this one leaves it unusable. Undefined for any other request.
+ */
+export async function formBodyOf(request: Request): Promise<URLSearchParams | undefined> {
+  if (request.method !== "POST" || !request.headers.get("content-type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) return undefined;
+  return new URLSearchParams(await request.clone().text());
+}
+
+export function repeatedParameterAnswer(request: Request, form: URLSearchParams | undefined): Response | undefined {
   const url = new URL(request.url);
   const path = url.pathname;
   if (path === AUTHORIZATION_ENDPOINT) {
@@ -180,9 +191,8 @@ export async function repeatedParameterAnswer(request: Request): Promise<Respons
     if (name === undefined) return undefined;
     return errorPage("invalid_request");
   }
-  if (request.method !== "POST" || !RFC_POST_ENDPOINTS.has(path) || path === REGISTRATION_ENDPOINT) return undefined;
-  if (!request.headers.get("content-type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) return undefined;
-  const name = repeatedParameter(new URLSearchParams(await request.clone().text()));
+  if (form === undefined || !RFC_POST_ENDPOINTS.has(path) || path === REGISTRATION_ENDPOINT) return undefined;
+  const name = repeatedParameter(form);
   if (name === undefined) return undefined;
   return oauthError(400, "invalid_request", `the parameter ${JSON.stringify(cutText(name, 64))} is included more than once (RFC 6749 §3.1)`, new Headers());
 }
@@ -193,10 +203,9 @@ export async function repeatedParameterAnswer(request: Request): Promise<Respons
  * repeated ones again from the raw body, past any hook: its own userinfo URL, which it exempts
  * from the check (served-resource.ts), was issued as an audience beside this server's.
  */
-export async function foreignResourceAnswer(request: Request, resourceUrl: string): Promise<Response | undefined> {
-  if (request.method !== "POST" || new URL(request.url).pathname !== TOKEN_ENDPOINT) return undefined;
-  if (!request.headers.get("content-type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) return undefined;
-  const [foreign] = foreignResources(new URLSearchParams(await request.clone().text()).getAll("resource"), resourceUrl);
+export function foreignResourceAnswer(request: Request, form: URLSearchParams | undefined, resourceUrl: string): Response | undefined {
+  if (form === undefined || new URL(request.url).pathname !== TOKEN_ENDPOINT) return undefined;
+  const [foreign] = foreignResources(form.getAll("resource"), resourceUrl);
   if (foreign === undefined) return undefined;
   return oauthError(400, "invalid_target", `this server issues tokens for one resource, ${resourceUrl}, not ${JSON.stringify(cutText(foreign, 200))}`, new Headers());
 }

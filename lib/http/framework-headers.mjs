@@ -8,9 +8,9 @@
  * - `RSC: 1`: a 307 to the same path with `?_rsc` (Next's cache-busting check for React Server
  *   Component requests), for every method.
  * No route handler serves a prefetch or an RSC payload, so on their paths both are removed. The
- * pages keep them: Next's client router sends them there. Plain JavaScript because
- * scripts/start.mjs runs before Next and loads no TypeScript; not on Vercel, whose server is its
- * own (docs/edge.md).
+ * pages keep them: Next's client router sends them there. Called by the request gate
+ * (request-gate.mjs) for each request it lets through. Plain JavaScript because scripts/start.mjs
+ * runs before Next and loads no TypeScript; not on Vercel, whose server is its own (docs/edge.md).
  */
 
 /** Where app/ has route handlers (route.ts) and no page: tests/unit/framework-headers.test.ts keeps this true. */
@@ -30,20 +30,4 @@ export function dropFrameworkHeaders(url, headers) {
   if (!("rsc" in headers) && !("x-middleware-prefetch" in headers)) return;
   if (!isRouteHandlerPath(url)) return;
   for (const name of FRAMEWORK_HEADERS) delete headers[name];
-}
-
-/** Wraps the request listener of every server `http` creates from now on (Next's included). */
-export function installFrameworkHeaders(http) {
-  const createServer = http.createServer;
-  http.createServer = function frameworkHeadersCreateServer(...args) {
-    const at = args.findIndex((a) => typeof a === "function");
-    if (at >= 0) {
-      const listener = args[at];
-      args[at] = function frameworkHeadersListener(req, res) {
-        dropFrameworkHeaders(req.url ?? "/", req.headers);
-        return listener.call(this, req, res);
-      };
-    }
-    return createServer.apply(this, args);
-  };
 }

@@ -8,7 +8,6 @@
  * so that it wraps the request listener outermost: a refused request costs nothing more.
  */
 import { installConnectionCap } from "./connection-cap.mjs";
-import { installFrameworkHeaders } from "./framework-headers.mjs";
 import { installRequestGate } from "./request-gate.mjs";
 import { installTrustedHost } from "./trusted-host.mjs";
 import { installUnreadBodyClose } from "./unread-body-close.mjs";
@@ -17,7 +16,5 @@ export function installNodeFront(http) {
   installConnectionCap(http);
   installUnreadBodyClose(http);
   installTrustedHost(http);
-  // Inside the gate: it reads the path the gate made of an absolute-form target.
-  installFrameworkHeaders(http);
   installRequestGate(http);
 }

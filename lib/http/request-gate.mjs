@@ -25,8 +25,11 @@
  *   and values: server.maxHeadersCount, when set, counts lines) and drops the rest without a word,
  *   so a second Authorization past them would go unseen (lib/http/trusted-host.mjs refuses two),
  *   and so would an Mcp-Method. Node 24 answers such a request 431 itself.
+ * And what it lets through reaches the route without the two headers Next would answer by itself
+ * on a route handler's path (framework-headers.mjs).
  */
 import { answerAndClose } from "./bare-socket.mjs";
+import { dropFrameworkHeaders } from "./framework-headers.mjs";
 import { hasMalformedPercentEncoding, MALFORMED_PATH_MESSAGE } from "./path-encoding.mjs";
 import { requestTargetOf } from "./request-target.mjs";
 
@@ -143,6 +146,8 @@ export function installRequestGate(http) {
       const listener = args[at];
       args[at] = function gatedListener(req, res) {
         if (refused(this, req, res)) return undefined;
+        // After the refusals: an absolute-form target has become its path by now.
+        dropFrameworkHeaders(req.url, req.headers);
         return listener.call(this, req, res);
       };
     }

@@ -12,7 +12,7 @@ import type { BuiltinAuthorizationServer } from "../authorization-server/auth-se
 import { isFormAction, submitForm } from "../authorization-server/form-flow";
 import { endpointTable } from "../authorization-server/endpoint-table";
 import { answerClientFirst } from "../authorization-server/client-first";
-import { conformOAuthAnswer, foreignResourceAnswer, methodNotAllowed, repeatedParameterAnswer } from "../authorization-server/oauth-answers";
+import { conformOAuthAnswer, foreignResourceAnswer, formBodyOf, methodNotAllowed, repeatedParameterAnswer } from "../authorization-server/oauth-answers";
 import { builtinAuthServer } from "./authorization";
 
 /**
@@ -96,10 +96,11 @@ async function betterAuthAnswer(server: BuiltinAuthorizationServer, request: Req
   if (endpoint && !endpoint.methods.some((method) => method === request.method)) return methodNotAllowed(path, endpoint);
   const bounded = await boundedRequest(request);
   if (bounded instanceof Response) return bounded;
-  const refused = (await repeatedParameterAnswer(bounded)) ?? (await foreignResourceAnswer(bounded, server.settings.resourceUrl));
+  const form = await formBodyOf(bounded);
+  const refused = repeatedParameterAnswer(bounded, form) ?? foreignResourceAnswer(bounded, form, server.settings.resourceUrl);
   if (refused) return refused;
   const handle = (request: Request) => auth.handler(forBetterAuth(request));
-  return conformOAuthAnswer(bounded, await answerClientFirst(bounded, handle), endpoint);
+  return conformOAuthAnswer(bounded, await answerClientFirst(bounded, form, handle), endpoint);
 }
 
 async function handleApi(request: Request): Promise<Response> {

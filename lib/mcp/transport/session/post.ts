@@ -36,7 +36,7 @@ export function handlePost(
   // A lone message that is no JSON-RPC message at all (an id of null, no method) is refused as
   // what it is before any session is looked up: without Mcp-Session-Id it was told to send
   // initialize first, which would not have helped (outside probe, 2026-11-29).
-  const [only] = messages;
+  const only = messages[0];
   if (!batch && only?.kind === "invalid") {
     const error = new McpError(only.error.code, only.error.message, only.error.data);
     if (only.id === null) throw error;
