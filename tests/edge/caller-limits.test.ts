@@ -6,6 +6,7 @@ import { JSON_AND_SSE, post } from "../support/mcp-http";
 import { waitFor } from "../support/sdk-client";
 import { freePort, startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 import { startUpstashRestFront, type UpstashRestFront } from "../support/upstash-rest-front";
+import { clearOfWindowTurn } from "../support/window-turn";
 
 /**
  * Issue 19, budgets an outside attack run escaped, on servers of this file's own configuration:
@@ -27,6 +28,9 @@ const LIMITS = {
   MCP_MAX_STREAMS_PER_CALLER: "2",
   MCP_MAX_SESSIONS_PER_CALLER: "3",
 };
+/** MCP_RATE_LIMIT_WINDOW_SECONDS left at its default; the tests that count a budget exactly start clear of its turn. */
+const WINDOW_MS = 60_000;
+const BURST_MS = 10_000;
 
 const servers: RunningNextServer[] = [];
 let memory: RunningNextServer;
@@ -142,6 +146,7 @@ describe.each([
 
 describe("every request kind spends a budget", () => {
   it("initialize has a budget of its own (429 past MCP_RATE_LIMIT_INITIALIZE)", async () => {
+    await clearOfWindowTurn(WINDOW_MS, BURST_MS);
     const url = endpointOf(memory);
     const caller = { authorization: `Bearer ${await tokenFor(memory.url, newSubject("init"))}` };
     const statuses: number[] = [];
@@ -156,6 +161,7 @@ describe("every request kind spends a budget", () => {
   });
 
   it("notifications and client responses spend the other budget, in both eras; so does DELETE", async () => {
+    await clearOfWindowTurn(WINDOW_MS, BURST_MS);
     const url = endpointOf(memory);
     const token = await tokenFor(memory.url, newSubject("notify"));
     const auth = { authorization: `Bearer ${token}` };
@@ -204,6 +210,7 @@ describe("tools/batch spends a budget of its own", () => {
   // (`calls: []`) cost nothing: 1,100 of them got 400, never 429, and no RateLimit-* headers.
   // Session era only: 2026-07-28 has no tools/batch (404 -32601, tests/http/stateless-era.test.ts).
   it.each(["2025-11-25"] as const)("an empty tools/batch spends the other budget, then is 429 (%s)", async (era) => {
+    await clearOfWindowTurn(WINDOW_MS, BURST_MS);
     const url = endpointOf(memory);
     const client = await eraClient(url, era, await tokenFor(memory.url, newSubject(`batch-${era}`)));
     const replies = [];
@@ -228,6 +235,7 @@ describe("an anonymous caller is its socket address", () => {
   const fresh = (i: number) => ({ hint: `hint-${RUN}-${i}`, address: `198.51.100.${(i % 250) + 1}` });
 
   it("a fresh openai/subject hint and X-Forwarded-For per call do not escape the tools/call budget, in both eras", async () => {
+    await clearOfWindowTurn(WINDOW_MS, BURST_MS);
     const url = endpointOf(memory);
     const legacy = await eraClient(url, "2025-11-25");
     const modern = await eraClient(url, "2026-07-28");
