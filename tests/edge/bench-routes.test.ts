@@ -5,6 +5,7 @@ import { eraClient, toolResult } from "../support/both-eras";
 import { postHeldOpen } from "../support/held-post";
 import { startNextServer, type RunningNextServer } from "../support/next-server.mjs";
 import { startRedisProcess, type RedisProcess } from "../support/redis-process";
+import { clearOfWindowTurn } from "../support/window-turn";
 
 /**
  * Issue 19: the benchmark's bare routes (/api/ceiling, /api/ceiling/read-body, and issue 22's
@@ -140,6 +141,8 @@ describe("the limiter floor on servers with rate limits on (MCP_BENCH_ROUTES=1)"
   });
 
   it("limiter spends a tools/call budget per request, in process and in Redis, after reading the body within the limit", async () => {
+    // Counted exactly: clear of the 60 s window's turn (tests/support/window-turn.ts).
+    await clearOfWindowTurn(60_000, 5_000);
     for (const { label, server } of limited) {
       const url = `${server.url}/api/ceiling/limiter`;
       // Refused before the limiter: spends nothing.
