@@ -8,7 +8,7 @@ import { WorldFileProblems } from "../../lib/worlds/import/world-document";
 import { MAX_LOCATION_DEPTH } from "../../lib/worlds/data/location-depth";
 import { EXPORT_FORMAT } from "../../lib/worlds/export/world-export";
 import { isLoopbackAddress, isNonPublicAddress } from "../../lib/config/address-range";
-import { CLOCK_SKEW_SECONDS, signDownloadToken, verifyDownloadToken } from "../../lib/worlds/files/download-token";
+import { CLOCK_SKEW_SECONDS, MAX_TOKEN, signDownloadToken, verifyDownloadToken } from "../../lib/worlds/files/download-token";
 import { contentDisposition, downloadFileName, exportFileName } from "../../lib/worlds/files/download-link";
 
 /**
@@ -280,6 +280,19 @@ describe("download tokens", () => {
     expect(verifyDownloadToken(key, `${swapped}.${mac}`, ttl)).toBeUndefined();
     expect(verifyDownloadToken(key, signDownloadToken(key, { ...grant, expiresAt: new Date(Date.now() - 1000) }), ttl)).toBeUndefined();
     for (const junk of ["", ".", "abc", `${body}.`, "x".repeat(5000)]) expect(verifyDownloadToken(key, junk, ttl)).toBeUndefined();
+  });
+
+  // Outside probe (2026-11-29): a valid token's subject of 256 control characters made a token
+  // longer than the 2 KB read, so its link was refused as soon as it was issued.
+  it("verify every token signed for the longest subjects and world ids, escapes and all", () => {
+    const subjects = ["\u0001".repeat(256), "\u0001".repeat(512), "\ud800".repeat(512), "\u{1F600}".repeat(256), "a".repeat(512)];
+    for (const subject of subjects) {
+      const worldId = "\u001f".repeat(64);
+      const token = signDownloadToken(key, { ...grant, subject, worldId });
+      expect(token.length).toBeLessThanOrEqual(MAX_TOKEN);
+      expect(verifyDownloadToken(key, token, ttl)).toMatchObject({ subject, worldId });
+    }
+    expect(verifyDownloadToken(key, "a".repeat(MAX_TOKEN + 1), ttl)).toBeUndefined();
   });
 
   it("verify only the canonical encoding of the signature", () => {

@@ -13,12 +13,15 @@ import { z } from "zod";
 export const EXPORT_FILE_FORMATS = ["md", "json"] as const;
 export type ExportFileFormat = (typeof EXPORT_FILE_FORMATS)[number];
 
+const MAX_SUBJECT = 512;
+const MAX_WORLD_ID = 64;
+
 const Payload = z.object({
   v: z.literal(1),
   /** The owner's subject. */
-  s: z.string().min(1).max(512),
+  s: z.string().min(1).max(MAX_SUBJECT),
   /** The world's id. */
-  w: z.string().min(1).max(64),
+  w: z.string().min(1).max(MAX_WORLD_ID),
   f: z.enum(EXPORT_FILE_FORMATS),
   /** Expiry, seconds since the epoch. */
   e: z.number().int().positive(),
@@ -31,8 +34,15 @@ export interface DownloadGrant {
   expiresAt: Date;
 }
 
-/** Longest token read: anything longer is not one of ours (and is not parsed). */
-const MAX_TOKEN = 2048;
+/**
+ * Longest token read: anything longer is not one of ours (and is not parsed). It is the longest
+ * token signDownloadToken can make: every character of the subject and the world id written as a
+ * six-character `\uXXXX` escape (JSON.stringify does that to control characters and lone
+ * surrogates), the other members in at most 64 bytes, base64url, a dot and the 43-character MAC.
+ * A fixed 2 KB used to be shorter than a token for a valid subject of 256 control characters:
+ * its link was refused as soon as it was issued (outside probe, 2026-11-29).
+ */
+export const MAX_TOKEN = Math.ceil((6 * (MAX_SUBJECT + MAX_WORLD_ID) + 64) / 3) * 4 + 1 + 43;
 
 const mac = (key: Buffer, body: string) => createHmac("sha256", key).update(body).digest();
 
