@@ -43,4 +43,36 @@ describe.each(ERAS)("in %s", (era) => {
       for (const safe of SAFE) expect(text).toContain(safe);
     }
   });
+
+  // Outside probe (2026-11-29): only the prose was defused. A name, theme, role, trait or kind is
+  // as much Markdown to a renderer, fetch's title and search's title and snippet are too, and a
+  // link can open in one field and close in the next ("[open — ](javascript:…)").
+  it("fetch's text and title, and search's titles and snippets, defuse unsafe links in every field", async () => {
+    const server = inject("statefulUrl");
+    const client = await eraClient(`${server}/api/mcp`, era, await tokenFor(server, newSubject("field-links")));
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = toolResult((await client.request("tools/call", { name, arguments: args })).message);
+      expect(result?.isError, JSON.stringify(result)).toBeFalsy();
+      return result!;
+    };
+    const world = await call("create_world", { name: "[w](javascript:alert(1)) Zephyrmark", theme: "[t](javascript:alert(2))", tone: "[tone](data:text/html,x)" });
+    const worldId = (world.structuredContent?.world as { id: string }).id;
+    const character = await call("create_character", { worldId, name: "[open Zephyrmark", role: "](javascript:alert(3))", traits: ["[tr](vbscript:x)"] });
+    const characterId = (character.structuredContent?.character as { id: string }).id;
+    const location = await call("create_location", { worldId, name: "[l](javascript:alert(4)) Zephyrmark", kind: "[k](JaVaScRiPt:alert(5))" });
+    const locationId = (location.structuredContent?.location as { id: string }).id;
+
+    const texts: string[] = [];
+    for (const id of [`world:${worldId}`, `character:${characterId}`, `location:${locationId}`]) {
+      const fetched = JSON.parse((await call("fetch", { id })).content[0]?.text ?? "{}") as { title: string; text: string };
+      texts.push(fetched.title, fetched.text);
+    }
+    const searched = JSON.parse((await call("search", { query: "Zephyrmark" })).content[0]?.text ?? "{}") as { results: { title: string; snippet: string }[] };
+    expect(searched.results.length).toBeGreaterThanOrEqual(3);
+    for (const r of searched.results) texts.push(r.title, r.snippet);
+
+    for (const text of texts) expect(text, text).not.toMatch(LIVE_UNSAFE_LINK);
+    // Defused, not dropped: the text still reads as typed.
+    expect(texts.join("\n")).toContain("javascript:alert(3)");
+  });
 });

@@ -16,9 +16,11 @@ import { isRecordKind, recordUrl } from "../record-links";
  * The text is plain text, every field as its owner typed it: the document's full text for the
  * model (seed 002 §company knowledge names no markup), and what the record's page shows in a
  * `<pre>`. It used to escape the name alone as Markdown (`Mont\-St\. Michel`, `&amp;`) beside
- * raw fields, which no reader could undo (outside review). One exception: a link in the prose
- * whose scheme is not http(s) or mailto is defused as in the export (safe-links.ts, issue 19),
- * since a host may render the text, or the model repeat it, as Markdown.
+ * raw fields, which no reader could undo (outside review). One exception: a link whose scheme is
+ * not http(s) or mailto is defused as in the export (safe-links.ts, issue 19), since a host may
+ * render the text, or the model repeat it, as Markdown. That holds for the whole text and the
+ * title, not the prose alone: a name, role or kind is as much Markdown to a renderer, and a link
+ * can open in one field and close in the next (outside probe, 2026-11-29).
  */
 
 export interface KnowledgeDocument {
@@ -42,8 +44,14 @@ export function urlOf(kind: HitKind, id: string): string {
   return recordUrl(kind, id);
 }
 
+/** A document's title: its name and label, with unsafe links defused as in the text. */
 export function titleOf(name: string, label: string): string {
-  return label ? `${name} (${label})` : name;
+  return neutraliseLinks(label ? `${name} (${label})` : name);
+}
+
+/** The lines joined, links defused across all of them (a link may span two fields). */
+function documentText(lines: readonly string[]): string {
+  return neutraliseLinks(lines.join("\n"));
 }
 
 /** C0 controls and DEL: no record id has one, and PostgreSQL refuses a NUL in any text parameter (22021). */
@@ -70,13 +78,13 @@ export async function fetchDocument(owner: string, documentIdText: string): Prom
   if (kind === "world") {
     const w = await getWorldCard(owner, id, 50);
     const lines = [w.name, "", `Theme: ${w.theme}${w.tone ? ` · Tone: ${w.tone}` : ""}`, ""];
-    if (w.description) lines.push(neutraliseLinks(w.description), "");
+    if (w.description) lines.push(w.description, "");
     lines.push(`Characters (${w._count.characters}): ${w.characters.map((c) => (c.role ? `${c.name} (${c.role})` : c.name)).join(", ") || "none"}`);
     lines.push(`Locations (${w._count.locations}): ${w.locations.map((l) => (l.kind ? `${l.name} (${l.kind})` : l.name)).join(", ") || "none"}`);
     return {
       id: documentIdText,
       title: titleOf(w.name, w.theme),
-      text: lines.join("\n"),
+      text: documentText(lines),
       url,
       metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: w.id, theme: w.theme, characters: w._count.characters, locations: w._count.locations, updatedAt: w.updatedAt.toISOString() },
     };
@@ -86,13 +94,13 @@ export async function fetchDocument(owner: string, documentIdText: string): Prom
     const world = await getWorld(owner, c.worldId);
     const lines = [`${c.name}${c.role ? ` — ${c.role}` : ""}`, "", `World: ${world.name}`];
     if (c.traits.length) lines.push(`Traits: ${c.traits.join(", ")}`);
-    if (c.backstory) lines.push("", neutraliseLinks(c.backstory));
-    return { id: documentIdText, title: titleOf(c.name, c.role), text: lines.join("\n"), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: c.worldId, world: world.name, updatedAt: c.updatedAt.toISOString() } };
+    if (c.backstory) lines.push("", c.backstory);
+    return { id: documentIdText, title: titleOf(c.name, c.role), text: documentText(lines), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: c.worldId, world: world.name, updatedAt: c.updatedAt.toISOString() } };
   }
   const l = await getLocation(owner, id);
   const world = await getWorld(owner, l.worldId);
   const parent = l.parentId ? await getLocation(owner, l.parentId).catch(() => undefined) : undefined;
   const lines = [`${l.name}${l.kind ? ` (${l.kind})` : ""}`, "", `World: ${world.name}${parent ? ` · Inside: ${parent.name}` : ""}`];
-  if (l.description) lines.push("", neutraliseLinks(l.description));
-  return { id: documentIdText, title: titleOf(l.name, l.kind), text: lines.join("\n"), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: l.worldId, world: world.name, updatedAt: l.updatedAt.toISOString() } };
+  if (l.description) lines.push("", l.description);
+  return { id: documentIdText, title: titleOf(l.name, l.kind), text: documentText(lines), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: l.worldId, world: world.name, updatedAt: l.updatedAt.toISOString() } };
 }

@@ -7,6 +7,7 @@ import { READ_ONLY, excerpt, fitRecord, jsonBytes, STRUCTURED_BUDGET } from "./s
 import { FetchOutput, SearchOutput } from "./outputs";
 import { READS } from "../../scopes";
 import { singleLine } from "../../single-line";
+import { neutraliseLinks } from "../../export/safe-links";
 
 /**
  * `search` and `fetch` with the standard company-knowledge signatures (seed 002 §company knowledge):
@@ -33,7 +34,7 @@ export const search = defineTool({
   ui: { invoking: "Searching worlds…", invoked: "Search done" },
   handler: async ({ query }, ctx) => {
     const hits = await searchOwned(ownerOf(ctx), query, SEARCH_LIMIT);
-    const results = hits.map((h) => ({ id: documentId(h.kind, h.id), title: titleOf(h.name, h.label), url: urlOf(h.kind, h.id), snippet: excerpt(h.text, 200) }));
+    const results = hits.map((h) => ({ id: documentId(h.kind, h.id), title: titleOf(h.name, h.label), url: urlOf(h.kind, h.id), snippet: neutraliseLinks(excerpt(h.text, 200)) }));
     // Ten results with 200-character snippets stay far below the structured budget.
     while (jsonBytes({ results }) > STRUCTURED_BUDGET) results.pop();
     return knowledgeResult({ results });
