@@ -1272,6 +1272,12 @@ describe("2026-07-28 subscriptions/listen", () => {
     expectError(json, 406, -32600, "listen-json");
     const bad = await send(fixtureUrl(), req("listen-bad", "subscriptions/listen", { notifications: "all" }));
     expectError(bad, 400, -32602, "listen-bad");
+    // Text like any param: a control character or a lone surrogate in a URI is refused, as in a
+    // 2025 session's resources/subscribe (outside probe, 2026-11-29: echoed in the acknowledgement).
+    for (const uri of ["test://\u0000", "test://a\u001b[2J", "test://\ud800"]) {
+      const refused = await send(fixtureUrl(), req("listen-text", "subscriptions/listen", { notifications: { resourceSubscriptions: [uri] } }));
+      expectError(refused, 400, -32602, "listen-text");
+    }
   });
 });
 
