@@ -254,9 +254,21 @@ describe.each(HOSTS)("widgets in the %s host", (host) => {
     await m.frame.getByRole("button", { name: "Open Bram Weald" }).click();
     await expect.poll(() => m.frame.locator("h1").textContent(), { timeout: 10_000 }).toBe("Bram Weald");
     expect(await m.frame.getByTestId("relations").textContent()).toContain("Ada Thorn");
+    // The state names the relation opened, and no more: ChatGPT shows widget state to the model,
+    // and the result's _meta (backstory, relations) is the widget's alone (outside probe, 2026-11-29).
+    const kept = await m.document().evaluate(() => {
+      const openai = (window as unknown as { openai?: { widgetState?: unknown } }).openai;
+      if (openai) return JSON.stringify(openai.widgetState ?? null);
+      return Object.entries(localStorage).find(([k]) => k.startsWith("worldcrafter:widget-state:character-card"))?.[1] ?? "null";
+    });
+    expect(JSON.parse(kept)).toEqual({ openedId: bram.id });
 
+    // A new frame reads the opened relation again: its relations too, not only its name.
+    const callsBefore = m.calls.length;
     await m.reload();
     await expect.poll(() => m.frame.locator("h1").textContent()).toBe(bram.name);
+    await expect.poll(() => m.frame.getByTestId("relations").textContent()).toContain("Ada Thorn");
+    expect(m.calls.slice(callsBefore).map((c) => c.name)).toEqual(["get_character"]);
     await m.page.close();
   });
 
@@ -534,6 +546,18 @@ describe.each(HOSTS)("host APIs in the %s host", (host) => {
 });
 
 describe("MCP Apps host events", () => {
+  // Outside probe (2026-11-29): a host context field of the wrong type threw on every render,
+  // leaving the card blank.
+  it("a host context field of the wrong type is read as absent: the card still renders", async () => {
+    const f = await fixture();
+    const { worldId, shown } = await populatedWorld(f, "Oddhost");
+    const m = await mount("mcp-apps", f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId }, toolResult: shown, availableDisplayModes: "fullscreen" as unknown as string[] });
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Oddhost");
+    expect(m.errors).toEqual([]);
+    await m.page.close();
+  });
+
+
   it("shows 'preparing' while the arguments stream, then the result; a cancelled call says so", async () => {
     const f = await fixture();
     const { worldId, shown } = await populatedWorld(f, "Brackwater");
@@ -721,6 +745,24 @@ describe.each(HOSTS)("review fixes in the %s host", (host) => {
       expect(await m.frame.getByRole("alert").textContent()).toBe(message);
       expect(await m.frame.locator("#root").textContent()).not.toContain(c.empty);
       await m.page.close();
+    }
+  });
+
+  // Outside probe (2026-11-29): ChatGPT hands a widget structuredContent alone, and an error there
+  // without a string message showed the empty state ("No worlds yet").
+  it("a failed result whose error has no message still shows as a failure", async () => {
+    const f = await fixture();
+    for (const error of [{ code: "internal" }, { code: "internal", message: 7 }]) {
+      for (const c of [
+        { tool: "list_worlds", input: {}, empty: "No worlds" },
+        { tool: "get_world", input: { worldId: "missing" }, empty: "No world to show" },
+        { tool: "get_character", input: { characterId: "missing" }, empty: "No character to show" },
+      ]) {
+        const m = await mount(host, f, { html: await f.widgetHtml(c.tool), toolName: c.tool, toolInput: c.input, toolResult: { content: [], isError: true, structuredContent: { error } } });
+        await expect.poll(() => m.frame.getByRole("alert").count(), { timeout: 5_000 }).toBe(1);
+        expect(await m.frame.locator("#root").textContent()).not.toContain(c.empty);
+        await m.page.close();
+      }
     }
   });
 

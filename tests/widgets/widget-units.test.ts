@@ -13,6 +13,7 @@ import { addedBeyond, countWithAdded } from "../../widgets/world-card/added";
 import { MAX_KEPT_STATES, STATE_KEY_PREFIX, keepState, stateKey } from "../../widgets/bridge/state-key";
 import { changedFields, traitsOf } from "../../widgets/world-card/character-editor";
 import { MAX_IMPORT_BYTES } from "../../widgets/bridge/host";
+import { hostContextOf } from "../../widgets/bridge/mcp-apps-context";
 import { IMPORT_MAX_BYTES_DEFAULT, loadEnv } from "../../lib/config/env";
 import { ROOT } from "../support/next-server.mjs";
 
@@ -145,3 +146,29 @@ describe("the widget build", () => {
     for (const [name, { gzipBytes }] of Object.entries(sizes)) expect(gzipBytes, name).toBeLessThanOrEqual(60 * 1024);
   });
 });
+
+describe("an MCP Apps host's context", () => {
+  const fallback = { theme: "light" as const, locale: "en-US" };
+  const plain = { theme: "light", displayMode: "inline", availableDisplayModes: ["inline"], locale: "en-US", safeArea: { top: 0, right: 0, bottom: 0, left: 0 } };
+
+  it("reads every field it knows, and leaves out modes it does not", () => {
+    const context = { theme: "dark", displayMode: "fullscreen", availableDisplayModes: ["inline", "fullscreen", "theatre"], locale: "fr-FR", timeZone: "Europe/Paris", containerDimensions: { maxHeight: 500, width: 600 }, safeAreaInsets: { top: 4, right: 0, bottom: 8, left: 0 } };
+    expect(hostContextOf(context, fallback)).toEqual({ theme: "dark", displayMode: "fullscreen", availableDisplayModes: ["inline", "fullscreen"], locale: "fr-FR", timeZone: "Europe/Paris", maxHeight: 500, safeArea: { top: 4, right: 0, bottom: 8, left: 0 } });
+  });
+
+  // Outside probe (2026-11-29): one field of the wrong type threw on every render (blank card).
+  it("reads a field of the wrong type as absent, never throws", () => {
+    const odd: unknown[] = [
+      { availableDisplayModes: "fullscreen" },
+      { containerDimensions: "tall" },
+      { containerDimensions: { maxHeight: "500" } },
+      { containerDimensions: { maxHeight: Number.NaN } },
+      { theme: 7, locale: null, displayMode: ["inline"], timeZone: 3, safeAreaInsets: "none" },
+      null,
+      "context",
+      [],
+    ];
+    for (const context of odd) expect(hostContextOf(context, fallback), JSON.stringify(context)).toEqual(plain);
+  });
+});
+

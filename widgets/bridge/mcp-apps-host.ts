@@ -1,15 +1,14 @@
 import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps";
 import { McpAppsClient } from "./mcp-apps-client";
 import { keepState, stateKey as keyOf } from "./state-key";
+import { DISPLAY_MODES, hostContextOf } from "./mcp-apps-context";
 import {
   Listeners,
   inlineFileArgument,
-  insetsOf,
   isJson,
   systemTheme,
   toolResultOf,
   type CallPhase,
-  type DisplayMode,
   type HostContext,
   type Json,
   type ToolResult,
@@ -23,7 +22,6 @@ import {
  * it renders (state-key.ts), so a re-rendered frame finds it again and no other card shares it.
  */
 
-const DISPLAY_MODES: readonly DisplayMode[] = ["inline", "fullscreen", "pip"];
 const FONTS_STYLE_ID = "worldcrafter-host-fonts";
 
 /** localStorage, or nothing when the sandbox (an opaque origin) forbids it. */
@@ -129,20 +127,7 @@ export async function mcpAppsHost(widget: string, version: string): Promise<Widg
     toolResult: () => result,
     phase: () => phase,
     view: () => ({ mode: "inline" }),
-    context: (): HostContext => {
-      const dimensions = context.containerDimensions;
-      const maxHeight = dimensions && "maxHeight" in dimensions ? dimensions.maxHeight : undefined;
-      const available = (context.availableDisplayModes ?? ["inline"]).filter((m): m is DisplayMode => DISPLAY_MODES.includes(m));
-      return {
-        theme: context.theme ?? systemTheme(),
-        displayMode: DISPLAY_MODES.find((m) => m === context.displayMode) ?? "inline",
-        availableDisplayModes: available,
-        locale: context.locale ?? navigator.language,
-        ...(typeof context.timeZone === "string" ? { timeZone: context.timeZone } : {}),
-        ...(typeof maxHeight === "number" ? { maxHeight } : {}),
-        safeArea: insetsOf(context.safeAreaInsets),
-      };
-    },
+    context: (): HostContext => hostContextOf(context, { theme: systemTheme(), locale: navigator.language }),
     widgetState: <S extends Json>() => {
       const key = stateKey();
       const saved = store?.getItem(key);

@@ -60,9 +60,11 @@ export function openAiHost(openai: OpenAiGlobals): WidgetHost {
     toolResult: () => {
       if (!openai.toolOutput && !openai.toolResponseMetadata) return undefined;
       // ChatGPT hands over neither content nor isError: a failed call shows as the server's
-      // structuredContent.error ({ code, message }), and is a failure here as in MCP Apps.
+      // structuredContent.error ({ code, message }), and is a failure here as in MCP Apps. An
+      // error without a string message is a failure still, shown with the widget's own words
+      // (failure.ts), never as an empty state (outside probe, 2026-11-29).
       const error = isJson(openai.toolOutput?.error) ? openai.toolOutput.error : undefined;
-      const failed = typeof error?.message === "string" ? { isError: true, content: [{ type: "text", text: error.message }] } : {};
+      const failed = error ? { isError: true, ...(typeof error.message === "string" && error.message ? { content: [{ type: "text", text: error.message }] } : {}) } : {};
       return { ...(openai.toolOutput ? { structuredContent: openai.toolOutput } : {}), ...(openai.toolResponseMetadata ? { _meta: openai.toolResponseMetadata } : {}), ...failed };
     },
     context: (): HostContext => {

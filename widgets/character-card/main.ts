@@ -11,18 +11,53 @@ import { failureView } from "../ui/failure";
  */
 
 interface CardState extends Json {
-  /** A relation opened from this card: its get_character result. */
-  opened?: { structuredContent?: Json; _meta?: Json };
+  /**
+   * The relation opened from this card, by id. Not its get_character result: ChatGPT shows widget
+   * state to the model, and the result's `_meta` (backstory, relations) is the widget's alone
+   * (outside probe, 2026-11-29: 2.8 KB of it went into the state).
+   */
+  openedId?: string;
 }
 
 const CHARACTER_META = "worldcrafter/character";
 const activity = new Activity();
+/** get_character's results for the relations opened in this frame, by id. */
+const openedResults = new Map<string, ToolResult>();
+/** The opened relation being read again, in a frame that restored the state but not the result. */
+let reading: string | undefined;
 
 function view({ host, rerender, t }: ViewContext): Node {
   const failed = failureView(host.toolResult(), t.toolFailed);
   if (failed) return failed;
   const state = host.widgetState<CardState>() ?? {};
-  const result: ToolResult | undefined = state.opened ?? host.toolResult();
+  const openedId = typeof state.openedId === "string" && state.openedId ? state.openedId : undefined;
+  const load = (characterId: string) => async () => {
+    const r = succeeded(await host.callTool("get_character", { characterId }), t.toolFailed);
+    openedResults.set(characterId, { ...(r.structuredContent ? { structuredContent: r.structuredContent } : {}), ...(r._meta ? { _meta: r._meta } : {}) });
+    return "";
+  };
+  const opened = openedId ? openedResults.get(openedId) : undefined;
+  if (openedId && !opened) {
+    // A new frame with the state kept (a re-render): the opened relation is read again, once; if
+    // that fails the card goes back to the character of the tool call, with the error below it.
+    if (reading !== openedId) {
+      reading = openedId;
+      // After this render: the activity re-renders as it starts.
+      queueMicrotask(
+        () =>
+          void activity.run(rerender, t.opening, async () => {
+            try {
+              return await load(openedId)();
+            } catch (error) {
+              host.setWidgetState({ ...state, openedId: undefined });
+              throw error;
+            }
+          }),
+      );
+    }
+    return h("div", { class: "empty", attrs: { role: "status" } }, t.loadingCharacter);
+  }
+  const result: ToolResult | undefined = opened ?? host.toolResult();
   const character = record(result?.structuredContent?.character);
   if (!character) return h("div", { class: "empty", attrs: { role: "status" } }, result ? firstText(result.content) || t.noCharacter : t.loadingCharacter);
   const full = record(result?._meta?.[CHARACTER_META]) ?? character;
@@ -32,8 +67,8 @@ function view({ host, rerender, t }: ViewContext): Node {
 
   const open = (characterId: string) =>
     activity.run(rerender, t.opening, async () => {
-      const r = succeeded(await host.callTool("get_character", { characterId }), t.toolFailed);
-      host.setWidgetState({ ...state, opened: { ...(r.structuredContent ? { structuredContent: r.structuredContent } : {}), ...(r._meta ? { _meta: r._meta } : {}) } });
+      await load(characterId)();
+      host.setWidgetState({ ...state, openedId: characterId });
       return "";
     });
 
@@ -62,7 +97,7 @@ function view({ host, rerender, t }: ViewContext): Node {
     h(
       "div",
       { class: "actions" },
-      state.opened ? h("button", { attrs: { type: "button" }, on: { click: () => host.setWidgetState({ ...state, opened: undefined }) } }, t.back) : null,
+      openedId ? h("button", { attrs: { type: "button" }, on: { click: () => host.setWidgetState({ ...state, openedId: undefined }) } }, t.back) : null,
       h("button", { attrs: { type: "button" }, on: { click: () => void activity.attempt(rerender, () => host.sendFollowUp(t.developPrompt(text(full, "name")))) } }, t.developBackstory),
     ),
     activity.line(),
