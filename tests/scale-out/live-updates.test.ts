@@ -185,6 +185,41 @@ describe("resource updates reach subscribers on the other instance", () => {
     expect(heard && messageOf(heard)?.params).toMatchObject({ uri: `world://${x}` });
   }, 60_000);
 
+  it("2025-11-25: a stream resumed while its connection is still open, through either instance, ends that connection: each message goes out once", async () => {
+    // Outside probe (2026-11-29): a resume through B left A's connection open, and every later
+    // message went out on both (basic/transports §multiple connections: on one stream only, never
+    // broadcast); repeated resumes through B left each relay open too.
+    const owner = newSubject("resume-open");
+    const mine = await writerOnB(owner);
+    const x = await createWorld(mine, "Resumed World");
+    const session = await initialize(A, { token: await cluster.tokenFor(owner) });
+    expect((await postMessage(A, session.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    await request(A, session.headers, "resources/subscribe", { uri: `world://${x}` });
+    const isUpdate = (e: SseEvent) => methodOf(e) === "notifications/resources/updated";
+    const update = async (reader: { until(m: (e: SseEvent) => boolean, t?: number): Promise<SseEvent> }, tone: string) => {
+      await callTool(B, mine.headers, "update_world", { worldId: x, tone });
+      // The bus brings it at once; the log's periodic check (a third of the liveness) would be later.
+      return reader.until(isUpdate, 1_500);
+    };
+    const resume = (url: string, lastEventId: string | undefined) => openStream(url, { method: "GET", headers: { ...session.headers, "last-event-id": lastEventId ?? "" } });
+
+    const onA = await openStream(A, { method: "GET", headers: session.headers });
+    const first = await update(onA.reader, "first");
+    // Through B (a relay of A's stream): A's connection ends, with nothing more on it.
+    const viaB = await resume(B, first.id);
+    expect((await onA.reader.rest(5_000)).filter(isUpdate)).toEqual([]);
+    const second = await update(viaB.reader, "second");
+    // Through B again: the first relay ends.
+    const viaBAgain = await resume(B, second.id);
+    expect((await viaB.reader.rest(5_000)).filter(isUpdate)).toEqual([]);
+    const third = await update(viaBAgain.reader, "third");
+    // Back on A, the stream's owner: the relay on B ends.
+    const backOnA = await resume(A, third.id);
+    expect((await viaBAgain.reader.rest(5_000)).filter(isUpdate)).toEqual([]);
+    const fourth = await update(backOnA.reader, "fourth");
+    expect(new Set([first, second, third, fourth].map((e) => e.id)).size).toBe(4);
+  }, 60_000);
+
   it("2026-07-28: a subscriptions/listen stream on A hears of the resources it names, its user's only", async () => {
     const owner = newSubject("listener");
     const other = newSubject("stranger");

@@ -21,6 +21,7 @@ function slowLog(): { mirror: StreamMirror; open: () => void; opened: MirroredSt
     },
     event: () => undefined,
     finished: () => undefined,
+    attached: () => undefined,
   };
   return { mirror, open: () => release(), opened };
 }

@@ -47,6 +47,10 @@ export function clusterMirror(log: StreamLog, bus: ClusterBus, retentionMs: numb
         }
       });
     },
+    // Not through the stream's queue: it says where the client is now, not what the stream holds.
+    attached(stream) {
+      bus.publish({ kind: "stream_attached", streamId: stream.id });
+    },
     finished(stream) {
       enqueue(
         stream.id,
@@ -74,6 +78,8 @@ const CATCH_UP_PAUSES_MS = [25, 50, 100, 200, 300, 400];
 interface Reader {
   deliver(event: LoggedStreamEvent): void;
   finish(): void;
+  /** The client connected to the stream again, elsewhere or through another reader here: this connection ends. */
+  replace(): void;
 }
 
 /**
@@ -128,7 +134,9 @@ export class RemoteStreams {
         for (const r of this.readers.get(message.streamId) ?? []) r.finish();
         return;
       case "stream_attached":
+        // One connection per stream: the one just made elsewhere takes the place of any here.
         this.local.get(message.streamId)?.attachedElsewhere();
+        for (const r of [...(this.readers.get(message.streamId) ?? [])]) r.replace();
         return;
       case "stream_detached":
         this.local.get(message.streamId)?.detachedElsewhere();
@@ -182,10 +190,18 @@ export class RemoteStreams {
         ended = true;
         if (replayed) sink?.close();
       },
+      // Ended, so it does not tell the owner the client left: the client is on the newer connection.
+      replace: () => {
+        ended = true;
+        sink?.close();
+      },
     };
     const set = this.readers.get(streamId) ?? new Set<Reader>();
     this.readers.set(streamId, set);
     set.add(reader);
+    // A second resume through this instance: the bus does not bring an instance its own news.
+    // After the add: a replaced reader leaving an empty set would take the set out of the map.
+    for (const other of [...set]) if (other !== reader) other.replace();
     let stopWatch: (() => void) | undefined;
     const leave = () => {
       stopWatch?.();

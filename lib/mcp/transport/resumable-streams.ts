@@ -35,6 +35,12 @@ export interface StreamMirror {
   /** An id was issued: with the message to replay, or without (a named event, never replayed). */
   event(stream: MirroredStream, seq: number, data: string | undefined): void;
   finished(stream: MirroredStream): void;
+  /**
+   * A client came back to the stream here (a resume): its connections through other instances
+   * end, as a local one does (basic/transports §multiple connections: each message on one
+   * connection only).
+   */
+  attached(stream: MirroredStream): void;
 }
 
 export interface StreamOptions {
@@ -57,6 +63,8 @@ export class LogicalStream {
   private connectionHandlers: (() => void)[] = [];
   /** A client is connected to this stream through another instance. */
   private remotelyAttached = false;
+  /** A connection was attached before: the next attach is a resume. */
+  private everAttached = false;
   /**
    * With a cluster: settles once the shared log knows this stream. Its id reaches the client in
    * the first event (the priming one), and a client that resumes on another instance right
@@ -161,10 +169,16 @@ export class LogicalStream {
     this.remotelyAttached = false;
     this.sink?.close();
     this.sink = sink;
+    const resumed = this.everAttached;
+    this.everAttached = true;
     if (prime) sink.write(encodeSse({ id: this.currentEventId(), retry: prime.retryMs, data: "" }));
     this.replayTo(sink, afterSeq);
-    if (this.done) this.closeSink();
-    else this.connectionChanged(was);
+    if (this.done) {
+      this.closeSink();
+      return;
+    }
+    if (resumed && this.resumable) this.mirror?.attached(this);
+    this.connectionChanged(was);
   }
 
   /** Write the kept events after `afterSeq` to `sink`, with their ids, without attaching it. */
@@ -185,12 +199,17 @@ export class LogicalStream {
     this.connectionChanged(true);
   }
 
-  /** The client reconnected through another instance: not abandoned while it stays there. */
+  /**
+   * The client reconnected through another instance: not abandoned while it stays there, and its
+   * connection here, if it kept one open, ends, as attach() ends it for a resume here. Left open,
+   * it carried every later message a second time (outside probe, 2026-11-29).
+   */
   attachedElsewhere(): void {
     const was = this.connected;
     this.remotelyAttached = true;
     if (this.graceTimer) clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
+    this.closeSink();
     this.connectionChanged(was);
   }
 
