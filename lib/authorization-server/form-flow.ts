@@ -147,7 +147,13 @@ export async function submitForm(auth: AuthServer, { action, request, origin, cl
     json = undefined;
   }
   if (!answer.ok) return backToForm(origin, action, form, formErrorCode(json, answer.status));
-  if (action === "sign-out") return seeOther(`${origin}${AuthPage.SignedOut}`, setCookies);
+  if (action === "sign-out") {
+    // "Use another account" on the consent page: signed out, then to sign in with the same signed
+    // request, which carries on to consent for the account signed in (outside probe, 2026-11-29:
+    // the pages named no account and offered no way to change it).
+    const query = oauthQuery(form);
+    return seeOther(query ? `${origin}${AuthPage.SignIn}?${query}` : `${origin}${AuthPage.SignedOut}`, setCookies);
+  }
   // Signed in outside an authorization flow: back to the page of ours that sent them (a record's
   // page), else the home page. Only a path on this origin is followed.
   const back = safeReturnPath(field(form, RETURN_TO));

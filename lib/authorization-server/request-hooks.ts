@@ -103,6 +103,19 @@ async function replaceInactiveJwt(body: Record<string, unknown>, settings: AuthS
   if (await isInactiveJwt(body.token, settings.issuer, settings.keysDir)) body.token = NOT_HELD_TOKEN;
 }
 
+/**
+ * prompt=select_account as prompt=login: the sign-in page is where an account is chosen here, and
+ * the consent page names the account and offers another. better-auth, with no account-selection
+ * page configured, sent the person to its error page, with nothing sent back to the client
+ * (outside probe, 2026-11-29; OpenID Connect Core §3.1.2.1 has the server prompt the choice).
+ */
+function selectAccountAsLogin(prompt: unknown): string | undefined {
+  if (typeof prompt !== "string") return undefined;
+  const values = prompt.split(" ").filter(Boolean);
+  if (!values.includes("select_account")) return undefined;
+  return [...new Set(values.map((value) => (value === "select_account" ? "login" : value)))].join(" ");
+}
+
 export function requestHooks(settings: AuthServerSettings) {
   return createAuthMiddleware(async (ctx) => {
     const body = (ctx.body ?? {}) as Record<string, unknown>;
@@ -157,6 +170,7 @@ export function requestHooks(settings: AuthServerSettings) {
         // error goes back to the client with its state (RFC 6749 §4.1.2.1). Deleted in place (see below).
         if (query.code_challenge !== undefined && !isCodeChallenge(query.code_challenge)) delete query.code_challenge;
         const scope = withOfflineAccess(query.scope);
+        const prompt = selectAccountAsLogin(query.prompt);
         // dpop_jkt would bind the code to a DPoP key; this server issues Bearer tokens only, which
         // /api/mcp reads (RFC 9449 §5: a server without DPoP ignores it and issues Bearer tokens).
         delete query.dpop_jkt;
@@ -166,6 +180,7 @@ export function requestHooks(settings: AuthServerSettings) {
               ...query,
               resource: query.resource === undefined ? settings.resourceUrl : withoutUserinfoExemption(canonicalResources(query.resource, settings.resourceUrl), `${ctx.context.baseURL}/oauth2/userinfo`),
               ...(scope !== undefined ? { scope } : {}),
+              ...(prompt !== undefined ? { prompt } : {}),
             },
           },
         };

@@ -79,3 +79,49 @@ describe("the consent page without a session", () => {
     expect(after.pathname, after.toString()).toBe("/auth/consent");
   });
 });
+
+// Outside probe (2026-11-29): no page named the account signed in or offered another, so a chat
+// client (which sends no prompt=login) linked whichever account the browser held; and
+// prompt=select_account ended on the error page with nothing sent back to the client.
+describe("choosing the account", () => {
+  it("the consent page names the account, and 'Use another account' signs out into the same request", async () => {
+    const page = await (await fetch(consent, { redirect: "manual", headers: { cookie: person.cookie } })).text();
+    expect(/data-testid="signed-in-as">([^<]*)</.exec(page)?.[1]).toBe(person.email);
+    const form = /<form[^>]*action="\/auth\/submit\/sign-out"[\s\S]*?<\/form>/.exec(page)?.[0] ?? "";
+    expect(form).toContain("Use another account");
+    const carried = /name="oauth_query" value="([^"]*)"/.exec(form)?.[1]?.replaceAll("&amp;", "&") ?? "";
+    expect(carried).not.toBe("");
+
+    const res = await fetch(`${as.origin}/auth/submit/sign-out`, { method: "POST", redirect: "manual", headers: { origin: as.origin, cookie: person.cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ oauth_query: carried }) });
+    expect(res.status).toBe(303);
+    const next = new URL(res.headers.get("location")!);
+    expect(next.pathname).toBe("/auth/sign-in");
+    expect(signedQuery(next)).toEqual(signedQuery(consent));
+    // The session is gone: its cookie is cleared.
+    expect(res.headers.getSetCookie().some((c) => /max-age=0|expires=thu, 01 jan 1970/i.test(c))).toBe(true);
+
+    // Another account signs in there and is asked for consent as itself.
+    const other = await flow.signedInPerson();
+    const signedIn = await fetch(`${as.origin}/auth/submit/sign-in`, { method: "POST", redirect: "manual", headers: { origin: as.origin, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: other.email, password: other.password, oauth_query: next.search.slice(1) }) });
+    const after = new URL(signedIn.headers.get("location")!, as.origin);
+    expect(after.pathname).toBe("/auth/consent");
+    const cookie = signedIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const theirs = await (await fetch(after, { headers: { cookie } })).text();
+    expect(/data-testid="signed-in-as">([^<]*)</.exec(theirs)?.[1]).toBe(other.email);
+  });
+
+  it("sign-out without an authorization request still ends on the signed-out page", async () => {
+    const someone = await flow.signedInPerson();
+    const res = await fetch(`${as.origin}/auth/submit/sign-out`, { method: "POST", redirect: "manual", headers: { origin: as.origin, cookie: someone.cookie, "content-type": "application/x-www-form-urlencoded" }, body: "" });
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.get("location")!).pathname).toBe("/auth/signed-out");
+  });
+
+  it("prompt=select_account shows the sign-in page, where the account is chosen, not the error page", async () => {
+    const clientId = await flow.publicClient();
+    const someone = await flow.signedInPerson();
+    const next = await flow.authorize({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, scope: "worlds:read", state: "s2", code_challenge: pkce().challenge, code_challenge_method: "S256", prompt: "select_account" }, someone.cookie);
+    expect(next.pathname, next.toString()).toBe("/auth/sign-in");
+    expect((await fetch(next)).status).toBe(200);
+  });
+});

@@ -20,7 +20,8 @@ export default async function Consent({ searchParams }: { searchParams: Promise<
   // Consent is given by a signed-in person: without a session (signed out in another tab, the link
   // opened in another browser) Allow could only fail. Sign-in takes the same signed request and,
   // once signed in, better-auth brings the person back here.
-  if (!(await (await state.server.auth()).api.getSession({ headers: await headers() }))) redirect(`${AuthPage.SignIn}${query ? `?${query}` : ""}`);
+  const session = await (await state.server.auth()).api.getSession({ headers: await headers() });
+  if (!session) redirect(`${AuthPage.SignIn}${query ? `?${query}` : ""}`);
   const scopes = describeScopes(state.server.settings.scopes, firstParam(params, "scope"));
   const destination = redirectDestination(firstParam(params, "redirect_uri"));
   return (
@@ -42,6 +43,14 @@ export default async function Consent({ searchParams }: { searchParams: Promise<
         </p>
       ) : null}
       <p className={styles.lead}>To end this access later, disconnect WorldCrafter in the app you are using.</p>
+      {/* Whose worlds the app gets, and a way to give it another account's: a chat client sends no prompt=login. */}
+      <form method="post" action={AuthFormAction.SignOut} className={styles.lead}>
+        <input type="hidden" name="oauth_query" value={query} />
+        Signed in as <strong data-testid="signed-in-as">{session.user.email}</strong>.{" "}
+        <button type="submit" className={styles.link}>
+          Use another account
+        </button>
+      </form>
       <form method="post" action={AuthFormAction.Consent} className={styles.actions}>
         <input type="hidden" name="oauth_query" value={query} />
         <button type="submit" name="decision" value="allow" className={styles.button}>
