@@ -88,18 +88,23 @@ describe("resource updates reach subscribers on the other instance", () => {
 
   const isUpdate = (e: SseEvent) => methodOf(e) === "notifications/resources/updated";
 
+  /** A new world of `owner`'s (written through B), and a 2025-11-25 session of theirs on A subscribed to it. */
+  async function subscribedOnA(owner: string, worldName: string) {
+    const mine = await writerOnB(owner);
+    const x = await createWorld(mine, worldName);
+    const session = await initialize(A, { token: await cluster.tokenFor(owner) });
+    expect((await postMessage(A, session.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    await request(A, session.headers, "resources/subscribe", { uri: `world://${x}` });
+    return { mine, x, session };
+  }
+
   /**
    * A 2025-11-25 session on A subscribed to a new world of its owner's, with a GET stream on A and,
    * 300 ms later, a newer one on B. The newer stream's announcement travels the bus: writes go on
    * until the newer stream hears one (`heard`).
    */
   async function streamsOnAThenB(label: string, worldName: string) {
-    const owner = newSubject(label);
-    const mine = await writerOnB(owner);
-    const x = await createWorld(mine, worldName);
-    const session = await initialize(A, { token: await cluster.tokenFor(owner) });
-    expect((await postMessage(A, session.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
-    await request(A, session.headers, "resources/subscribe", { uri: `world://${x}` });
+    const { mine, x, session } = await subscribedOnA(newSubject(label), worldName);
     const older = await openStream(A, { method: "GET", headers: session.headers });
     await sleep(300);
     const newer = await openStream(B, { method: "GET", headers: session.headers });
@@ -164,12 +169,7 @@ describe("resource updates reach subscribers on the other instance", () => {
     // An outside review: through another instance the resume answered ": resumed", replayed and
     // closed at once, where the owning instance opens a new stream; a client that keeps its
     // Last-Event-ID (EventSource) came back to the same end for good.
-    const owner = newSubject("late-resume");
-    const mine = await writerOnB(owner);
-    const x = await createWorld(mine, "Late Resume World");
-    const session = await initialize(A, { token: await cluster.tokenFor(owner) });
-    expect((await postMessage(A, session.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
-    await request(A, session.headers, "resources/subscribe", { uri: `world://${x}` });
+    const { mine, x, session } = await subscribedOnA(newSubject("late-resume"), "Late Resume World");
     const first = await openStream(A, { method: "GET", headers: session.headers });
     const primed = await first.reader.next(5_000);
     expect(primed?.data).toBe("");
@@ -189,13 +189,7 @@ describe("resource updates reach subscribers on the other instance", () => {
     // Outside probe (2026-11-29): a resume through B left A's connection open, and every later
     // message went out on both (basic/transports §multiple connections: on one stream only, never
     // broadcast); repeated resumes through B left each relay open too.
-    const owner = newSubject("resume-open");
-    const mine = await writerOnB(owner);
-    const x = await createWorld(mine, "Resumed World");
-    const session = await initialize(A, { token: await cluster.tokenFor(owner) });
-    expect((await postMessage(A, session.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
-    await request(A, session.headers, "resources/subscribe", { uri: `world://${x}` });
-    const isUpdate = (e: SseEvent) => methodOf(e) === "notifications/resources/updated";
+    const { mine, x, session } = await subscribedOnA(newSubject("resume-open"), "Resumed World");
     const update = async (reader: { until(m: (e: SseEvent) => boolean, t?: number): Promise<SseEvent> }, tone: string) => {
       await callTool(B, mine.headers, "update_world", { worldId: x, tone });
       // The bus brings it at once; the log's periodic check (a third of the liveness) would be later.

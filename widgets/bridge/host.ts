@@ -19,6 +19,9 @@ export interface ToolResult {
 export type Theme = "light" | "dark";
 export type DisplayMode = "inline" | "fullscreen" | "pip";
 
+/** The display modes the widgets know; a host's others are left out. */
+export const DISPLAY_MODES: readonly DisplayMode[] = ["inline", "fullscreen", "pip"];
+
 export interface Insets {
   top: number;
   right: number;

@@ -1,7 +1,4 @@
-import { insetsOf, isJson, type DisplayMode, type HostContext, type Theme } from "./host";
-
-/** The display modes the widgets know; a host's others are left out. */
-export const DISPLAY_MODES: readonly DisplayMode[] = ["inline", "fullscreen", "pip"];
+import { DISPLAY_MODES, insetsOf, isJson, type HostContext, type Theme } from "./host";
 
 /**
  * An MCP Apps host's context (ui/initialize, ui/notifications/host-context-changed) as the widgets

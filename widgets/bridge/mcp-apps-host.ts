@@ -1,8 +1,9 @@
 import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps";
 import { McpAppsClient } from "./mcp-apps-client";
 import { keepState, stateKey as keyOf } from "./state-key";
-import { DISPLAY_MODES, hostContextOf } from "./mcp-apps-context";
+import { hostContextOf } from "./mcp-apps-context";
 import {
+  DISPLAY_MODES,
   Listeners,
   inlineFileArgument,
   isJson,

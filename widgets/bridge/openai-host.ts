@@ -1,4 +1,4 @@
-import { Listeners, MAX_IMPORT_BYTES, FileTooLargeError, inlineFileArgument, insetsOf, isJson, systemTheme, toolResultOf, type DisplayMode, type HostContext, type Json, type ToolResult, type WidgetHost } from "./host";
+import { DISPLAY_MODES, Listeners, MAX_IMPORT_BYTES, FileTooLargeError, inlineFileArgument, insetsOf, isJson, systemTheme, toolResultOf, type DisplayMode, type HostContext, type Json, type ToolResult, type WidgetHost } from "./host";
 
 /** The part of ChatGPT's `window.openai` (Apps SDK) the bridge uses. */
 export interface OpenAiGlobals {
@@ -37,8 +37,6 @@ declare global {
 
 /** ChatGPT fires this on window whenever a global (toolOutput, theme, widgetState…) changes. */
 export const SET_GLOBALS_EVENT = "openai:set_globals";
-
-const DISPLAY_MODES: readonly DisplayMode[] = ["inline", "fullscreen", "pip"];
 
 /** A callTool answer as a ToolResult, whether it came as the result itself or wrapped in `result`. */
 function asToolResult(value: unknown): ToolResult {
