@@ -3,7 +3,7 @@
  * Summarize a V8 .cpuprofile of the Next server (from `BENCH_CPU_PROF=1 npm run bench`).
  *
  *   node bench/profile-top.mjs [profile.cpuprofile] [--top 25] [--base other.cpuprofile]
- *                              [--system NAME] [--c N] [--base-system NAME] [--base-c N]
+ *                              [--system NAME] [--c N] [--base-system NAME] [--base-c N] [--tree FRAME]
  *
  * - Frames in Next's minified build output are mapped back to their sources through the build's
  *   .js.map files, so lib/ code shows as lib/…ts:line instead of `e` in a chunk.
@@ -25,7 +25,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PROFILE_DIR = path.join(ROOT, "bench", ".work", "profiles");
 
 function parseArgs(argv) {
-  const args = { top: 25, file: undefined, base: undefined, system: undefined, c: undefined, baseSystem: undefined, baseC: undefined };
+  const args = { top: 25, tree: undefined, file: undefined, base: undefined, system: undefined, c: undefined, baseSystem: undefined, baseC: undefined };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--top") args.top = Number(argv[++i]);
     else if (argv[i] === "--base") args.base = argv[++i];
@@ -33,6 +33,7 @@ function parseArgs(argv) {
     else if (argv[i] === "--c") args.c = Number(argv[++i]);
     else if (argv[i] === "--base-system") args.baseSystem = argv[++i];
     else if (argv[i] === "--base-c") args.baseC = Number(argv[++i]);
+    else if (argv[i] === "--tree") args.tree = argv[++i];
     else args.file = argv[i];
   }
   if (!args.file) {
@@ -133,7 +134,7 @@ function selection(file, system, c) {
   return { requests: windows.reduce((a, w) => a + w.requests, 0), windows, label: ` (timed cells: ${names})` };
 }
 
-function analyze(file, system, c) {
+function analyze(file, system, c, treeRoot) {
   const profile = JSON.parse(fs.readFileSync(file, "utf8"));
   const { requests, windows, label } = selection(file, system, c);
   const inWindow = windows ? (t) => windows.some((w) => t >= w.startUs && t < w.endUs) : () => true;
@@ -146,6 +147,10 @@ function analyze(file, system, c) {
   const categories = new Map();
   const labels = new Map();
   let busy = 0;
+  // Samples with an app-code frame anywhere on the stack: our code and all it calls (zod, JSON,
+  // undici's Response), against the rest of the request's CPU (the framework, GC, the kernel's writes).
+  let throughApp = 0;
+  const tree = { us: 0, children: new Map() };
   let t = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
     const dt = profile.timeDeltas[i] ?? 0;
@@ -158,15 +163,51 @@ function analyze(file, system, c) {
     categories.set(leaf.category, (categories.get(leaf.category) ?? 0) + dt);
     if (leaf.category !== "idle") busy += dt;
     const seen = new Set();
+    let onApp = false;
     for (let n = id; n !== undefined; n = parent.get(n)) {
       const d = info.get(n);
+      if (d.category.startsWith("app code")) onApp = true;
       if (seen.has(d.key)) continue;
       seen.add(d.key);
       labels.set(d.key, d);
       total.set(d.key, (total.get(d.key) ?? 0) + dt);
     }
+    if (onApp) throughApp += dt;
+    if (treeRoot) addToTree(tree, id, parent, info, treeRoot, dt);
   }
-  return { file, self, total, categories, labels, busy, requests, label };
+  return { file, self, total, categories, labels, busy, throughApp, tree, requests, label };
+}
+
+/**
+ * --tree: the call tree below the outermost frame whose label contains `root`, merged over every
+ * stack through it (frames keyed as in the tables), so a frame's inclusive time can be split by callee.
+ */
+function addToTree(tree, id, parent, info, root, dt) {
+  const stack = [];
+  for (let n = id; n !== undefined; n = parent.get(n)) stack.push(info.get(n));
+  stack.reverse();
+  const start = stack.findIndex((d) => d.label.includes(root));
+  if (start < 0) return;
+  let node = tree;
+  node.us += dt;
+  for (const d of stack.slice(start)) {
+    if (!node.children.has(d.key)) node.children.set(d.key, { label: d.label, us: 0, children: new Map() });
+    node = node.children.get(d.key);
+    node.us += dt;
+  }
+}
+
+function printTree(p, minUs) {
+  const div = p.requests ?? 1000;
+  console.log(`\n## Call tree below the --tree frame (inclusive ${p.requests ? "µs/req" : "ms"}; callees under ${minUs} left out)`);
+  const walk = (node, depth) => {
+    for (const child of [...node.children.values()].sort((a, b) => b.us - a.us)) {
+      if (child.us / div < minUs) continue;
+      console.log(`${fmt(child.us / div)}  ${"  ".repeat(depth)}${child.label}`);
+      walk(child, depth + 1);
+    }
+  };
+  walk(p.tree, 0);
 }
 
 // µs per request when the request count is known, else ms in total.
@@ -184,6 +225,9 @@ function report(p, base, top) {
   console.log(`\n# ${path.relative(ROOT, p.file)}${p.label}${p.requests ? `, ${p.requests} requests` : ""}`);
   if (base) console.log(`  base: ${path.relative(ROOT, base.file)}${base.label}${base.requests ? `, ${base.requests} requests` : ""}; Δ = this − base`);
   console.log(`  busy (non-idle) CPU: ${fmt(p.busy / u.div)} ${u.name}${base ? `   base ${fmt(base.busy / bu.div)}   Δ ${fmt(p.busy / u.div - base.busy / bu.div)}` : ""}`);
+
+  console.log(`  CPU with app code on the stack: ${fmt(p.throughApp / u.div)} ${u.name}${base ? `   base ${fmt(base.throughApp / bu.div)}   Δ ${fmt(p.throughApp / u.div - base.throughApp / bu.div)}` : ""}`);
+  console.log(`  the rest (framework, GC, runtime): ${fmt((p.busy - p.throughApp) / u.div)} ${u.name}${base ? `   base ${fmt((base.busy - base.throughApp) / bu.div)}   Δ ${fmt((p.busy - p.throughApp) / u.div - (base.busy - base.throughApp) / bu.div)}` : ""}`);
 
   console.log(`\n## Self time by category (${u.name})`);
   const cats = new Set([...p.categories.keys(), ...(base ? base.categories.keys() : [])]);
@@ -219,4 +263,6 @@ function report(p, base, top) {
 const args = parseArgs(process.argv.slice(2));
 const wantsBase = args.base !== undefined || args.baseSystem !== undefined || args.baseC !== undefined;
 const base = wantsBase ? analyze(args.base ?? args.file, args.baseSystem, args.baseC) : undefined;
-report(analyze(args.file, args.system, args.c), base, args.top);
+const main = analyze(args.file, args.system, args.c, args.tree);
+report(main, base, args.top);
+if (args.tree) printTree(main, 0.3);
