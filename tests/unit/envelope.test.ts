@@ -92,23 +92,53 @@ describe("helpers", () => {
 });
 
 describe("the data tools' row cursors (lib/worlds/data/cursor.ts)", () => {
+  const SCOPE = ["worlds", "alice", undefined, undefined] as const;
+  // The text of a cursor for `time` and `id`, carrying SCOPE's tag (read off a cursor encodeRowCursor issued).
+  const tagOf = (cursor: string) => (JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as string[])[2];
+  const TAG = tagOf(encodeRowCursor({ createdAt: new Date(0), id: "x" }, SCOPE));
+  const rowCursor = (time: string, id = "a", tag = TAG) => Buffer.from(JSON.stringify([time, id, tag])).toString("base64url");
+
   it("take back exactly what they issued, and refuse every other spelling of it", () => {
     const key = { createdAt: new Date("2026-11-26T10:00:00.000Z"), id: "world_abc" };
-    const cursor = encodeRowCursor(key);
-    expect(decodeRowCursor(cursor)).toEqual(key);
-    const sameTimeOtherSpelling = Buffer.from(JSON.stringify(["2026-11-26T10:00:00Z", "world_abc"])).toString("base64url");
-    for (const forged of [`${cursor}=`, `${cursor}==`, `${cursor.slice(0, 4)}!${cursor.slice(4)}`, ` ${cursor}`, Buffer.from(JSON.stringify(["2026-11-26T10:00:00.000Z", "world_abc"])).toString("base64"), sameTimeOtherSpelling]) {
+    const cursor = encodeRowCursor(key, SCOPE);
+    expect(decodeRowCursor(cursor, SCOPE)).toEqual(key);
+    const forgeries = [
+      `${cursor}=`,
+      `${cursor}==`,
+      `${cursor.slice(0, 4)}!${cursor.slice(4)}`,
+      ` ${cursor}`,
+      Buffer.from(JSON.stringify(["2026-11-26T10:00:00.000Z", "world_abc", TAG])).toString("base64"),
+      rowCursor("2026-11-26T10:00:00Z", "world_abc"),
+      // The two-part cursors issued before they carried their list's tag.
+      Buffer.from(JSON.stringify(["2026-11-26T10:00:00.000Z", "world_abc"])).toString("base64url"),
+      rowCursor("2026-11-26T10:00:00.000Z", "world_abc", `${TAG}x`),
+    ];
+    for (const forged of forgeries) {
       if (forged === cursor) continue;
-      expect(() => decodeRowCursor(forged), forged).toThrow(/Invalid cursor/);
+      expect(() => decodeRowCursor(forged, SCOPE), forged).toThrow(/Invalid cursor: pass back/);
+    }
+  });
+
+  it("belong to the list they were issued for: another list, world, filter or user refuses them by name", () => {
+    const key = { createdAt: new Date("2026-11-26T10:00:00.000Z"), id: "char_1" };
+    const issued = encodeRowCursor(key, ["characters", "alice", "world_a", undefined]);
+    expect(decodeRowCursor(issued, ["characters", "alice", "world_a", undefined])).toEqual(key);
+    for (const other of [
+      ["characters", "alice", "world_b", undefined],
+      ["characters", "alice", "world_a", "villain"],
+      ["characters", "bob", "world_a", undefined],
+      ["locations", "alice", "world_a", undefined, undefined],
+      ["worlds", "alice", undefined, undefined],
+    ] as const) {
+      expect(() => decodeRowCursor(issued, other), other.join("/")).toThrow(/issued for another list .* not this \w+ list/);
     }
   });
 
   it("refuse a time no row can have: year 0 and years beyond 9999 (PostgreSQL failed the query with 22008)", () => {
-    const rowCursor = (time: string) => Buffer.from(JSON.stringify([time, "a"])).toString("base64url");
     for (const time of ["0000-01-01T00:00:00.000Z", "-000001-01-01T00:00:00.000Z", "+010000-01-01T00:00:00.000Z"]) {
-      expect(() => decodeRowCursor(rowCursor(time)), time).toThrow(/Invalid cursor/);
+      expect(() => decodeRowCursor(rowCursor(time), SCOPE), time).toThrow(/Invalid cursor/);
     }
-    for (const time of ["0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"]) expect(decodeRowCursor(rowCursor(time))?.createdAt.toISOString()).toBe(time);
+    for (const time of ["0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"]) expect(decodeRowCursor(rowCursor(time), SCOPE)?.createdAt.toISOString()).toBe(time);
   });
 });
 

@@ -5,6 +5,7 @@ import { DATABASE_SERVERS, queryServersDatabase } from "../support/servers";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { connectClient, mcpErrorOf } from "../support/sdk-client";
 import { post } from "../support/mcp-http";
+import { FIELD_LIMITS } from "../../lib/worlds/field-limits";
 
 /**
  * WorldCrafter beyond CRUD, on the real servers over PostgreSQL and over PGlite: export_world with
@@ -178,6 +179,19 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
 
       const error = await mcpErrorOf(client.getPrompt({ name: "develop-character", arguments: { world: `Nowhere ${uid()}` } }));
       expect(error.code).toBe(-32602);
+    });
+
+    // Outside probe, 2026-11-29: a blank theme made "a new  world", and a theme create_world
+    // refuses (over 60 characters) made a prompt whose create_world call then failed.
+    it("start-fantasy-world: a blank theme is the default, one create_world would refuse is -32602 with the limit in its data", async () => {
+      const { client } = await open();
+      const textOf = async (args: Record<string, string>) => ((await client.getPrompt({ name: "start-fantasy-world", arguments: args })).messages[0]?.content as { text: string }).text;
+      for (const blank of [{}, { theme: "" }, { theme: "   " }] as Record<string, string>[]) expect(await textOf(blank), JSON.stringify(blank)).toContain("Help me build a new fantasy world.");
+      expect(await textOf({ theme: "  solarpunk " })).toContain("Help me build a new solarpunk world.");
+      expect(await textOf({ theme: "t".repeat(FIELD_LIMITS.theme) })).toContain(`a new ${"t".repeat(FIELD_LIMITS.theme)} world`);
+      const error = await mcpErrorOf(client.getPrompt({ name: "start-fantasy-world", arguments: { theme: "t".repeat(FIELD_LIMITS.theme + 1) } }));
+      expect(error.code).toBe(-32602);
+      expect(error.data).toEqual([{ path: ["theme"], message: `Too big: expected string to have <=${FIELD_LIMITS.theme} characters` }]);
     });
 
     it("a name several worlds, characters or locations share is completed once and is -32602 listing their ids; the id works", async () => {

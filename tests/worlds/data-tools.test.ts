@@ -141,6 +141,35 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
       }
     });
 
+    // Outside probe, 2026-11-29: a list_characters cursor of world A, passed with world B, paged B
+    // from A's row and silently skipped B's newest records.
+    it("a cursor pages only the list it came from: another world, filter, list or user is refused by name", async () => {
+      const { call } = await client();
+      const worldOf = async () => ((ok(await call("create_world", { name: `Cursor ${uid()}`, theme: "x" })).world as Json).id) as string;
+      const [a, b] = [await worldOf(), await worldOf()];
+      for (const worldId of [a, b]) for (const name of ["K1", "K2", "K3"]) ok(await call("create_character", { worldId, name, role: "Smith" }));
+      const first = ok(await call("list_characters", { worldId: a, limit: 2 }));
+      const cursor = first.nextCursor as string;
+      expect(typeof cursor).toBe("string");
+      expect((ok(await call("list_characters", { worldId: a, limit: 2, cursor })).characters as Json[]).map((c) => c.name)).toEqual(["K1"]);
+      const otherToken = await tokenFor(server(), newSubject("data-cursor-other"));
+      const { client: other } = await connectClient(mainUrl(), { token: otherToken });
+      const otherWorld = ((structured((await other.callTool({ name: "create_world", arguments: { name: `Theirs ${uid()}`, theme: "x" } })) as CallToolResult).world as Json).id) as string;
+      const misuses: [string, Json, (args: Json) => Promise<CallToolResult>][] = [
+        ["another world", { worldId: b, limit: 2, cursor }, (args) => call("list_characters", args)],
+        ["another filter", { worldId: a, role: "Smith", limit: 2, cursor }, (args) => call("list_characters", args)],
+        ["another list", { worldId: a, limit: 2, cursor }, (args) => call("list_locations", args)],
+        ["the world list", { limit: 2, cursor }, (args) => call("list_worlds", args)],
+        ["another user", { worldId: otherWorld, limit: 2, cursor }, async (args) => (await other.callTool({ name: "list_characters", arguments: args })) as CallToolResult],
+      ];
+      for (const [what, args, run] of misuses) {
+        const r = await run(args);
+        expect(r.isError, what).toBe(true);
+        expect(textOf(r), what).toMatch(/Invalid cursor: it was issued for another list/);
+      }
+      await other.close();
+    });
+
     it("unknown ids, bad cursors, domain problems and (2025-11-25) schema violations are isError results", async () => {
       const { client: c, call } = await client();
       for (const [name, args] of [

@@ -46,18 +46,19 @@ export async function relationsOf(owner: string, character: { id: string; worldI
 }
 
 export async function listCharacters(owner: string, worldId: string, opts: { role?: string; cursor?: string; limit: number }) {
+  const scope = ["characters", owner, worldId, opts.role] as const;
   await assertWorld(owner, worldId);
   const rows = await (await getPrisma()).character.findMany({
     where: {
       ownerSubject: owner,
       worldId,
       ...(opts.role ? { role: equalsText(opts.role) } : {}),
-      ...afterKey(decodeCursor(opts.cursor)),
+      ...afterKey(decodeCursor(opts.cursor, scope)),
     },
     orderBy: PAGE_ORDER,
     take: opts.limit + 1,
   });
-  return pageOf(rows, opts.limit);
+  return pageOf(rows, opts.limit, scope);
 }
 
 export async function updateCharacter(owner: string, id: string, changes: Partial<CharacterInput>) {

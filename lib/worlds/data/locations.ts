@@ -55,6 +55,7 @@ export async function listLocations(
   worldId: string,
   opts: { kind?: string; parentId?: string; cursor?: string; limit: number },
 ) {
+  const scope = ["locations", owner, worldId, opts.kind, opts.parentId] as const;
   await assertWorld(owner, worldId);
   const rows = await (await getPrisma()).location.findMany({
     where: {
@@ -62,12 +63,12 @@ export async function listLocations(
       worldId,
       ...(opts.kind ? { kind: equalsText(opts.kind) } : {}),
       ...(opts.parentId ? { parentId: opts.parentId } : {}),
-      ...afterKey(decodeCursor(opts.cursor)),
+      ...afterKey(decodeCursor(opts.cursor, scope)),
     },
     orderBy: PAGE_ORDER,
     take: opts.limit + 1,
   });
-  return pageOf(rows, opts.limit);
+  return pageOf(rows, opts.limit, scope);
 }
 
 export async function getLocation(owner: string, id: string) {

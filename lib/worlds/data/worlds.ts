@@ -27,17 +27,18 @@ export async function createWorld(owner: string, input: WorldInput) {
 }
 
 export async function listWorlds(owner: string, filter: WorldFilter) {
+  const scope = ["worlds", owner, filter.theme, filter.nameContains] as const;
   const rows = await (await getPrisma()).world.findMany({
     where: {
       ownerSubject: owner,
       ...(filter.theme ? { theme: equalsText(filter.theme) } : {}),
       ...(filter.nameContains ? { name: containsText(filter.nameContains) } : {}),
-      ...afterKey(decodeCursor(filter.cursor)),
+      ...afterKey(decodeCursor(filter.cursor, scope)),
     },
     orderBy: PAGE_ORDER,
     take: filter.limit + 1,
   });
-  return pageOf(rows, filter.limit);
+  return pageOf(rows, filter.limit, scope);
 }
 
 interface Preview {

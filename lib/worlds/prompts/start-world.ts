@@ -5,6 +5,7 @@ import { WORLD_THEMES } from "../tools/draft-world-outline";
 import { ownerOf } from "../owner";
 import { themesOf } from "../data/worlds";
 import { singleLine } from "../single-line";
+import { FIELD_LIMITS } from "../field-limits";
 
 /**
  * The built-in themes, then — for a signed-in caller whose token may read worlds — the caller's
@@ -23,7 +24,13 @@ export const startWorldPrompt = definePrompt({
   title: "Start a world",
   description: "Start creating a new world with WorldCrafter",
   arguments: z.object({
-    theme: singleLine().max(100).optional().describe("Subgenre or theme, e.g. fantasy or steampunk"),
+    // create_world's own limit: a longer theme made a prompt whose create_world call was refused
+    // (outside probe, 2026-11-29). Blank is what hosts send for a field left empty: the default.
+    theme: singleLine()
+      .trim()
+      .max(FIELD_LIMITS.theme)
+      .optional()
+      .describe(`Subgenre or theme, e.g. fantasy or steampunk (up to ${FIELD_LIMITS.theme} characters; fantasy when left empty)`),
   }),
   complete: { theme: (value, { ctx }) => suggestThemes(value, ctx) },
   get: ({ theme }) => ({
@@ -33,7 +40,7 @@ export const startWorldPrompt = definePrompt({
         role: "user",
         content: {
           type: "text",
-          text: `Help me build a new ${theme ?? "fantasy"} world. Start with draft_world_outline, then save it with create_world and ask me which section to deepen.`,
+          text: `Help me build a new ${theme || "fantasy"} world. Start with draft_world_outline, then save it with create_world and ask me which section to deepen.`,
         },
       },
     ],

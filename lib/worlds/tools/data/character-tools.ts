@@ -77,8 +77,7 @@ export const listCharacters = defineTool({
   handler: async ({ worldId, role, cursor, limit }, ctx) => {
     const page = await characters.listCharacters(ownerOf(ctx), worldId, { role, cursor, limit });
     const { structured, count, hasMore } = fitPage(
-      page.items,
-      page.nextCursor,
+      page,
       (c) => ({ id: c.id, name: c.name, role: c.role, traits: c.traits, summary: excerpt(c.backstory) }),
       (items, nextCursor) => ({ worldId, characters: items, ...(nextCursor ? { nextCursor } : {}) }),
     );

@@ -51,8 +51,7 @@ export const listLocations = defineTool({
   handler: async ({ worldId, kind, parentId, cursor, limit }, ctx) => {
     const page = await locations.listLocations(ownerOf(ctx), worldId, { kind, parentId, cursor, limit });
     const { structured, count, hasMore } = fitPage(
-      page.items,
-      page.nextCursor,
+      page,
       (l) => ({ id: l.id, name: l.name, kind: l.kind, parentId: l.parentId, summary: excerpt(l.description) }),
       (items, nextCursor) => ({ worldId, locations: items, ...(nextCursor ? { nextCursor } : {}) }),
     );

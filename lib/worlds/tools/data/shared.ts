@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ToolError, toolErrorResult, type CallToolResult, type HandlerContext, type Meta, type ToolAnnotations } from "../../../mcp";
 import { narrate } from "../../i18n/narration";
-import { encodeCursor, type CursorKey } from "../../data/cursor";
+import type { CursorKey, RowPage } from "../../data/cursor";
 import { singleLine, storedText } from "../../single-line";
 import { cutText } from "../../../text/cut-text";
 import { FIELD_LIMITS } from "../../field-limits";
@@ -84,8 +84,7 @@ export function fitRecord<T extends Record<string, unknown>>(record: T, longFiel
  * back to the last one kept) until the JSON fits.
  */
 export function fitPage<R extends CursorKey, S, W extends Record<string, unknown>>(
-  rows: R[],
-  nextCursor: string | undefined,
+  { items: rows, nextCursor, cursorAfter }: RowPage<R>,
   summarize: (row: R) => S,
   wrap: (items: S[], nextCursor: string | undefined) => W,
 ): { structured: W; count: number; hasMore: boolean } {
@@ -95,7 +94,7 @@ export function fitPage<R extends CursorKey, S, W extends Record<string, unknown
     const structured = wrap(rows.slice(0, kept).map(summarize), cursor);
     if (jsonBytes(structured) <= STRUCTURED_BUDGET || kept <= 1) return { structured, count: kept, hasMore: cursor !== undefined };
     kept -= 1;
-    cursor = encodeCursor(rows[kept - 1]!);
+    cursor = cursorAfter(rows[kept - 1]!);
   }
 }
 

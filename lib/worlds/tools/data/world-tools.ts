@@ -57,8 +57,7 @@ export const listWorlds = defineTool({
   handler: async ({ theme, nameContains, cursor, limit }, ctx) => {
     const page = await worlds.listWorlds(ownerOf(ctx), { theme, nameContains, cursor, limit });
     const { structured, count, hasMore } = fitPage(
-      page.items,
-      page.nextCursor,
+      page,
       (w) => ({ id: w.id, name: w.name, theme: w.theme, tone: w.tone, summary: excerpt(w.description), updatedAt: iso(w.updatedAt) }),
       (items, nextCursor) => ({ worlds: items, ...(nextCursor ? { nextCursor } : {}) }),
     );
