@@ -15,6 +15,15 @@ const OAUTH_ENDPOINTS = `${AUTH_BASE_PATH}/oauth2/`;
 /** The endpoints an RFC defines for POST alone, whose every error has the OAuth shape ({error, error_description}). */
 const RFC_POST_ENDPOINTS: ReadonlySet<string> = new Set([TOKEN_ENDPOINT, REVOCATION_ENDPOINT, REGISTRATION_ENDPOINT, INTROSPECTION_ENDPOINT]);
 
+/** 200 with no body: what every accepted revocation answers, whatever better-auth's body said. */
+async function emptyOk(answer: Response): Promise<Response> {
+  await answer.body?.cancel();
+  const headers = new Headers(answer.headers);
+  headers.delete("content-length");
+  headers.delete("content-type");
+  return new Response(null, { status: 200, headers });
+}
+
 /** What better-auth's revocation endpoint says about a token it does not hold (or holds revoked already). */
 const UNKNOWN_TOKEN_DESCRIPTIONS: ReadonlySet<string> = new Set(["token not found", "refresh token revoked", "Invalid access token"]);
 
@@ -238,6 +247,10 @@ async function conformedAnswer(request: Request, answer: Response, endpoint: Aut
     const challenge = url.searchParams.get("code_challenge");
     return challenge !== null && !isCodeChallenge(challenge) ? malformedChallengeAnswer(answer) : answer;
   }
+  // RFC 7009 §2.2: every revocation the server accepts reads alike. better-auth answered `null` as
+  // JSON for a live token of another client and nothing for an unknown one, which told any client
+  // whether someone else's token existed (outside probe, 2026-11-29).
+  if (path === REVOCATION_ENDPOINT && answer.status === 200) return emptyOk(answer);
   if (!path.startsWith(OAUTH_ENDPOINTS) || answer.ok) return answer;
   if (answer.status === 429) return tooManyRequests(answer);
   const body = await errorBody(answer);
@@ -253,10 +266,7 @@ async function conformedAnswer(request: Request, answer: Response, endpoint: Aut
   // RFC 7009 §2.2: an invalid token (unknown, expired, revoked already) is answered 200 like a
   // revoked one: nothing tells the client which tokens exist. Client authentication failures stay.
   if (path === REVOCATION_ENDPOINT && answer.status === 400 && body?.error === "invalid_request" && typeof body.error_description === "string" && UNKNOWN_TOKEN_DESCRIPTIONS.has(body.error_description)) {
-    const headers = new Headers(answer.headers);
-    headers.delete("content-length");
-    headers.delete("content-type");
-    return new Response(null, { status: 200, headers });
+    return emptyOk(answer);
   }
   // better-call's own refusals ({message, code}: a body that is not JSON, say) carry no `error`,
   // which RFC 6749 §5.2 and RFC 7591 §3.2.2 require of every error answer.

@@ -557,6 +557,28 @@ describe("authorization server attack matrix", () => {
       const publicId = await publicClient();
       expect(await postForm(api("/oauth2/token"), { grant_type: "refresh_token", refresh_token: "no-such-token", client_id: publicId })).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
     });
+
+    // Outside probe, 2026-11-29: the secret was checked after better-auth had spent the code, so a
+    // wrong secret with a live code was 400 (a dead one 401) and the real client's exchange then failed.
+    it("44b. a wrong secret with a live code or refresh token is the same 401, and spends neither", async () => {
+      const posting = await register({ client_name: "posting", redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_post", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] });
+      const clientId = posting.body.client_id as string;
+      const secret = posting.body.client_secret as string;
+      const grant = await grantCode({ clientId });
+      const basicWrong = { authorization: `Basic ${Buffer.from(`${clientId}:wrong-secret`).toString("base64")}` };
+      for (const [what, answer] of [
+        ["body, wrong secret", await exchange(grant, { client_secret: "wrong-secret" })],
+        ["Basic, wrong secret", await postForm(api("/oauth2/token"), { grant_type: "authorization_code", code: grant.code, redirect_uri: REDIRECT, code_verifier: grant.verifier, resource: as.mcpUrl }, basicWrong)],
+        ["a dead code, wrong secret", await exchange({ ...grant, code: "no-such-code" }, { client_secret: "wrong-secret" })],
+      ] as const) {
+        expect(answer, what).toMatchObject({ status: 401, body: { error: "invalid_client", error_description: "client authentication failed" } });
+      }
+      const tokens = await exchange(grant, { client_secret: secret });
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      const refreshToken = tokens.body.refresh_token as string;
+      expect(await refresh(clientId, refreshToken, { client_secret: "wrong-secret" })).toMatchObject({ status: 401, body: { error: "invalid_client", error_description: "client authentication failed" } });
+      expect((await refresh(clientId, refreshToken, { client_secret: secret })).status).toBe(200);
+    });
   });
 });
 

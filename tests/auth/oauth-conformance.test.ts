@@ -56,6 +56,26 @@ describe("revocation (RFC 7009)", () => {
     expect((await flow.refresh(grant.clientId, token)).body.error).toBe("invalid_grant");
   });
 
+  // Outside probe, 2026-11-29: another client's live refresh token was answered `null` as JSON, an
+  // unknown one with no body, so any client could tell whose tokens existed.
+  it("every accepted revocation reads alike: no body, no content type, whether the token was ours, another client's or none", async () => {
+    const grant = await flow.grantCode();
+    const token = (await flow.exchange(grant)).body.refresh_token as string;
+    const stranger = await flow.publicClient();
+    const raw = (form: Record<string, string>) => fetch(flow.api("/oauth2/revoke"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form) });
+    for (const [what, form] of [
+      ["another client's live token", { token, client_id: stranger }],
+      ["an unknown token", { token: "no-such-token", client_id: stranger }],
+      ["its own token", { token, client_id: grant.clientId }],
+      ["its own token, revoked already", { token, client_id: grant.clientId }],
+    ] as const) {
+      const answer = await raw(form);
+      expect(answer.status, what).toBe(200);
+      expect(answer.headers.get("content-type"), what).toBeNull();
+      expect(await answer.text(), what).toBe("");
+    }
+  });
+
   it("a missing token is still 400 invalid_request", async () => {
     const clientId = await flow.publicClient();
     const missing = await postForm(flow.api("/oauth2/revoke"), { client_id: clientId });
