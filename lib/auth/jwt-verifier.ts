@@ -171,6 +171,13 @@ const ACCESS_TOKEN_TYPE = /^(application\/)?at\+jwt$/i;
 /** Any JWT: `JWT`, `at+jwt`, or their media type forms. */
 const ANY_JWT_TYPE = /^(application\/)?(at\+)?jwt$/i;
 
+/**
+ * Text with no control character and no lone surrogate. The subject scopes every row its caller
+ * owns: a NUL in it failed the caller's queries as an internal error (PostgreSQL 22021) and, in the
+ * audit's batch insert, every other caller's rows of the batch with it (outside probe, 2026-11-29).
+ */
+const isPlainText = (text: string): boolean => text.isWellFormed() && !/[\u0000-\u001f\u007f-\u009f]/.test(text);
+
 /** The caller a verified token names, after the checks jose leaves to us. */
 function authInfoOf(payload: JWTPayload, token: string, options: VerifierOptions): AuthInfo {
   const now = Math.floor(Date.now() / 1000);
@@ -179,7 +186,7 @@ function authInfoOf(payload: JWTPayload, token: string, options: VerifierOptions
   if (payload.cnf !== undefined) throw new TokenRejected("the token is bound to a key (cnf): this resource accepts Bearer tokens only");
   // jose accepts a future iat when there is no nbf; an access token cannot be issued later than now.
   if (typeof payload.iat !== "number" || payload.iat > now + options.clockToleranceSeconds) throw new TokenRejected("the token's issue time is in the future");
-  if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 256) throw new TokenRejected("the token's subject is missing or invalid");
+  if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 256 || !isPlainText(payload.sub)) throw new TokenRejected("the token's subject is missing or invalid");
   const scopes = options.expandScopes(scopesOf(payload, options.implicitScopes) ?? []);
   const clientId = clientIdOf(payload);
   return { subject: payload.sub, scopes, token, ...(clientId ? { clientId } : {}), ...(typeof payload.exp === "number" ? { expiresAt: payload.exp } : {}) };

@@ -387,6 +387,12 @@ const rows: { name: string; build: () => Promise<Attempt>; outcome: Outcome }[] 
   { name: "no sub", build: async () => bearer(await sign(rsaA, claims({}, ["sub"]))), outcome: REFUSED },
   { name: "an empty sub", build: async () => bearer(await sign(rsaA, claims({ sub: "" }))), outcome: REFUSED },
   { name: "a numeric sub", build: async () => bearer(await sign(rsaA, claims({ sub: 42 as unknown as string }))), outcome: REFUSED },
+  // Outside probe, 2026-11-29: a NUL in the subject was an internal error on every data call and
+  // lost the other callers' audit rows of its batch.
+  { name: "a sub with a NUL", build: async () => bearer(await sign(rsaA, claims({ sub: "carol\u0000x" }))), outcome: REFUSED },
+  { name: "a sub with a control character", build: async () => bearer(await sign(rsaA, claims({ sub: "carol\u001bx" }))), outcome: REFUSED },
+  { name: "a sub with a lone surrogate", build: async () => bearer(await sign(rsaA, claims({ sub: "carol\ud800" }))), outcome: REFUSED },
+  { name: "a sub in another script (accepted)", build: async () => bearer(await sign(rsaA, claims({ sub: `käthe-${randomUUID()}-😀` }))), outcome: OK },
 
   // How the token is carried (RFC 6750 §2.1: the Authorization header, `Bearer` 1*SP b64token).
   {
