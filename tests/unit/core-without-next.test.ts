@@ -123,6 +123,20 @@ describe("the MCP core mounted without Next.js", () => {
     expect(() => new Registry({ tools: [echo], resourceTemplates: [spending("echo")] })).not.toThrow();
   });
 
+  // Outside probe, 2026-11-29: every one of them said "Method not found: tasks".
+  it("a core without tasks answers the 2026 tasks methods -32601 naming the method that was sent", async () => {
+    const core = endpoint();
+    const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
+      const params = { taskId: "t-1", ...(method === "tasks/update" ? { inputResponses: {} } : {}), _meta };
+      const res = await core.handle(rpc({ jsonrpc: "2.0", id: 9, method, params }, { "mcp-protocol-version": "2026-07-28", "mcp-method": method, "mcp-name": "t-1" }));
+      const body = (await res.json()) as { error: { code: number; message: string; data?: { method?: string } } };
+      expect(body.error.code, method).toBe(-32601);
+      expect(body.error.message, method).toBe(`Method not found: ${method}`);
+      if (body.error.data?.method !== undefined) expect(body.error.data.method, method).toBe(method);
+    }
+  });
+
   it("keeps Next.js, Prisma and Redis out of lib/jsonrpc, lib/mcp and lib/http", () => {
     const offenders: string[] = [];
     const walk = (dir: string) => {

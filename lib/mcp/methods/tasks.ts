@@ -19,8 +19,9 @@ const UpdateParams = z.looseObject({
  * The tasks surface (SEP-2663) for a request that negotiated it: without the extension in the
  * request's client capabilities every method is -32021 (SEP-2575 §missing required capabilities).
  */
-function runtimeFor(env: MethodEnv, call: MethodCall): TaskRuntime {
-  if (!env.tasks) throw McpError.methodNotFound("tasks");
+function runtimeFor(env: MethodEnv, call: MethodCall, method: string): TaskRuntime {
+  // Named as sent: "tasks" alone named a method no one called (outside probe, 2026-11-29).
+  if (!env.tasks) throw McpError.methodNotFound(method);
   if (!declaresTasks(call.scope.clientCapabilities)) {
     throw new ProtocolError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${TASKS_EXTENSION}`, {
       requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
@@ -43,14 +44,14 @@ async function ownTask(env: MethodEnv, tasks: TaskRuntime, call: MethodCall, tas
 
 /** tasks/get: the DetailedTask, its result or error inlined once it ended (there is no tasks/result). */
 export const getTask: MethodHandler = async (env, call) => {
-  const tasks = runtimeFor(env, call);
+  const tasks = runtimeFor(env, call, "tasks/get");
   const { taskId } = parseOrInvalidParams(TaskParams, call.params);
   return detailedTask(await ownTask(env, tasks, call, taskId));
 };
 
 /** tasks/update: answers to a task's inputRequests; an empty ack, the state shows on the next tasks/get. */
 export const updateTask: MethodHandler = async (env, call) => {
-  const tasks = runtimeFor(env, call);
+  const tasks = runtimeFor(env, call, "tasks/update");
   const { taskId, inputResponses } = parseOrInvalidParams(UpdateParams, call.params);
   await ownTask(env, tasks, call, taskId);
   // Answers are stored as they come (jsonb, which refuses a NUL): text never needs control
@@ -63,7 +64,7 @@ export const updateTask: MethodHandler = async (env, call) => {
 
 /** tasks/cancel: an empty ack, for a running task and (idempotently) for an ended one. */
 export const cancelTask: MethodHandler = async (env, call) => {
-  const tasks = runtimeFor(env, call);
+  const tasks = runtimeFor(env, call, "tasks/cancel");
   const { taskId } = parseOrInvalidParams(TaskParams, call.params);
   await ownTask(env, tasks, call, taskId);
   if ((await tasks.cancel(taskId, callerTaskOwner(call))) === "unknown") throw unknownTask(taskId);
