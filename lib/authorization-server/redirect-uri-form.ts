@@ -17,11 +17,24 @@ const HTTP_SCHEME = /^https?:/i;
 /** "//", an authority that is a host (and port) only, then path, query and fragment, no backslash. */
 const HTTP_URI = /^https?:\/\/[^/?#\\@]+(?:[/?#][^\\]*)?$/i;
 
-/** The first http(s) redirect URI of `body` not in that form, as RFC 7591 §3.2.2's invalid_redirect_uri; undefined when there is none. */
+/**
+ * RFC 3986 §2: a URI is ASCII letters, digits, the unreserved and reserved marks and %XX escapes.
+ * The URL parser repaired the rest too, so the code went to another string than the one registered:
+ * `https://example.com/c b` to `…/c%20b`, `https://evil%2ecom/cb` to `https://evil.com/cb` (outside
+ * probe, 2026-11-29). An escape in the host (§3.2.2 allows one) is refused as well: it only ever
+ * spells a host that can be written plainly.
+ */
+const URI_TEXT = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+const ESCAPED_HOST = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*%/;
+
+/** The first redirect URI of `body` that is not a URI's text (any scheme), or an http(s) one not in the form above, as RFC 7591 §3.2.2's invalid_redirect_uri; undefined when there is none. */
 export function redirectUriFormProblem(body: Readonly<Record<string, unknown>>): RegistrationProblem | undefined {
   for (const field of REDIRECT_URI_FIELDS) {
     const uris = body[field];
     if (!Array.isArray(uris)) continue;
+    if (uris.some((uri) => typeof uri === "string" && (!URI_TEXT.test(uri) || ESCAPED_HOST.test(uri)))) {
+      return { error: "invalid_redirect_uri", error_description: `an entry of ${field} is not a URI as RFC 3986 §2 writes one: only ASCII letters, digits, - . _ ~ : / ? # [ ] @ ! $ & ' ( ) * + , ; = and %XX escapes, and no escape in the host` };
+    }
     if (uris.some((uri) => typeof uri === "string" && HTTP_SCHEME.test(uri) && !HTTP_URI.test(uri))) {
       return { error: "invalid_redirect_uri", error_description: `an http or https entry of ${field} must be written scheme://host/path, without userinfo or backslashes (RFC 3986 §3, RFC 9110 §4.2)` };
     }

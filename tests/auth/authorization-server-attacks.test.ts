@@ -64,14 +64,23 @@ describe("authorization server attack matrix", () => {
     // parser better-auth checks with reads it, and the others here, as https://good.example/cb.
     it("39. registration refuses an http(s) redirect URI not written scheme://host/path (RFC 3986 §3, RFC 9110 §4.2), and stores nothing", async () => {
       const marker = `malformed-${randomUUID().slice(0, 8)}`;
-      for (const uri of ["https:/good.example/cb", "https:good.example/cb", "https:///good.example/cb", "https:\\\\good.example\\cb", "https://good.example\\cb", "https://good.example@evil.example/cb", "http:/127.0.0.1:1/cb"]) {
+      const notUris = [
+        // Outside probe, 2026-11-29: not URIs at all, repaired by the parser into another string.
+        "https://client.example/c b",
+        "https://evil%2ecom/cb",
+        "https://client.example/cb?q=\"x\"",
+        "https://client.example/caf\u00e9",
+        "https://client.example/cb%zz",
+        "com.example.app:/c b",
+      ];
+      for (const uri of [...notUris, "https:/good.example/cb", "https:good.example/cb", "https:///good.example/cb", "https:\\\\good.example\\cb", "https://good.example\\cb", "https://good.example@evil.example/cb", "http:/127.0.0.1:1/cb"]) {
         const { status, body } = await register({ client_name: marker, redirect_uris: [REDIRECT, uri], token_endpoint_auth_method: "none" });
         expect(status, uri).toBe(400);
         expect(body.error, uri).toBe("invalid_redirect_uri");
       }
       expect(await queryServersDatabaseRows(as.database.schema, `SELECT count(*)::int AS n FROM oauth_client WHERE name = $1`, [marker])).toEqual([{ n: 0 }]);
       // Their canonical forms, an uppercase scheme and a private-use scheme (RFC 8252 §7.1, one slash) still register.
-      for (const uris of [["https://good.example/cb"], ["HTTPS://good.example/cb?x=1"], ["http://[::1]:8080/cb"], ["com.example.app:/cb"]]) {
+      for (const uris of [["https://good.example/cb"], ["HTTPS://good.example/cb?x=1"], ["http://[::1]:8080/cb"], ["com.example.app:/cb"], ["https://good.example/caf%C3%A9?a=b&c=%20"]]) {
         const { status, body } = await register({ redirect_uris: uris, token_endpoint_auth_method: "none" });
         expect(status, `${uris[0]}: ${JSON.stringify(body)}`).toBe(201);
       }
