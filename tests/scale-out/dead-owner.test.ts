@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messageOf, type SseEvent } from "../support/sdk-client";
-import { initialize, isRecord, openStream, postMessage, uniqueId } from "../support/raw-sessions";
+import { callTool, initialize, isRecord, methodOf, openStream, postMessage, request, uniqueId } from "../support/raw-sessions";
 import { startTwoInstances, type TwoInstances } from "../support/two-instances";
 
 /** MCP_INSTANCE_LIVENESS_MS on both instances. */
@@ -67,5 +67,48 @@ describe("a call whose instance dies while its client follows it on another", ()
     const later = await again.reader.rest(10_000);
     expect(answerTo(later, callId)).toMatchObject({ id: callId, error: { code: -32603 } });
     expect(Date.now() - resumedAt).toBeLessThan(3_000);
+  }, 90_000);
+});
+
+// Outside probe, 2026-11-29: a GET stream whose instance was killed, resumed through another
+// instance once the owner's liveness had lapsed, answered ": resumed" and closed at once, every
+// time: a client that keeps its Last-Event-ID (EventSource) never heard from the session again.
+describe("a session's GET stream whose instance dies", () => {
+  let pair: TwoInstances;
+  beforeAll(async () => {
+    pair = await startTwoInstances({ prefix: "wc_dead_get", env: { MCP_INSTANCE_LIVENESS_MS: String(LIVENESS_MS) } });
+  }, 90_000);
+  afterAll(async () => {
+    await pair?.stop();
+  }, 60_000);
+
+  it("resumed on the other instance after the lapse, is replayed and followed by a new stream there that hears the session's updates", async () => {
+    const [A, B] = [`${pair.a.url}/api/mcp`, `${pair.b.url}/api/mcp`];
+    const token = await pair.tokenFor(`dead-get-${uniqueId("owner")}`);
+    const writer = await initialize(B, { token });
+    expect((await postMessage(B, writer.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    const created = await callTool(B, writer.headers, "create_world", { name: "Orphaned Stream World" });
+    const world = isRecord(created.structuredContent) && isRecord(created.structuredContent.world) ? created.structuredContent.world.id : undefined;
+    expect(typeof world).toBe("string");
+    const s = await initialize(A, { token });
+    expect((await postMessage(A, s.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    await request(A, s.headers, "resources/subscribe", { uri: `world://${String(world)}` });
+
+    // 2025-11-25 primes a GET stream with an event id: the place to resume from.
+    const onA = await openStream(A, { method: "GET", headers: s.headers });
+    const primed = await onA.reader.next(10_000);
+    expect(primed?.id).toBeTruthy();
+    process.kill(pair.a.pid, "SIGKILL");
+    await onA.close();
+    await new Promise((resolve) => setTimeout(resolve, LIVENESS_MS * 2 + 1_000));
+
+    const onB = await openStream(B, { method: "GET", headers: { ...s.headers, "last-event-id": String(primed?.id) } });
+    let heard = false;
+    for (let i = 0; i < 10 && !heard; i++) {
+      await callTool(B, writer.headers, "update_world", { worldId: world, tone: `tone ${i}` });
+      const event = await onB.reader.until((e) => methodOf(e) === "notifications/resources/updated", 1_000).catch(() => undefined);
+      heard = event !== undefined;
+    }
+    expect(heard, "an update on the resumed stream").toBe(true);
   }, 90_000);
 });

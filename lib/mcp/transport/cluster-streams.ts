@@ -156,11 +156,13 @@ export class RemoteStreams {
    * When the stream is a GET stream of `sessionId` that has ended (given up after the grace
    * period, or its instance went down): what replays it from `afterSeq`, for the resume to open a
    * new stream after it, as on the instance that held it (get-stream.ts). Undefined otherwise.
+   * An instance killed mid-stream never marks it finished, only leaves it abandoned: followed as
+   * a live stream, it ended at once on every resume (outside probe, 2026-11-29).
    */
   async endedStandalone(streamId: string, afterSeq: number, sessionId: string): Promise<((sink: StreamSink) => void) | undefined> {
     const known = await this.issued(streamId, afterSeq);
     // A GET stream answers no request: a POST's stream always names the ones it answers.
-    if (!known || known.sessionId !== sessionId || !known.finished || known.requestIds.length > 0) return undefined;
+    if (!known || known.sessionId !== sessionId || !(known.finished || known.abandoned) || known.requestIds.length > 0) return undefined;
     return (sink) => {
       for (const e of known.events) sink.write(encodeSse({ id: `${streamId}_${e.seq}`, data: e.data }));
     };
