@@ -225,7 +225,9 @@ function streamLog(redis: RedisPort, ns: string, livenessMs: number): StreamLog 
       const replayed = logged.filter((e): e is LoggedStreamEvent => e.data !== undefined && e.seq > afterSeq);
       // Asked only of an unfinished stream another instance owns: the one case it can change.
       const abandoned = !info.finished && info.owner !== undefined && info.owner !== INSTANCE_ID && (await redis.get(alive(info.owner))) === null;
-      return { events: replayed, lastSeq, finished: info.finished, sessionId: info.sessionId ?? undefined, requestIds: info.requestIds ?? [], abandoned };
+      // Every seq a stream issues is logged, so the first one kept follows the last one trimmed.
+      const trimmed = (logged[0]?.seq ?? 1) > afterSeq + 1;
+      return { events: replayed, lastSeq, finished: info.finished, sessionId: info.sessionId ?? undefined, requestIds: info.requestIds ?? [], abandoned, trimmed };
     },
     async live(instances) {
       const found = await Promise.all(instances.map(async (instance) => [instance, await redis.get(alive(instance))] as const));

@@ -5,7 +5,8 @@
  */
 import { describe, expect, inject, it } from "vitest";
 import { JSON_AND_SSE, LATEST, openSession, post } from "../support/mcp-http";
-import { openStream } from "../support/raw-sessions";
+import { callTool, initialize, isRecord, methodOf, openStream, postMessage, request } from "../support/raw-sessions";
+import { newSubject, tokenFor } from "../support/auth";
 import { SseReader, connectClient, messageOf, textOf } from "../support/sdk-client";
 
 const fixtureUrl = () => `${inject("statefulUrl")}/api/conformance/mcp`;
@@ -118,6 +119,42 @@ describe("SSE streams", () => {
     const complete = await resumed.reader.until((e) => e.event === "tool-complete", 5_000);
     expect(complete.id).toBe(`${streamId}_2`);
   });
+
+  // Outside probe, 2026-11-29: a stream keeps its last 1,000 events; a resume from an id before
+  // them was answered 200 and replayed from the oldest kept, 50 updates skipped without a word.
+  it("a Last-Event-ID older than the events its stream still keeps is 400, not a replay that skips the dropped ones", async () => {
+    const token = await tokenFor(inject("statefulUrl"), newSubject("sse-kept"));
+    const s = await initialize(productUrl(), { token });
+    expect((await postMessage(productUrl(), s.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    const created = await callTool(productUrl(), s.headers, "create_world", { name: "Busy World" });
+    const worldId = isRecord(created.structuredContent) && isRecord(created.structuredContent.world) ? String(created.structuredContent.world.id) : "";
+    // update_world announces these five: five events a call on the session's stream.
+    for (const uri of [`world://${worldId}`, `world://${worldId}/characters`, `world://${worldId}/export.md`, `world://${worldId}/export.json`, "worlds://list"]) {
+      await request(productUrl(), s.headers, "resources/subscribe", { uri });
+    }
+    const get = await openStream(productUrl(), { method: "GET", headers: s.headers });
+    const primed = (await get.reader.next(5_000))?.id ?? "";
+    expect(primed).toMatch(/_0$/);
+    let heard = 0;
+    let latest = primed;
+    for (let i = 0; heard < 1_010; i++) {
+      await callTool(productUrl(), s.headers, "update_world", { worldId, tone: `tone ${i}` });
+      for (let n = 0; n < 5; n++) {
+        const event = await get.reader.until((e) => methodOf(e) === "notifications/resources/updated", 5_000);
+        heard++;
+        latest = event.id ?? latest;
+      }
+    }
+    await get.close();
+
+    const tooOld = await fetch(productUrl(), { method: "GET", headers: { accept: "text/event-stream", "last-event-id": primed, ...s.headers }, signal: AbortSignal.timeout(5_000) });
+    expect(tooOld.status).toBe(400);
+    expect(((await tooOld.json()) as { error?: { message?: string } }).error?.message).toMatch(/unknown or expired/);
+    // The stream itself is untouched: the newest id resumes it.
+    const resumed = await openStream(productUrl(), { method: "GET", headers: { ...s.headers, "last-event-id": latest } });
+    await callTool(productUrl(), s.headers, "update_world", { worldId, tone: "after" });
+    expect(methodOf(await resumed.reader.until((e) => methodOf(e) === "notifications/resources/updated", 5_000))).toBe("notifications/resources/updated");
+  }, 120_000);
 
   // Outside audit (2026-11-28): resumed after the grace period (MCP_RESUME_GRACE_MS, 1 s in tests), a
   // GET stream was answered 200 and closed at once, on every retry, and heard nothing more.

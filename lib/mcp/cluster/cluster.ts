@@ -100,6 +100,11 @@ export interface LoggedStream {
    * event will ever come. False while the owner lives, and for a log that names no owner.
    */
   abandoned: boolean;
+  /**
+   * Events after `afterSeq` were trimmed from the log (it keeps the last ones only): replaying
+   * from there would skip them without a word, so such an id cannot be resumed from.
+   */
+  trimmed: boolean;
 }
 
 /** Where resumable streams keep their events, so a client may resume on any instance. */

@@ -111,7 +111,8 @@ export class RemoteStreams {
 
   /**
    * The log of a stream that issued `afterSeq` (basic/transports §resumability: an id is a cursor
-   * within its stream, and one beyond the last issued is no place in it); undefined otherwise.
+   * within its stream, and one beyond the last issued is no place in it) and still keeps every
+   * event after it; undefined otherwise.
    */
   private async issued(streamId: string, afterSeq: number): Promise<Awaited<ReturnType<StreamLog["read"]>>> {
     let known = await this.log.read(streamId, afterSeq);
@@ -121,7 +122,7 @@ export class RemoteStreams {
       await new Promise((resolve) => setTimeout(resolve, pause));
       known = await this.log.read(streamId, afterSeq);
     }
-    return known && known.lastSeq >= afterSeq ? known : undefined;
+    return known && known.lastSeq >= afterSeq && !known.trimmed ? known : undefined;
   }
 
   /** Cluster messages about streams: events for readers here, attach/detach for streams owned here. */

@@ -55,6 +55,8 @@ export interface StreamOptions {
 export class LogicalStream {
   private seq = 0;
   private readonly events: LoggedEvent[] = [];
+  /** The seq of the newest event dropped from `events` (it keeps the last maxEvents), 0 before any. */
+  private droppedThrough = 0;
   private sink: StreamSink | undefined;
   private done = false;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -125,6 +127,14 @@ export class LogicalStream {
     return seq <= this.seq;
   }
 
+  /**
+   * Whether every event after `seq` is still kept: resuming from an older id would skip the
+   * dropped ones without a word (outside probe, 2026-11-29: 50 updates lost, answered 200).
+   */
+  keepsAfter(seq: number): boolean {
+    return seq >= this.droppedThrough;
+  }
+
   onAbandoned(handler: () => void): void {
     this.abandonHandlers.push(handler);
   }
@@ -150,7 +160,7 @@ export class LogicalStream {
     const seq = ++this.seq;
     if (event === undefined) {
       this.events.push({ seq, data });
-      if (this.events.length > this.options.maxEvents) this.events.shift();
+      if (this.events.length > this.options.maxEvents) this.droppedThrough = this.events.shift()!.seq;
     }
     // A named event's id is issued too: another instance must know it to resume from it.
     this.mirror?.event(this, seq, event === undefined ? data : undefined);

@@ -120,7 +120,7 @@ function resumePoint(state: SessionEraState, session: SessionRecord, lastEventId
   const parsed = parseEventId(lastEventId);
   if (!parsed) throw notFound();
   const stream = state.streams.get(parsed.streamId);
-  if (stream && (stream.sessionId !== session.id || !stream.issued(parsed.afterSeq))) throw notFound();
+  if (stream && (stream.sessionId !== session.id || !stream.issued(parsed.afterSeq) || !stream.keepsAfter(parsed.afterSeq))) throw notFound();
   return { ...parsed, stream };
 }
 
