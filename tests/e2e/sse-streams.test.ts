@@ -6,7 +6,8 @@
 import { describe, expect, inject, it } from "vitest";
 import { JSON_AND_SSE, LATEST, openSession, post } from "../support/mcp-http";
 import { callTool, initialize, isRecord, methodOf, openStream, postMessage, request } from "../support/raw-sessions";
-import { newSubject, tokenFor } from "../support/auth";
+import { ALL_SCOPES, newSubject, tokenFor } from "../support/auth";
+import { signAccessToken } from "../../lib/authorization-server/key-file";
 import { SseReader, connectClient, messageOf, textOf } from "../support/sdk-client";
 
 const fixtureUrl = () => `${inject("statefulUrl")}/api/conformance/mcp`;
@@ -155,6 +156,33 @@ describe("SSE streams", () => {
     await callTool(productUrl(), s.headers, "update_world", { worldId, tone: "after" });
     expect(methodOf(await resumed.reader.until((e) => methodOf(e) === "notifications/resources/updated", 5_000))).toBe("notifications/resources/updated");
   }, 120_000);
+
+  // Outside probe, 2026-11-29: a listen kept delivering its user's updates for its whole lifetime
+  // (280 s) after the token that opened it had expired and was refused 401 everywhere else.
+  it("a GET stream and a subscriptions/listen opened with a token end when it expires, not at their lifetime", async () => {
+    const origin = new URL(productUrl()).origin;
+    const shortLived = () => signAccessToken(inject("devIssuerDir"), { issuer: origin, audience: productUrl(), subject: newSubject("sse-expiring"), scopes: ALL_SCOPES, ttlSeconds: 3 });
+    const session = await initialize(productUrl(), { token: await shortLived() });
+    expect((await postMessage(productUrl(), session.headers, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    const get = await openStream(productUrl(), { method: "GET", headers: session.headers });
+    const listen = await openStream(productUrl(), {
+      method: "POST",
+      headers: { authorization: `Bearer ${await shortLived()}`, "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" },
+      body: {
+        jsonrpc: "2.0",
+        id: "listen-expiring",
+        method: "subscriptions/listen",
+        params: { notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+      },
+    });
+    const openedAt = Date.now();
+    // Both end by themselves within the token's 3 s (and a second's rounding): rest() returns at their end.
+    const [getEvents, listenEvents] = await Promise.all([get.reader.rest(8_000), listen.reader.rest(8_000)]);
+    expect(Date.now() - openedAt).toBeLessThan(7_000);
+    expect(getEvents.length).toBeGreaterThan(0); // its priming event
+    // A listen ends with its result (subscriptions §graceful closure), as at the end of its lifetime.
+    expect(listenEvents.map(messageOf).some((m) => m?.id === "listen-expiring" && isRecord(m.result))).toBe(true);
+  }, 30_000);
 
   // Outside audit (2026-11-28): resumed after the grace period (MCP_RESUME_GRACE_MS, 1 s in tests), a
   // GET stream was answered 200 and closed at once, on every retry, and heard nothing more.

@@ -13,6 +13,7 @@ import { resolveSession, resolveVersion } from "./lookup";
 import { keepSessionWhileOpen } from "./session-upkeep";
 import { refuseWhenShuttingDown } from "../stream-clock";
 import type { SessionEraState } from "./state";
+import { streamLifetimeMs } from "../stream-lifetime";
 
 /** The GET stream's first named event (seed 001). */
 const CONNECTED = JSON.stringify({ status: "ready" });
@@ -63,7 +64,7 @@ export async function handleGet(state: SessionEraState, request: Request, auth: 
   const slot = await openStreamSlot(state, caller);
   const connection: SseBodyOptions = {
     keepAliveMs: state.limits.keepAliveMs,
-    maxLifetimeMs: state.limits.streamMaxLifetimeMs,
+    maxLifetimeMs: streamLifetimeMs(state.limits.streamMaxLifetimeMs, auth),
     onEnd: () => slot?.release(),
     // A client gone before the headers: its stream is let go, and its slot, at once.
     clientGone: host.clientGone,

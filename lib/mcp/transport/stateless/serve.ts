@@ -2,6 +2,7 @@ import { McpError, httpStatusForCode, type JsonRpcRequest } from "../../../jsonr
 import type { Acceptable } from "../../../http/accept";
 import type { RequestHost } from "../../../http/handle-init";
 import type { AuthInfo } from "../../../auth/auth-info";
+import { streamLifetimeMs } from "../stream-lifetime";
 import { authorizeRequest, mayReadResource } from "../../policy/authorize";
 import { mayReachTask } from "../../policy/task-access";
 import { budgetCallOf, callerKey, rateLimitExceeded, rateLimitHeaders, tooManyStreams, type RateLimitDecision } from "../../policy/rate-limit";
@@ -77,7 +78,7 @@ function serveListenOf({ options, message, accept, auth, host, meta, caller }: M
     mayReachTask: (tool) => mayReachTask(options.env, tool, auth),
     ...(tasks ? { taskLapses: { periodMs: tasks.settings.leaseMs, stillWorking: (ids: readonly string[]) => tasks.stillWorking(ids, taskOwner) } } : {}),
   };
-  return serveListen(options, message, accept, caller, listener, host.clientGone);
+  return serveListen(options, message, accept, caller, listener, host.clientGone, streamLifetimeMs(options.listenMaxLifetimeMs, auth));
 }
 
 /** A call: its answers, if the client brings any, then the exchange that runs it. */
@@ -137,13 +138,13 @@ function applyDecision(decision: RateLimitDecision | undefined, headers: Record<
 }
 
 /** subscriptions/listen: a long-lived stream of server events, holding one of the caller's stream slots. */
-async function serveListen(options: StatelessEraOptions, message: JsonRpcRequest, accept: Acceptable, caller: string, listener: Listener, clientGone: AbortSignal): Promise<Response> {
+async function serveListen(options: StatelessEraOptions, message: JsonRpcRequest, accept: Acceptable, caller: string, listener: Listener, clientGone: AbortSignal, lifetimeMs: number): Promise<Response> {
   if (!accept.eventStream) throw McpError.invalidRequest("Not Acceptable: subscriptions/listen answers with text/event-stream", undefined, 406);
   const slot = options.limiter ? await options.limiter.openStream(caller) : undefined;
   if (options.limiter && !slot) throw tooManyStreams(options.limiter.maxStreams);
   try {
     const complete = (result: Record<string, unknown>) => options.results.complete(message.method, result);
-    return listenResponse(message.id, message.params ?? {}, options.hub, options.keepAliveMs, options.listenMaxLifetimeMs, listener, complete, () => slot?.release(), clientGone);
+    return listenResponse(message.id, message.params ?? {}, options.hub, options.keepAliveMs, lifetimeMs, listener, complete, () => slot?.release(), clientGone);
   } catch (thrown) {
     slot?.release();
     throw thrown;
