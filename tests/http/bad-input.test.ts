@@ -594,6 +594,20 @@ const CASES: readonly Case[] = [
       expect(items).toContainEqual(expect.objectContaining({ id: "c", error: expect.objectContaining({ code: -32601 }) }));
     },
   },
+  // Outside probe, 2026-11-29: alone, such a request is refused -32020; batched it ran under the session's rules.
+  {
+    name: "a batched request naming 2026-07-28 in its _meta at 2025-03-26: the lone request's -32020, its neighbours answered",
+    session: "2025-03-26",
+    body: [ping("plain"), { jsonrpc: "2.0", id: "modern", method: "ping", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }],
+    status: 200,
+    code: null,
+    check: (r) => {
+      const items = r.json as unknown[];
+      expect(items).toHaveLength(2);
+      expect(items).toContainEqual({ jsonrpc: "2.0", id: "plain", result: {} });
+      expect(items).toContainEqual(expect.objectContaining({ id: "modern", error: expect.objectContaining({ code: -32020, message: expect.stringMatching(/"2026-07-28".*2025-03-26/) }) }));
+    },
+  },
   { name: "batch of notifications only at 2025-03-26", session: "2025-03-26", body: [{ jsonrpc: "2.0", method: "notifications/a" }, { jsonrpc: "2.0", method: "notifications/b" }], status: 202, code: null },
   { name: "initialize inside a batch", body: [initialize(goodInitParams)], status: 400, code: -32600, id: null },
 

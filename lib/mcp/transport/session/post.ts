@@ -5,6 +5,7 @@ import { errorResponse } from "../../../http/json-response";
 import type { AuthInfo } from "../../../auth/auth-info";
 import { callerKey } from "../../policy/rate-limit";
 import { MediaType, ResponseHeader } from "../../protocol/http-headers";
+import { MetaKey } from "../../protocol/meta-keys";
 import { allowsBatching, allowsErrorResponsesWithoutId, primesStreams } from "../../protocol/protocol-versions";
 import { CancelledError } from "../in-flight";
 import { LazyAbort } from "../lazy-abort";
@@ -175,6 +176,20 @@ function withIdsRequired(messages: ClassifiedMessage[], protocolVersion: string)
 }
 
 /**
+ * A batched request that names a protocol version in its `_meta` (2026-07-28's per-request
+ * version): sent alone it is served in that era and its version must match the header (-32020,
+ * request-checks.ts); in a 2025-03-26 batch it ran under the session's rules instead, so the same
+ * request had two answers (outside probe, 2026-11-29). It gets the lone request's refusal.
+ */
+function modernMetaIn(params: Record<string, unknown> | undefined, protocolVersion: string): McpError | undefined {
+  const meta = params?._meta;
+  if (typeof meta !== "object" || meta === null || !(MetaKey.ProtocolVersion in meta)) return undefined;
+  const named = (meta as Record<string, unknown>)[MetaKey.ProtocolVersion];
+  const version = typeof named === "string" ? named.slice(0, 64) : JSON.stringify(named)?.slice(0, 64);
+  return new McpError(ErrorCode.HeaderMismatch, `Header mismatch: _meta names protocol version "${version}", but a batch is served in the session's version, ${protocolVersion}`);
+}
+
+/**
  * Notifications and responses are handled here; requests (and invalid messages) become slots to
  * answer. Session writes the notifications made go to `stored`.
  */
@@ -192,7 +207,10 @@ function slotsOf(state: SessionEraState, ctx: PostContext, messages: ClassifiedM
       if (m.message.id === null) continue;
       if (!state.pending.settle(m.message, session?.id) && session) state.bus.publish({ kind: "client_response", sessionId: session.id, response: m.message });
     }
-    else if (m.kind === "request") slots.push(authorized(state.env, m.message, auth, batch));
+    else if (m.kind === "request") {
+      const stray = batch ? modernMetaIn(m.message.params, ctx.protocolVersion) : undefined;
+      slots.push(stray ? { kind: "invalid", response: failure(m.message.id, stray) } : authorized(state.env, m.message, auth, batch));
+    }
     else slots.push({ kind: "invalid", response: failure(m.id, m.error) });
   }
   return slots;
