@@ -7,6 +7,8 @@ import { addKeyRow, developmentSecret, readKeyRows, SIGNING_ALG } from "./key-fi
 import { KEY_GRACE_SECONDS } from "./published-keys";
 import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER } from "./paths";
 import { keepRefreshTokenScope, tokenStorage } from "./refresh-scope";
+import { endFamilyOfRacedRefresh } from "./refresh-reuse";
+import { createAuthMiddleware } from "better-auth/api";
 import { requestCounter } from "./request-counts";
 import { requestHooks } from "./request-hooks";
 import { signInAttempts } from "./sign-in-attempts";
@@ -85,7 +87,13 @@ export async function buildAuthServer(settings: AuthServerSettings) {
     disabledPaths: [...UNUSED_CLIENT_ENDPOINTS, "/oauth2/userinfo"],
     advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     telemetry: { enabled: false },
-    hooks: { before: requestHooks(settings), after: keepRefreshTokenScope },
+    hooks: {
+      before: requestHooks(settings),
+      after: createAuthMiddleware(async (ctx) => {
+        await keepRefreshTokenScope(ctx);
+        await endFamilyOfRacedRefresh({ path: ctx.path, body: ctx.body, returned: ctx.context.returned, adapter: ctx.context.adapter });
+      }),
+    },
     plugins: [
       // Before the provider: its after-hooks on sign-in may replace the answer this one reads.
       signInAttempts(settings, counter),

@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
-import { createAuthMiddleware } from "better-auth/api";
+import type { createAuthMiddleware } from "better-auth/api";
+
+/** What better-auth hands an after-hook (createAuthMiddleware's context). */
+export type AfterHookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
 /**
  * RFC 6749 §6: on a refresh the client may ask for a narrower access token, but a new refresh
@@ -37,7 +40,7 @@ function narrowingRefresh(path: string, body: unknown): RefreshRequest | undefin
 }
 
 /** After a narrowing refresh: the new refresh token gets the presented one's scopes back. */
-export const keepRefreshTokenScope = createAuthMiddleware(async (ctx) => {
+export async function keepRefreshTokenScope(ctx: AfterHookContext): Promise<void> {
   const refresh = narrowingRefresh(ctx.path, ctx.body);
   const returned = ctx.context.returned;
   if (!refresh || typeof returned !== "object" || returned === null || returned instanceof Error) return;
@@ -46,4 +49,4 @@ export const keepRefreshTokenScope = createAuthMiddleware(async (ctx) => {
   const presented = await ctx.context.adapter.findOne<{ scopes: string[] }>({ model: "oauthRefreshToken", where: [{ field: "token", value: storedTokenValue(refresh.refreshToken) }] });
   if (!presented) return;
   await ctx.context.adapter.update({ model: "oauthRefreshToken", where: [{ field: "token", value: storedTokenValue(issued) }], update: { scopes: presented.scopes } });
-});
+}

@@ -204,6 +204,23 @@ describe("authorization server attack matrix", () => {
       expect((await refresh(grant.clientId, first.body.refresh_token as string)).body.error).toBe("invalid_grant");
       expect((await refresh(grant.clientId, second.body.refresh_token as string)).body.error).toBe("invalid_grant");
     });
+    // Outside probe, 2026-11-29: two refreshes with one token at the same moment: one rotated it,
+    // the other was refused, and the winner's new token stayed live (5 races in 6).
+    it("18b. a refresh token presented twice at the same moment ends the family too: the winner's new token is refused", async () => {
+      for (let round = 0; round < 4; round++) {
+        const grant = await grantCode();
+        const token = (await exchange(grant)).body.refresh_token as string;
+        const answers = await Promise.all([refresh(grant.clientId, token), refresh(grant.clientId, token), refresh(grant.clientId, token)]);
+        const won = answers.filter((a) => a.status === 200);
+        expect(won.length, `round ${round}: ${JSON.stringify(answers.map((a) => a.body))}`).toBeLessThanOrEqual(1);
+        for (const winner of won) expect((await refresh(grant.clientId, winner.body.refresh_token as string)).body.error, `round ${round}`).toBe("invalid_grant");
+      }
+      // A refresh on its own still rotates.
+      const grant = await grantCode();
+      const alone = await refresh(grant.clientId, (await exchange(grant)).body.refresh_token as string);
+      expect(alone.status).toBe(200);
+      expect((await refresh(grant.clientId, alone.body.refresh_token as string)).status).toBe(200);
+    });
     it("19. a revoked refresh token is refused", async () => {
       const grant = await grantCode();
       const tokens = await exchange(grant);
