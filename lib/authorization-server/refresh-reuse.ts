@@ -1,4 +1,4 @@
-import { storedTokenValue, type AfterHookContext } from "./refresh-scope";
+import { storedTokenValue, type AuthHookContext } from "./refresh-scope";
 
 /**
  * RFC 9700 §4.14.2 and OAuth 2.1 §4.3.1: a rotated refresh token presented again revokes the grant.
@@ -11,7 +11,7 @@ import { storedTokenValue, type AfterHookContext } from "./refresh-scope";
  */
 
 /** better-auth's database adapter, as its hooks are handed it. */
-type Adapter = AfterHookContext["context"]["adapter"];
+type Adapter = AuthHookContext["context"]["adapter"];
 
 export interface RefreshOutcome {
   path: string;

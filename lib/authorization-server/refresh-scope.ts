@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { createAuthMiddleware } from "better-auth/api";
 
-/** What better-auth hands an after-hook (createAuthMiddleware's context). */
-export type AfterHookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+/** What better-auth hands a before- or after-hook (createAuthMiddleware's context). */
+export type AuthHookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
 /**
  * RFC 6749 §6: on a refresh the client may ask for a narrower access token, but a new refresh
@@ -40,7 +40,7 @@ function narrowingRefresh(path: string, body: unknown): RefreshRequest | undefin
 }
 
 /** After a narrowing refresh: the new refresh token gets the presented one's scopes back. */
-export async function keepRefreshTokenScope(ctx: AfterHookContext): Promise<void> {
+export async function keepRefreshTokenScope(ctx: AuthHookContext): Promise<void> {
   const refresh = narrowingRefresh(ctx.path, ctx.body);
   const returned = ctx.context.returned;
   if (!refresh || typeof returned !== "object" || returned === null || returned instanceof Error) return;

@@ -1,3 +1,4 @@
+import type { AuthHookContext } from "./refresh-scope";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { isLoopbackHost } from "../http/loopback-host";
 import { isInactiveJwt, NOT_HELD_TOKEN } from "./inactive-jwt";
@@ -116,6 +117,22 @@ function selectAccountAsLogin(prompt: unknown): string | undefined {
   return [...new Set(values.map((value) => (value === "select_account" ? "login" : value)))].join(" ");
 }
 
+/**
+ * A token request naming a confidential client (registered with a secret or a key) that carries
+ * no credentials at all: no secret, no assertion, no Basic header. RFC 6749 §3.2.1: such a client
+ * authenticates at the token endpoint; better-auth looked the code up first and spent it before
+ * refusing the client, so anyone who saw a confidential client's code could destroy it (outside
+ * probe, 2026-11-29). Refused here, before the grant is looked at; client-first.ts does the same
+ * for a wrong secret.
+ */
+async function isConfidentialWithoutCredentials(adapter: AuthHookContext["context"]["adapter"], body: Record<string, unknown>, headers: Headers | undefined): Promise<boolean> {
+  if (typeof body.client_id !== "string" || body.client_id === "") return false;
+  if (body.client_secret !== undefined || body.client_assertion !== undefined || headers?.has("authorization")) return false;
+  const client = await adapter.findOne<{ tokenEndpointAuthMethod: string | null }>({ model: "oauthClient", where: [{ field: "clientId", value: body.client_id }] });
+  // An unknown client is better-auth's to refuse; a public one ("none") needs no credentials.
+  return client !== null && client.tokenEndpointAuthMethod !== "none";
+}
+
 export function requestHooks(settings: AuthServerSettings) {
   return createAuthMiddleware(async (ctx) => {
     const body = (ctx.body ?? {}) as Record<string, unknown>;
@@ -200,6 +217,9 @@ export function requestHooks(settings: AuthServerSettings) {
         // so a verifier of three letters redeemed a code whose challenge was made from it.
         if (body.code_verifier !== undefined && !isCodeVerifier(body.code_verifier)) {
           throw new APIError("BAD_REQUEST", { error: "invalid_request", error_description: "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)" });
+        }
+        if (await isConfidentialWithoutCredentials(ctx.context.adapter, body, ctx.request?.headers ?? ctx.headers)) {
+          throw new APIError("UNAUTHORIZED", { error: "invalid_client", error_description: "client authentication failed" });
         }
         // RFC 6749 §6: a narrowed refresh still gets a refresh token (refresh-scope.ts restores its scope).
         const scope = body.grant_type === "refresh_token" ? withOfflineAccess(body.scope) : undefined;

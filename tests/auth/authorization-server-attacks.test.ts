@@ -586,7 +586,7 @@ describe("authorization server attack matrix", () => {
 
     // Outside probe, 2026-11-29: the secret was checked after better-auth had spent the code, so a
     // wrong secret with a live code was 400 (a dead one 401) and the real client's exchange then failed.
-    it("44b. a wrong secret with a live code or refresh token is the same 401, and spends neither", async () => {
+    it("44b. a wrong or missing secret with a live code or refresh token is the same 401, and spends neither", async () => {
       const posting = await register({ client_name: "posting", redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_post", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] });
       const clientId = posting.body.client_id as string;
       const secret = posting.body.client_secret as string;
@@ -599,10 +599,13 @@ describe("authorization server attack matrix", () => {
       ] as const) {
         expect(answer, what).toMatchObject({ status: 401, body: { error: "invalid_client", error_description: "client authentication failed" } });
       }
+      // No credentials at all for a client registered with a secret: refused before the grant too.
+      expect(await exchange(grant), "no secret").toMatchObject({ status: 401, body: { error: "invalid_client", error_description: "client authentication failed" } });
       const tokens = await exchange(grant, { client_secret: secret });
       expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
       const refreshToken = tokens.body.refresh_token as string;
       expect(await refresh(clientId, refreshToken, { client_secret: "wrong-secret" })).toMatchObject({ status: 401, body: { error: "invalid_client", error_description: "client authentication failed" } });
+      expect(await refresh(clientId, refreshToken), "no secret").toMatchObject({ status: 401, body: { error: "invalid_client", error_description: "client authentication failed" } });
       expect((await refresh(clientId, refreshToken, { client_secret: secret })).status).toBe(200);
     });
   });
