@@ -258,6 +258,12 @@ async function conformedAnswer(request: Request, answer: Response, endpoint: Aut
   if (path === INTROSPECTION_ENDPOINT && body?.error === "invalid_client" && (answer.status === 400 || answer.status === 401)) {
     return introspectionClientRefused(answer, typeof body.error_description === "string" ? body.error_description : "client authentication failed");
   }
+  // An unknown refresh token was "session not found", one of another client "invalid refresh
+  // token": any client could tell whether a token string it held existed (outside probe,
+  // 2026-11-29). RFC 6749 §5.2 gives both the one invalid_grant.
+  if (path === TOKEN_ENDPOINT && answer.status === 400 && body?.error === "invalid_grant" && body.error_description === "session not found") {
+    return oauthError(400, "invalid_grant", "invalid refresh token", answer.headers);
+  }
   // RFC 7636 §4.6: a code_verifier that does not match the challenge is invalid_grant, and RFC
   // 6749 §5.2 gives it status 400; better-auth answers 401 invalid_request.
   if (path === TOKEN_ENDPOINT && answer.status === 401 && body?.error === "invalid_request" && body.error_description === "code verification failed") {

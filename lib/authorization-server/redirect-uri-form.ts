@@ -26,14 +26,20 @@ const HTTP_URI = /^https?:\/\/[^/?#\\@]+(?:[/?#][^\\]*)?$/i;
  */
 const URI_TEXT = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 const ESCAPED_HOST = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*%/;
+/**
+ * A "." or ".." path segment, plain or escaped (RFC 3986 §5.2.4 removes them): the parser sent the
+ * code to `https://example.com/cb` for `https://example.com/a/%2e%2e/cb` (outside probe, 2026-11-29).
+ */
+const DOT_SEGMENT = /^[^?#]*?(?:^|\/)(?:\.|%2e){1,2}(?:[/?#]|$)/i;
+const pathOf = (uri: string): string => uri.replace(/^[A-Za-z][A-Za-z0-9+.-]*:(?:\/\/[^/?#]*)?/, "");
 
 /** The first redirect URI of `body` that is not a URI's text (any scheme), or an http(s) one not in the form above, as RFC 7591 §3.2.2's invalid_redirect_uri; undefined when there is none. */
 export function redirectUriFormProblem(body: Readonly<Record<string, unknown>>): RegistrationProblem | undefined {
   for (const field of REDIRECT_URI_FIELDS) {
     const uris = body[field];
     if (!Array.isArray(uris)) continue;
-    if (uris.some((uri) => typeof uri === "string" && (!URI_TEXT.test(uri) || ESCAPED_HOST.test(uri)))) {
-      return { error: "invalid_redirect_uri", error_description: `an entry of ${field} is not a URI as RFC 3986 §2 writes one: only ASCII letters, digits, - . _ ~ : / ? # [ ] @ ! $ & ' ( ) * + , ; = and %XX escapes, and no escape in the host` };
+    if (uris.some((uri) => typeof uri === "string" && (!URI_TEXT.test(uri) || ESCAPED_HOST.test(uri) || DOT_SEGMENT.test(pathOf(uri))))) {
+      return { error: "invalid_redirect_uri", error_description: `an entry of ${field} is not a URI as RFC 3986 §2 writes one: only ASCII letters, digits, - . _ ~ : / ? # [ ] @ ! $ & ' ( ) * + , ; = and %XX escapes, no escape in the host and no "." or ".." path segment` };
     }
     if (uris.some((uri) => typeof uri === "string" && HTTP_SCHEME.test(uri) && !HTTP_URI.test(uri))) {
       return { error: "invalid_redirect_uri", error_description: `an http or https entry of ${field} must be written scheme://host/path, without userinfo or backslashes (RFC 3986 §3, RFC 9110 §4.2)` };

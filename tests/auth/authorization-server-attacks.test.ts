@@ -72,6 +72,10 @@ describe("authorization server attack matrix", () => {
         "https://client.example/caf\u00e9",
         "https://client.example/cb%zz",
         "com.example.app:/c b",
+        // Dot segments: the parser removes them, and the code went to another path.
+        "https://client.example/a/../cb",
+        "https://client.example/a/%2e%2e/cb",
+        "com.example.app:/x/%2E%2E/y",
       ];
       for (const uri of [...notUris, "https:/good.example/cb", "https:good.example/cb", "https:///good.example/cb", "https:\\\\good.example\\cb", "https://good.example\\cb", "https://good.example@evil.example/cb", "http:/127.0.0.1:1/cb"]) {
         const { status, body } = await register({ client_name: marker, redirect_uris: [REDIRECT, uri], token_endpoint_auth_method: "none" });
@@ -607,6 +611,19 @@ describe("authorization server attack matrix", () => {
       expect(await refresh(clientId, refreshToken, { client_secret: "wrong-secret" })).toMatchObject({ status: 401, body: { error: "invalid_client", error_description: "client authentication failed" } });
       expect(await refresh(clientId, refreshToken), "no secret").toMatchObject({ status: 401, body: { error: "invalid_client", error_description: "client authentication failed" } });
       expect((await refresh(clientId, refreshToken, { client_secret: secret })).status).toBe(200);
+    });
+
+    // Outside probe, 2026-11-29: through a public client of one's own, a refresh token of another
+    // client was "invalid refresh token" and an unknown one "session not found".
+    it("44c. another client's live refresh token and an unknown one read the same", async () => {
+      const grant = await grantCode();
+      const theirs = (await exchange(grant)).body.refresh_token as string;
+      const mine = await publicClient();
+      const other = await refresh(mine, theirs);
+      const unknown = await refresh(mine, randomBytes(32).toString("base64url"));
+      expect(other).toMatchObject({ status: 400, body: { error: "invalid_grant", error_description: "invalid refresh token" } });
+      expect(unknown).toEqual(other);
+      expect((await refresh(grant.clientId, theirs)).status).toBe(200);
     });
   });
 });

@@ -608,6 +608,14 @@ const CASES: readonly Case[] = [
       expect(items).toContainEqual(expect.objectContaining({ id: "modern", error: expect.objectContaining({ code: -32020, message: expect.stringMatching(/"2026-07-28".*2025-03-26/) }) }));
     },
   },
+  {
+    name: "a batched request naming the session's own version in its _meta at 2025-03-26: answered",
+    session: "2025-03-26",
+    body: [{ jsonrpc: "2.0", id: "same", method: "ping", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2025-03-26" } } }],
+    status: 200,
+    code: null,
+    check: (r) => expect(r.json).toEqual([{ jsonrpc: "2.0", id: "same", result: {} }]),
+  },
   { name: "batch of notifications only at 2025-03-26", session: "2025-03-26", body: [{ jsonrpc: "2.0", method: "notifications/a" }, { jsonrpc: "2.0", method: "notifications/b" }], status: 202, code: null },
   { name: "initialize inside a batch", body: [initialize(goodInitParams)], status: 400, code: -32600, id: null },
 

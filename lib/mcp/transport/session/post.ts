@@ -185,6 +185,8 @@ function modernMetaIn(params: Record<string, unknown> | undefined, protocolVersi
   const meta = params?._meta;
   if (typeof meta !== "object" || meta === null || !(MetaKey.ProtocolVersion in meta)) return undefined;
   const named = (meta as Record<string, unknown>)[MetaKey.ProtocolVersion];
+  // Naming the session's own version disagrees with nothing.
+  if (named === protocolVersion) return undefined;
   const version = typeof named === "string" ? named.slice(0, 64) : JSON.stringify(named)?.slice(0, 64);
   return new McpError(ErrorCode.HeaderMismatch, `Header mismatch: _meta names protocol version "${version}", but a batch is served in the session's version, ${protocolVersion}`);
 }
