@@ -16,7 +16,19 @@ const nextConfig: NextConfig = {
       { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
       { key: "X-Frame-Options", value: "DENY" },
     ];
-    return [{ source: "/auth/:path*", headers: noFraming }];
+    // The home page and the record pages (a signed-in person's worlds) have no reason to be framed
+    // either; the preview frames its own widgets, so it may be framed by itself alone (outside
+    // probe, 2026-11-29: a page of another origin framed all three).
+    const ownFramesOnly = [
+      { key: "Content-Security-Policy", value: "frame-ancestors 'self'" },
+      { key: "X-Frame-Options", value: "SAMEORIGIN" },
+    ];
+    return [
+      { source: "/auth/:path*", headers: noFraming },
+      { source: "/records/:path*", headers: noFraming },
+      { source: "/", headers: noFraming },
+      { source: "/preview", headers: ownFramesOnly },
+    ];
   },
 };
 

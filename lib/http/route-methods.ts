@@ -41,8 +41,13 @@ function withoutContent(response: Response): Response {
   return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
+/**
+ * The GET a HEAD stands for, built from the request's parts: Next hands a route it may prerender
+ * (one with no `dynamic` export: /preview) a proxy of the request, which `new Request(request)`
+ * cannot read (TypeError on a private field: HEAD /preview was a 500, outside probe 2026-11-29).
+ */
 function headFromGet<Context>(get: RouteHandler<Context>): RouteHandler<Context> {
-  return async (request, context) => withoutContent(await get(new Request(request, { method: "GET" }), context));
+  return async (request, context) => withoutContent(await get(new Request(request.url, { method: "GET", headers: request.headers, signal: request.signal }), context));
 }
 
 function withAllow(response: Response, allow: string): Response {

@@ -143,3 +143,33 @@ describe("home page under MCP_AUTH_MODE=required", () => {
     expect((await post(`${server.url}/api/mcp`, initialize, { "mcp-protocol-version": LATEST, authorization: `Bearer ${token}` })).status).toBe(200);
   });
 });
+
+// Outside probe, 2026-11-29: HEAD /preview was a 500 (Next hands a route it may prerender a proxy
+// of the request, which the GET built for the HEAD could not copy).
+describe("HEAD on the routes that answer GET", () => {
+  it.each(["/preview", "/api/health", "/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server", "/api/mcp/server-card", "/.well-known/ai-catalog.json"])(
+    "HEAD %s answers as GET does, with no content",
+    async (path) => {
+      const get = await fetch(`${base()}${path}`);
+      await get.body?.cancel();
+      const head = await fetch(`${base()}${path}`, { method: "HEAD" });
+      expect(head.status).toBe(get.status);
+      expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+      expect(await head.text()).toBe("");
+    },
+  );
+});
+
+describe("framing", () => {
+  it.each([
+    ["/", "frame-ancestors 'none'", "DENY"],
+    ["/records/worlds/nope", "frame-ancestors 'none'", "DENY"],
+    ["/auth/sign-in", "frame-ancestors 'none'", "DENY"],
+    ["/preview", "frame-ancestors 'self'", "SAMEORIGIN"],
+  ])("%s may be framed only as its CSP says (%s)", async (path, policy, xfo) => {
+    const res = await fetch(`${base()}${path}`, { redirect: "manual" });
+    await res.body?.cancel();
+    expect(res.headers.get("content-security-policy")).toContain(policy);
+    expect(res.headers.get("x-frame-options")).toBe(xfo);
+  });
+});
