@@ -19,10 +19,23 @@ export const ROUTE_HANDLER_PREFIXES = Object.freeze(["/api/", "/.well-known/", "
 /** The headers removed on those paths, lower-cased as node keys them. */
 export const FRAMEWORK_HEADERS = Object.freeze(["x-middleware-prefetch", "rsc"]);
 
-/** Whether `url` (a request-target: path and query) is a route handler's. */
+/**
+ * Whether `url` (a request-target: path and query) is a route handler's, as Next routes it: after
+ * its dot segments are removed, `%2e` among them (RFC 3986 §5.2.4; `/./api/mcp`, `/x/../api/mcp`
+ * and `/%2e/api/mcp` reached /api/mcp with the headers kept, outside probe 2026-11-29).
+ */
 export function isRouteHandlerPath(url) {
-  const path = url.split("?", 1)[0];
+  const raw = url.split("?", 1)[0];
+  const path = /(^|\/)(\.|%2e)/i.test(raw) ? resolvedPath(raw) : raw;
   return ROUTE_HANDLER_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+function resolvedPath(raw) {
+  try {
+    return new URL(raw, "http://front.invalid").pathname;
+  } catch {
+    return raw;
+  }
 }
 
 /** Removes FRAMEWORK_HEADERS from `headers` (node's req.headers) when `url` is a route handler's. */

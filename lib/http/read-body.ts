@@ -65,12 +65,27 @@ async function readStream(body: ReadableStream<Uint8Array>, limits: BodyLimits):
 }
 
 /**
- * A body's chunks within `limits`: 413 the moment they pass `maxBytes` (the rest left unread, the
- * stream cancelled), 408 when they are still incomplete after `timeoutMs`, BodyAborted when the
- * client stops sending.
+ * The most pieces a body may arrive in: one per BYTES_PER_CHUNK of its limit, and a few more. Every
+ * piece of a chunked body, however small, is a buffer, a stream entry and a read in the host and
+ * here: 1-byte chunks made a body within the limit cost about a hundred times its size in memory
+ * and seconds of CPU (outside probe, 2026-11-29: three 900 KB bodies took 1.1 GB and 12 s). A body
+ * sent in ordinary pieces (the socket's reads are up to 64 KB) is nowhere near it.
+ */
+const BYTES_PER_CHUNK = 256;
+export const maxChunksFor = (maxBytes: number): number => Math.ceil(maxBytes / BYTES_PER_CHUNK) + 16;
+
+function tooFragmented(maxChunks: number): McpError {
+  return new McpError(ErrorCode.InvalidRequest, `Request body in more than ${maxChunks} chunks: send it in larger pieces (about ${BYTES_PER_CHUNK} bytes or more each)`, { maxChunks }, 413, { connection: "close" });
+}
+
+/**
+ * A body's chunks within `limits`: 413 the moment they pass `maxBytes`, or come in more pieces
+ * than maxChunksFor allows (the rest left unread, the stream cancelled), 408 when they are still
+ * incomplete after `timeoutMs`, BodyAborted when the client stops sending.
  */
 async function readChunks(body: ReadableStream<Uint8Array>, { maxBytes, timeoutMs }: BodyLimits): Promise<Uint8Array[]> {
   const reader = body.getReader();
+  const maxChunks = maxChunksFor(maxBytes);
   const chunks: Uint8Array[] = [];
   let total = 0;
   let expired = false;
@@ -95,6 +110,10 @@ async function readChunks(body: ReadableStream<Uint8Array>, { maxBytes, timeoutM
       if (total > maxBytes) {
         await reader.cancel().catch(() => undefined);
         throw tooLarge(maxBytes);
+      }
+      if (chunks.length >= maxChunks) {
+        await reader.cancel().catch(() => undefined);
+        throw tooFragmented(maxChunks);
       }
       chunks.push(step.value);
     }

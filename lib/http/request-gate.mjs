@@ -32,6 +32,7 @@ import { answerAndClose } from "./bare-socket.mjs";
 import { dropFrameworkHeaders } from "./framework-headers.mjs";
 import { hasMalformedPercentEncoding, MALFORMED_PATH_MESSAGE } from "./path-encoding.mjs";
 import { requestTargetOf } from "./request-target.mjs";
+import { admitPipelined } from "./pipeline-depth.mjs";
 
 /** The methods Next.js dispatches to a route file's exports (next/dist/server/web/http.js). */
 export const SERVED_METHODS = Object.freeze(["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"]);
@@ -145,7 +146,7 @@ export function installRequestGate(http) {
     if (at >= 0) {
       const listener = args[at];
       args[at] = function gatedListener(req, res) {
-        if (refused(this, req, res)) return undefined;
+        if (!admitPipelined(req, res) || refused(this, req, res)) return undefined;
         // After the refusals: an absolute-form target has become its path by now.
         dropFrameworkHeaders(req.url, req.headers);
         return listener.call(this, req, res);

@@ -8,6 +8,7 @@ import { freePort, startNextServer, type RunningNextServer } from "../support/ne
 import { migratedTestSchema, type TestSchema } from "../support/test-database";
 import { Registry } from "../../lib/mcp/registry";
 import { worldcrafterServer } from "../../lib/worlds/server-definition";
+import { maxChunksFor } from "../../lib/http/read-body";
 import { invalidArgumentOf } from "../support/tool-errors";
 
 /**
@@ -359,6 +360,31 @@ describe("request bodies", () => {
     }
   });
 
+  // Outside probe, 2026-11-29: a body within the limit sent a byte per chunk cost about a hundred
+  // times its size in memory and seconds of CPU (every chunk a buffer, a stream entry and a read).
+  it("a chunked body in more pieces than maxChunksFor allows is refused 413; the same bytes in ordinary pieces are read", async () => {
+    // This server's MCP_MAX_BODY_BYTES is 2048: 1,000 bytes are within it.
+    const limit = 2048;
+    const text = Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"ping"}${" ".repeat(960)}`);
+    const framed = (size: number) => {
+      const parts: Buffer[] = [];
+      for (let at = 0; at < text.length; at += size) {
+        const piece = text.subarray(at, at + size);
+        parts.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from("\r\n"));
+      }
+      parts.push(Buffer.from("0\r\n\r\n"));
+      return Buffer.concat(parts);
+    };
+    expect(text.length).toBeGreaterThan(maxChunksFor(limit));
+    const fragmented = await rawExchange(headOf("chunked"), framed(1), { waitMs: 8_000 });
+    expect(fragmented.text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(bodyOf(fragmented.text)).toContain(`Request body in more than ${maxChunksFor(limit)} chunks`);
+    // 10 pieces: read whole, then answered as any ping without a session is (400, not 413).
+    const ordinary = await rawExchange(headOf("chunked"), framed(100), { waitMs: 8_000 });
+    expect(ordinary.text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(ordinary.text)).toContain("-32600");
+  });
+
   it("a body the client abandons mid-upload is its own cancellation, not a server error in the log", async () => {
     const logged = serverOutput.length;
     // Content-Length 500, 17 bytes, then the client closes the connection.
@@ -388,6 +414,12 @@ describe("the authorization server's request bodies", () => {
 
   it.each(ROUTES)("$path: a chunked body is refused 413 once past 64 KiB, without waiting for its end", async ({ path, contentType }) => {
     const chunks = Array.from({ length: 8 }, () => Buffer.alloc(16 * KIB, "a"));
+    const answer = await postHeldOpen(`${server.url}${path}`, { "content-type": contentType, "transfer-encoding": "chunked", origin: server.url }, chunks);
+    expect(answer.status).toBe(413);
+  });
+
+  it.each(ROUTES)("$path: a chunked body of single bytes is refused 413 past maxChunksFor(64 KiB) pieces", async ({ path, contentType }) => {
+    const chunks = Array.from({ length: maxChunksFor(64 * KIB) + 50 }, () => Buffer.from("a"));
     const answer = await postHeldOpen(`${server.url}${path}`, { "content-type": contentType, "transfer-encoding": "chunked", origin: server.url }, chunks);
     expect(answer.status).toBe(413);
   });

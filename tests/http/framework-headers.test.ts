@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { describe, expect, inject, it } from "vitest";
 
 /**
@@ -65,5 +66,26 @@ describe("pages keep them", () => {
     const type = res.headers.get("content-type") ?? "";
     expect(res.status === 307 || type.includes("text/x-component"), `${res.status} ${type}`).toBe(true);
     await res.body?.cancel();
+  });
+});
+
+// Outside probe, 2026-11-29: the front matched the raw path, Next routes the normalized one, so
+// `/./api/mcp` reached /api/mcp with the header kept and got Next's 200 `{}` past the Origin check.
+describe("dot segments in the path", () => {
+  it.each(["/./api/mcp", "/x/../api/mcp", "/%2e/api/mcp"])("%s with x-middleware-prefetch from a foreign Origin is still 403", async (path) => {
+    const { host, port } = new URL(base());
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: host.split(":")[0], port: Number(port) }, () => {
+        const body = "{}";
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: ${host}\r\nOrigin: https://evil.example\r\nX-Middleware-Prefetch: 1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+      });
+      let received = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (d: string) => (received += d));
+      socket.on("end", () => resolve(received));
+      socket.on("error", reject);
+      socket.setTimeout(5_000, () => socket.destroy(new Error("no answer")));
+    });
+    expect(text.split("\r\n")[0]).toBe("HTTP/1.1 403 Forbidden");
   });
 });
