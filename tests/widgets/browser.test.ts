@@ -94,6 +94,8 @@ interface Mounted {
   events(): Promise<{ name: string; detail: unknown }[]>;
   /** Runs one of the emulated host's controls (setLocale, deliverResult, cancel, teardown). */
   control(method: "setLocale" | "deliverResult" | "cancel" | "teardown", arg?: string): Promise<unknown>;
+  /** The host hands the same widget another call's input and result. */
+  showResult(toolInput: Json, toolResult: Json): Promise<void>;
   /** The widget's tool calls through the host, each with the server's result. */
   calls: { name: string; args: Json; result: Json }[];
   dialogs: string[];
@@ -190,6 +192,8 @@ async function mount(host: HostKind, f: Fixture, options: MountOptions): Promise
     },
     events: () => page.evaluate(() => [...(window as unknown as { __host: { events: { name: string; detail: unknown }[] } }).__host.events]),
     control: (method, arg) => hostCall(method, arg),
+    showResult: (toolInput, toolResult) =>
+      page.evaluate(({ toolInput, toolResult }) => (window as unknown as { __host: { showResult(i: unknown, r: unknown): Promise<void> } }).__host.showResult(toolInput, toolResult), { toolInput, toolResult }),
     calls,
     dialogs,
     errors,
@@ -515,6 +519,23 @@ describe.each(HOSTS)("host APIs in the %s host", (host) => {
     await m.control("setLocale", "zh-CN");
     await expect.poll(() => m.frame.getByRole("button", { name: "导出" }).count()).toBe(1);
     await m.page.close();
+  });
+
+  // Outside probe, 2026-11-29: the first world's load (or its "loading" mark) stayed, so the card
+  // handed another world's result showed "Loading…" for good and never loaded it.
+  it("expanded, and handed another world's result, shows and loads that world", async () => {
+    const f = await fixture();
+    const first = await populatedWorld(f, "Firstmoor");
+    const second = await populatedWorld(f, "Secondvale");
+    await f.call("create_location", { worldId: second.worldId, name: "Second Ford", kind: "ford" });
+    const m = await mount(host, f, { html: await f.widgetHtml("get_world"), toolName: "get_world", toolInput: { worldId: first.worldId }, toolResult: first.shown, availableDisplayModes: ["inline", "fullscreen"] });
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Firstmoor");
+    await m.frame.getByRole("button", { name: "Expand" }).click();
+    await expect.poll(() => m.frame.getByTestId("locations").textContent(), { timeout: 10_000 }).toContain("The Weir");
+    await m.showResult({ worldId: second.worldId }, second.shown);
+    await expect.poll(() => m.frame.locator("h1").textContent()).toBe("Secondvale");
+    await expect.poll(async () => ((await m.frame.getByTestId("locations").count()) ? await m.frame.getByTestId("locations").textContent() : ""), { timeout: 10_000 }).toContain("Second Ford");
+    expect(m.calls.some((c) => c.name === "list_locations" && c.args.worldId === second.worldId)).toBe(true);
   });
 
   it("fits a phone (390 px): no horizontal overflow in any widget, inline or expanded, with safe-area insets", async () => {

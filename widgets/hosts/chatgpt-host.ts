@@ -27,6 +27,7 @@ export function mountChatGptHost(container: HTMLElement, options: EmulatedHostOp
   let locale = options.locale ?? "en-US";
   let widgetState: Json | null = null;
   let displayMode: DisplayMode = "inline";
+  let call = { toolInput: options.toolInput, toolResult: options.toolResult };
   const maxHeight = options.maxHeight ?? DEFAULT_MAX_HEIGHT;
   let frame = newFrame(container, `${options.toolName} (ChatGPT)`, options.sandbox);
   const refuse = (what: "message" | "displayMode" | "openLink", api: string) => {
@@ -57,9 +58,9 @@ export function mountChatGptHost(container: HTMLElement, options: EmulatedHostOp
   };
 
   const globalsFor = (win: Window, target: HTMLIFrameElement, view: OpenAiGlobals["view"]): OpenAiGlobals => ({
-    toolInput: options.toolInput,
-    toolOutput: options.toolResult.structuredContent ?? null,
-    toolResponseMetadata: options.toolResult._meta ?? null,
+    toolInput: call.toolInput,
+    toolOutput: call.toolResult.structuredContent ?? null,
+    toolResponseMetadata: call.toolResult._meta ?? null,
     widgetState,
     theme,
     displayMode,
@@ -173,6 +174,10 @@ export function mountChatGptHost(container: HTMLElement, options: EmulatedHostOp
     },
     // ChatGPT has no streamed input, cancel or teardown events (seed 003 §events).
     deliverResult: async () => undefined,
+    async showResult(toolInput, toolResult) {
+      call = { toolInput, toolResult };
+      announce({ toolInput, toolOutput: toolResult.structuredContent ?? null, toolResponseMetadata: toolResult._meta ?? null });
+    },
     cancel: async () => undefined,
     teardown: async () => undefined,
     async close() {

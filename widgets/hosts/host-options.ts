@@ -52,6 +52,11 @@ export interface EmulatedHost {
   setLocale(locale: string): void;
   /** MCP Apps: sends the held tool input and result (see holdResult). */
   deliverResult(): Promise<void>;
+  /**
+   * The same widget is handed another call's input and result, as hosts do (MCP Apps: another
+   * ui/notifications/tool-input and tool-result; ChatGPT: new toolInput/toolOutput globals).
+   */
+  showResult(toolInput: Json, toolResult: ToolResult): Promise<void>;
   /** MCP Apps: the user cancelled the call (ui/notifications/tool-cancelled). */
   cancel(reason: string): Promise<void>;
   /** MCP Apps: ui/resource-teardown; answers what the widget replied. */

@@ -32,6 +32,7 @@ export async function mountMcpAppsHost(container: HTMLElement, options: Emulated
   let theme: Theme = options.theme ?? "light";
   let locale = options.locale ?? "en-US";
   let displayMode: DisplayMode = "inline";
+  let call = { toolInput: options.toolInput, toolResult: options.toolResult };
   const available: McpUiDisplayMode[] = options.availableDisplayModes ?? ["inline", "fullscreen"];
   const maxHeight = options.maxHeight ?? DEFAULT_MAX_HEIGHT;
   let frame = newFrame(container, `${options.toolName} (MCP Apps)`, options.sandbox);
@@ -99,8 +100,8 @@ export async function mountMcpAppsHost(container: HTMLElement, options: Emulated
       b.oninitialized = () => {
         if (held && options.holdResult) void b.sendToolInputPartial({ arguments: options.holdResult.partialInput });
         else {
-          void b.sendToolInput({ arguments: options.toolInput });
-          void b.sendToolResult(callToolResult(options.toolResult));
+          void b.sendToolInput({ arguments: call.toolInput });
+          void b.sendToolResult(callToolResult(call.toolResult));
         }
         resolve();
       };
@@ -136,8 +137,13 @@ export async function mountMcpAppsHost(container: HTMLElement, options: Emulated
     },
     async deliverResult() {
       held = false;
-      await bridge?.sendToolInput({ arguments: options.toolInput });
-      await bridge?.sendToolResult(callToolResult(options.toolResult));
+      await bridge?.sendToolInput({ arguments: call.toolInput });
+      await bridge?.sendToolResult(callToolResult(call.toolResult));
+    },
+    async showResult(toolInput, toolResult) {
+      call = { toolInput, toolResult };
+      await bridge?.sendToolInput({ arguments: toolInput });
+      await bridge?.sendToolResult(callToolResult(toolResult));
     },
     async cancel(reason) {
       await bridge?.sendToolCancelled({ reason });

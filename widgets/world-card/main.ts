@@ -55,6 +55,13 @@ const activity = new Activity();
 /** The expanded view's data: loaded, loading, or the error that stopped the load (until the user retries). */
 let expanded: Expanded | "loading" | Error | undefined;
 let confirmingDelete = false;
+/**
+ * The world `expanded` and `confirmingDelete` belong to. A host may hand the same widget a result
+ * for another world (MCP Apps: another tool-result; ChatGPT: a new toolOutput): the old world's
+ * load, or its "loading" mark, kept the expanded view at "Loading…" for good, and an open delete
+ * confirmation moved over to the new world (outside probe, 2026-11-29).
+ */
+let stateFor: string | undefined;
 
 function rowsOf(value: unknown): CharacterRow[] {
   return records(value).map((c) => ({ id: text(c, "id"), name: text(c, "name"), role: text(c, "role") }));
@@ -127,14 +134,23 @@ function view({ host, rerender, t }: ViewContext): Node {
   const worldName = state.renamed || text(world, "name");
   const big = context.displayMode === "fullscreen";
 
+  if (stateFor !== worldId) {
+    stateFor = worldId;
+    expanded = undefined;
+    confirmingDelete = false;
+  }
   if (big && expanded === undefined) {
     expanded = "loading";
+    // A load that ends after the card moved on to another world is dropped.
+    const stillCurrent = () => stateFor === worldId;
     loadExpanded(host, worldId, t).then(
       (loaded) => {
+        if (!stillCurrent()) return;
         expanded = loaded;
         rerender();
       },
       (error: unknown) => {
+        if (!stillCurrent()) return;
         // Kept, not cleared: an undefined `expanded` starts the load again on the very next render,
         // a loop of tool calls that spends the user's whole rate limit. Retrying is the user's choice.
         expanded = error instanceof Error ? error : new Error(String(error));
