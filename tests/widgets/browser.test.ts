@@ -289,10 +289,26 @@ describe.each(HOSTS)("widgets in the %s host", (host) => {
     await m.frame.getByRole("button", { name: "Open Amberlight" }).click();
     await expect.poll(() => m.frame.getByTestId("open-world").locator("h2").textContent(), { timeout: 10_000 }).toBe("Amberlight");
     await m.screenshot("world-list");
+    // The state names the world opened and the rows shown, no more: ChatGPT shows widget state to
+    // the model, and the opened world's description, dates and counts went into it (outside probe, 2026-11-29).
+    const kept = JSON.parse(
+      await m.document().evaluate(() => {
+        const openai = (window as unknown as { openai?: { widgetState?: unknown } }).openai;
+        if (openai) return JSON.stringify(openai.widgetState ?? null);
+        return Object.entries(localStorage).find(([k]) => k.startsWith("worldcrafter:widget-state:world-list"))?.[1] ?? "null";
+      }),
+    ) as { openId?: string; more?: Json[] };
+    const amberlight = ((await f.call("list_worlds", { nameContains: "Amberlight" })).structuredContent as { worlds: { id: string }[] }).worlds[0]!.id;
+    expect(kept.openId).toBe(amberlight);
+    expect(Object.keys(kept).sort()).toEqual(["more", "nextCursor", "openId"]);
+    for (const row of kept.more ?? []) expect(Object.keys(row).sort()).toEqual(["id", "name", "theme"]);
 
+    const callsBefore = m.calls.length;
     await m.reload();
     await expect.poll(() => m.frame.getByTestId("worlds").locator("li").count()).toBe(3);
-    expect(await m.frame.getByTestId("open-world").locator("h2").textContent()).toBe("Amberlight");
+    // A new frame reads the opened world again.
+    await expect.poll(() => m.frame.getByTestId("open-world").locator("h2").textContent(), { timeout: 10_000 }).toBe("Amberlight");
+    expect(m.calls.slice(callsBefore).map((c) => c.name)).toEqual(["get_world"]);
     await m.page.close();
   });
 

@@ -12,25 +12,34 @@ import { failureView } from "../ui/failure";
  * the open world are widget state, so a re-render shows the same list.
  */
 
+/** A row as the list shows it: ChatGPT shows widget state to the model, so it keeps no more (no summary). */
 interface WorldRow extends Json {
   id: string;
   name: string;
   theme: string;
-  summary: string;
 }
 
 interface ListState extends Json {
   more?: WorldRow[];
   nextCursor?: string | null;
-  open?: Json;
+  /**
+   * The world opened from the list, by id. Not its get_world result: the whole world (a
+   * description of up to 2,000 characters, dates, counts) went into the state the model sees
+   * (outside probe, 2026-11-29), as the character card's relation had.
+   */
+  openId?: string;
   /** Worlds imported from this list, shown first. */
   imported?: WorldRow[];
 }
 
 const QUERY_META = "worldcrafter/query";
 const activity = new Activity();
+/** get_world's worlds opened in this frame, by id. */
+const openedWorlds = new Map<string, Json>();
+/** The opened world being read again, in a frame that restored the state but not the world. */
+let reading: string | undefined;
 
-const rowsOf = (value: unknown): WorldRow[] => records(value).map((w) => ({ id: text(w, "id"), name: text(w, "name"), theme: text(w, "theme"), summary: text(w, "summary") }));
+const rowsOf = (value: unknown): WorldRow[] => records(value).map((w) => ({ id: text(w, "id"), name: text(w, "name"), theme: text(w, "theme") }));
 
 function view({ host, rerender, t }: ViewContext): Node {
   const result: ToolResult | undefined = host.toolResult();
@@ -51,12 +60,36 @@ function view({ host, rerender, t }: ViewContext): Node {
       save({ more: [...(host.widgetState<ListState>()?.more ?? []), ...rowsOf(r.structuredContent?.worlds)], nextCursor: text(r.structuredContent, "nextCursor") || null });
       return "";
     });
+  const load = async (worldId: string) => {
+    const r = succeeded(await host.callTool("get_world", { worldId }), t.toolFailed);
+    openedWorlds.set(worldId, record(r.structuredContent?.world) ?? {});
+    return "";
+  };
   const open = (worldId: string) =>
     activity.run(rerender, t.loading, async () => {
-      const r = succeeded(await host.callTool("get_world", { worldId }), t.toolFailed);
-      save({ open: record(r.structuredContent?.world) ?? {} });
+      await load(worldId);
+      save({ openId: worldId });
       return "";
     });
+  const openId = typeof state.openId === "string" && state.openId ? state.openId : undefined;
+  const opened = openId ? openedWorlds.get(openId) : undefined;
+  if (openId && !opened && reading !== openId) {
+    // A new frame with the state kept (a re-render): the opened world is read again, once; if that
+    // fails the list shows without it, with the error below.
+    reading = openId;
+    // After this render: the activity re-renders as it starts.
+    queueMicrotask(
+      () =>
+        void activity.run(rerender, t.loading, async () => {
+          try {
+            return await load(openId);
+          } catch (error) {
+            save({ openId: undefined });
+            throw error;
+          }
+        }),
+    );
+  }
 
   const importFile = (file: File) =>
     activity.run(rerender, t.importing(file.name), async () => {
@@ -68,7 +101,7 @@ function view({ host, rerender, t }: ViewContext): Node {
       }
       const r = succeeded(await host.callTool("import_world", args), t.toolFailed);
       const w = record(r.structuredContent?.world);
-      const row = { id: text(w, "id"), name: text(w, "name"), theme: text(w, "theme"), summary: text(w, "description") };
+      const row = { id: text(w, "id"), name: text(w, "name"), theme: text(w, "theme") };
       if (row.id) save({ imported: [row, ...(host.widgetState<ListState>()?.imported ?? [])] });
       return t.imported(row.name || file.name);
     });
@@ -87,7 +120,6 @@ function view({ host, rerender, t }: ViewContext): Node {
   });
   const importControl = h("div", { class: "actions" }, picker, h("button", { attrs: { type: "button", disabled: activity.busy }, on: { click: () => picker.click() } }, t.importWorld));
 
-  const opened = state.open;
   return h(
     "section",
     { class: "card", attrs: { "aria-labelledby": "worlds-title" } },
@@ -114,7 +146,7 @@ function view({ host, rerender, t }: ViewContext): Node {
           h("h2", { attrs: { id: "open-world" } }, text(opened, "name")),
           h("p", { class: "muted" }, text(opened, "theme")),
           text(opened, "description") ? h("p", { class: "prose" }, text(opened, "description")) : null,
-          h("div", { class: "actions" }, h("button", { attrs: { type: "button" }, on: { click: () => save({ open: undefined }) } }, t.close)),
+          h("div", { class: "actions" }, h("button", { attrs: { type: "button" }, on: { click: () => save({ openId: undefined }) } }, t.close)),
         )
       : null,
     activity.line(),
