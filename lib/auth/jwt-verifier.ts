@@ -1,5 +1,6 @@
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import type { AuthInfo } from "./auth-info";
+import { isPlainText } from "../text/plain-text";
 
 /**
  * Bearer JWT verification with jose (OAuth 2.1 §5.2; basic/authorization §token handling):
@@ -171,13 +172,6 @@ const ACCESS_TOKEN_TYPE = /^(application\/)?at\+jwt$/i;
 /** Any JWT: `JWT`, `at+jwt`, or their media type forms. */
 const ANY_JWT_TYPE = /^(application\/)?(at\+)?jwt$/i;
 
-/**
- * Text with no control character and no lone surrogate. The subject scopes every row its caller
- * owns: a NUL in it failed the caller's queries as an internal error (PostgreSQL 22021) and, in the
- * audit's batch insert, every other caller's rows of the batch with it (outside probe, 2026-11-29).
- */
-const isPlainText = (text: string): boolean => text.isWellFormed() && !/[\u0000-\u001f\u007f-\u009f]/.test(text);
-
 /** The caller a verified token names, after the checks jose leaves to us. */
 function authInfoOf(payload: JWTPayload, token: string, options: VerifierOptions): AuthInfo {
   const now = Math.floor(Date.now() / 1000);
@@ -186,6 +180,8 @@ function authInfoOf(payload: JWTPayload, token: string, options: VerifierOptions
   if (payload.cnf !== undefined) throw new TokenRejected("the token is bound to a key (cnf): this resource accepts Bearer tokens only");
   // jose accepts a future iat when there is no nbf; an access token cannot be issued later than now.
   if (typeof payload.iat !== "number" || payload.iat > now + options.clockToleranceSeconds) throw new TokenRejected("the token's issue time is in the future");
+  // Plain text: the subject scopes every row its caller owns, and a NUL in it failed the caller's
+  // queries as internal errors and lost the other callers' audit rows of its batch (outside probe, 2026-11-29).
   if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 256 || !isPlainText(payload.sub)) throw new TokenRejected("the token's subject is missing or invalid");
   const scopes = options.expandScopes(scopesOf(payload, options.implicitScopes) ?? []);
   const clientId = clientIdOf(payload);

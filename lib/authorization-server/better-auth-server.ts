@@ -1,4 +1,5 @@
 import { betterAuth } from "better-auth/minimal";
+import { createAuthMiddleware } from "better-auth/api";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { genericOAuth, jwt } from "better-auth/plugins";
 import { oauthProvider } from "@better-auth/oauth-provider";
@@ -8,7 +9,6 @@ import { KEY_GRACE_SECONDS } from "./published-keys";
 import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER } from "./paths";
 import { keepRefreshTokenScope, tokenStorage } from "./refresh-scope";
 import { endFamilyOfRacedRefresh } from "./refresh-reuse";
-import { createAuthMiddleware } from "better-auth/api";
 import { requestCounter } from "./request-counts";
 import { requestHooks } from "./request-hooks";
 import { signInAttempts } from "./sign-in-attempts";

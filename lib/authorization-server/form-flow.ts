@@ -1,4 +1,4 @@
-import { isPlainText } from "./input-limits";
+import { isPlainText } from "../text/plain-text";
 import { formErrorCode, SIGN_IN_FIRST } from "./page-messages";
 import { AUTH_BASE_PATH, AuthPage, CLIENT_ADDRESS_HEADER, RETURN_TO, safeReturnPath } from "./paths";
 import type { AuthServer } from "./auth-server";

@@ -11,6 +11,7 @@
  */
 export const AUTH_MAX_BODY_BYTES = 64 * 1024;
 import { cutText } from "../text/cut-text";
+import { isPlainText } from "../text/plain-text";
 
 /** RFC 7591 §3.2.2: the error for a bad redirect URI, and for any other bad metadata field. */
 type RegistrationError = "invalid_redirect_uri" | "invalid_client_metadata";
@@ -90,23 +91,6 @@ export function registrationProblem(body: Readonly<Record<string, unknown>>): Re
     }
   }
   return undefined;
-}
-
-/**
- * A control character (C0, DEL, C1): no parameter of an OAuth, registration or sign-in request is
- * multi-line text (tab and newlines included), PostgreSQL refuses a NUL in text outright (error
- * 22021, which better-auth let through as an empty 500), and a client name is shown on the
- * consent page.
- */
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
-
-/**
- * Whether `text` may be stored and shown as text: no control character and no lone surrogate
- * (JSON and percent-escapes can spell one, `\ud800` or `%ED%A0%80` decoded leniently; UTF-8 has no
- * form for it, RFC 8259 §8.2).
- */
-export function isPlainText(text: string): boolean {
-  return !CONTROL_CHARACTER.test(text) && text.isWellFormed();
 }
 
 /** Arrays and objects a parameter's value may nest: more than any honest registration needs (jwks: keys → key → x5c). */

@@ -1,6 +1,6 @@
 import { getPrisma } from "../db/prisma";
 import type { ScopeCatalog } from "../auth/scope-catalog";
-import { isPlainText } from "./input-limits";
+import { isPlainText } from "../text/plain-text";
 import { OFFLINE_ACCESS, RETURN_TO } from "./paths";
 
 /**

@@ -1,4 +1,5 @@
-import { storedTokenValue, type AuthHookContext } from "./refresh-scope";
+import type { AuthHookContext } from "./hook-context";
+import { storedTokenValue } from "./refresh-scope";
 
 /**
  * RFC 9700 §4.14.2 and OAuth 2.1 §4.3.1: a rotated refresh token presented again revokes the grant.

@@ -1,8 +1,5 @@
 import { createHash } from "node:crypto";
-import type { createAuthMiddleware } from "better-auth/api";
-
-/** What better-auth hands a before- or after-hook (createAuthMiddleware's context). */
-export type AuthHookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+import type { AuthHookContext } from "./hook-context";
 
 /**
  * RFC 6749 §6: on a refresh the client may ask for a narrower access token, but a new refresh

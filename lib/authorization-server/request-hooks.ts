@@ -1,5 +1,5 @@
-import type { AuthHookContext } from "./refresh-scope";
 import { APIError, createAuthMiddleware } from "better-auth/api";
+import type { AuthHookContext } from "./hook-context";
 import { isLoopbackHost } from "../http/loopback-host";
 import { isInactiveJwt, NOT_HELD_TOKEN } from "./inactive-jwt";
 import { WEB_PAGE_FIELDS, httpsUrlOf, isCodeChallenge, isCodeVerifier, isWebPage, registrationProblem, signUpProblem, unplainParameter, type UnplainParameter } from "./input-limits";
