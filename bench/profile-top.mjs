@@ -4,6 +4,7 @@
  *
  *   node bench/profile-top.mjs [profile.cpuprofile] [--top 25] [--base other.cpuprofile]
  *                              [--system NAME] [--c N] [--base-system NAME] [--base-c N] [--tree FRAME]
+ *                              [--callers FRAME]
  *
  * - Frames in Next's minified build output are mapped back to their sources through the build's
  *   .js.map files, so lib/ code shows as lib/…ts:line instead of `e` in a chunk.
@@ -15,6 +16,8 @@
  *   cells (one server answers several rows); --base-system / --base-c do the same for the base,
  *   which defaults to this profile: `--system tools/list --base-system ceiling` compares two rows
  *   served by the same process.
+ * - --tree FRAME: the call tree below a frame; --callers FRAME: who calls it (six frames up), to
+ *   charge a hot library function (path.join, a getter) to the code that asks for it.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -34,6 +37,7 @@ function parseArgs(argv) {
     else if (argv[i] === "--base-system") args.baseSystem = argv[++i];
     else if (argv[i] === "--base-c") args.baseC = Number(argv[++i]);
     else if (argv[i] === "--tree") args.tree = argv[++i];
+    else if (argv[i] === "--callers") args.callers = argv[++i];
     else args.file = argv[i];
   }
   if (!args.file) {
@@ -134,7 +138,7 @@ function selection(file, system, c) {
   return { requests: windows.reduce((a, w) => a + w.requests, 0), windows, label: ` (timed cells: ${names})` };
 }
 
-function analyze(file, system, c, treeRoot) {
+function analyze(file, system, c, treeRoot, callersOf) {
   const profile = JSON.parse(fs.readFileSync(file, "utf8"));
   const { requests, windows, label } = selection(file, system, c);
   const inWindow = windows ? (t) => windows.some((w) => t >= w.startUs && t < w.endUs) : () => true;
@@ -151,6 +155,7 @@ function analyze(file, system, c, treeRoot) {
   // undici's Response), against the rest of the request's CPU (the framework, GC, the kernel's writes).
   let throughApp = 0;
   const tree = { us: 0, children: new Map() };
+  const callers = new Map(); // --callers: chain of frames above the matched one -> µs
   let t = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
     const dt = profile.timeDeltas[i] ?? 0;
@@ -174,8 +179,9 @@ function analyze(file, system, c, treeRoot) {
     }
     if (onApp) throughApp += dt;
     if (treeRoot) addToTree(tree, id, parent, info, treeRoot, dt);
+    if (callersOf) addCallers(callers, id, parent, info, callersOf, dt);
   }
-  return { file, self, total, categories, labels, busy, throughApp, tree, requests, label };
+  return { file, self, total, categories, labels, busy, throughApp, tree, callers, requests, label };
 }
 
 /**
@@ -195,6 +201,27 @@ function addToTree(tree, id, parent, info, root, dt) {
     node = node.children.get(d.key);
     node.us += dt;
   }
+}
+
+/**
+ * --callers: who calls a frame. For each sample through the innermost frame whose label contains
+ * `frame`, the six frames above it, joined; a hot library function (path.join, a getter) is
+ * then charged to the code that asks for it.
+ */
+function addCallers(callers, id, parent, info, frame, dt) {
+  let n = id;
+  while (n !== undefined && !info.get(n).label.includes(frame)) n = parent.get(n);
+  if (n === undefined) return;
+  const chain = [];
+  for (let up = parent.get(n); up !== undefined && chain.length < 6; up = parent.get(up)) chain.push(info.get(up).label.replace(/\s{2,}.*/, ""));
+  const key = chain.join("  <  ");
+  callers.set(key, (callers.get(key) ?? 0) + dt);
+}
+
+function printCallers(p, frame, top) {
+  const div = p.requests ?? 1000;
+  console.log(`\n## Callers of the innermost "${frame}" frame (${p.requests ? "µs/req" : "ms"}; six frames up, nearest first)`);
+  for (const [chain, us] of [...p.callers.entries()].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${fmt(us / div)}  ${chain}`);
 }
 
 function printTree(p, minUs) {
@@ -263,6 +290,7 @@ function report(p, base, top) {
 const args = parseArgs(process.argv.slice(2));
 const wantsBase = args.base !== undefined || args.baseSystem !== undefined || args.baseC !== undefined;
 const base = wantsBase ? analyze(args.base ?? args.file, args.baseSystem, args.baseC) : undefined;
-const main = analyze(args.file, args.system, args.c, args.tree);
+const main = analyze(args.file, args.system, args.c, args.tree, args.callers);
 report(main, base, args.top);
 if (args.tree) printTree(main, 0.3);
+if (args.callers) printCallers(main, args.callers, args.top);
