@@ -75,4 +75,43 @@ describe.each(ERAS)("in %s", (era) => {
     // Defused, not dropped: the text still reads as typed.
     expect(texts.join("\n")).toContain("javascript:alert(3)");
   });
+
+  // Outside probe (2026-11-29): only `](` and `]:` links were defused. An autolink
+  // (`<javascript:…>`) and raw HTML (`<a href>`, `<img onerror>`) came back live in fetch's text,
+  // title and metadata and in search's title and snippet, and marked renders both by default.
+  it("autolinks to other schemes and active raw HTML are defused everywhere; safe autolinks and inert tags stay", async () => {
+    const server = inject("statefulUrl");
+    const client = await eraClient(`${server}/api/mcp`, era, await tokenFor(server, newSubject("angle-links")));
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = toolResult((await client.request("tools/call", { name, arguments: args })).message);
+      expect(result?.isError, JSON.stringify(result)).toBeFalsy();
+      return result!;
+    };
+    const hostile = 'Qwertle <javascript:alert(1)> <VbScript:msgbox(1)> <a href="javascript:alert(2)">here</a> <img src=x onerror=alert(3)> <script>alert(4)</script> <svg onload=alert(5)> <!-- c -->';
+    const inert = "<b>bold</b> <https://example.org/ok> <keeper@example.org> a < b <3";
+    const world = await call("create_world", { name: "Qwertle <javascript:alert(6)>", theme: "<img src=x onerror=alert(7)>", description: `${hostile}\n\n${inert}` });
+    const worldId = (world.structuredContent?.world as { id: string }).id;
+    const character = await call("create_character", { worldId, name: "Qwertle <a href=javascript:alert(8)>x</a>", backstory: `${hostile}\n[x]: <javascript:alert(9)>` });
+    const characterId = (character.structuredContent?.character as { id: string }).id;
+
+    const texts: string[] = [];
+    for (const id of [`world:${worldId}`, `character:${characterId}`]) {
+      const fetched = JSON.parse((await call("fetch", { id })).content[0]?.text ?? "{}") as { title: string; text: string; metadata: Record<string, unknown> };
+      texts.push(fetched.title, fetched.text, ...Object.values(fetched.metadata).filter((v): v is string => typeof v === "string"));
+    }
+    const searched = JSON.parse((await call("search", { query: "Qwertle" })).content[0]?.text ?? "{}") as { results: { title: string; snippet: string }[] };
+    expect(searched.results.length).toBeGreaterThanOrEqual(2);
+    for (const r of searched.results) texts.push(r.title, r.snippet);
+
+    // A `<` that opens a tag, an autolink, a comment or a declaration, other than the inert ones.
+    const LIVE_ANGLE = /<(?!(?:b|\/b)>|https:\/\/example\.org\/ok>|keeper@example\.org>)[A-Za-z/!?]/i;
+    for (const text of texts) {
+      expect(text, text).not.toMatch(LIVE_ANGLE);
+      expect(text, text).not.toMatch(LIVE_UNSAFE_LINK);
+    }
+    const worldText = texts[1] ?? "";
+    expect(worldText).toContain(inert);
+    expect(worldText).toContain("&lt;javascript:alert(1)>");
+    expect(worldText).toContain('&lt;a href="javascript:alert(2)">here&lt;/a>');
+  });
 });

@@ -20,7 +20,9 @@ import { isRecordKind, recordUrl } from "../record-links";
  * not http(s) or mailto is defused as in the export (safe-links.ts, issue 19), since a host may
  * render the text, or the model repeat it, as Markdown. That holds for the whole text and the
  * title, not the prose alone: a name, role or kind is as much Markdown to a renderer, and a link
- * can open in one field and close in the next (outside probe, 2026-11-29).
+ * can open in one field and close in the next (outside probe, 2026-11-29). So do the metadata's
+ * texts (the world's name and theme), and so do autolinks and raw HTML (`<javascript:…>`,
+ * `<a href>`, `<img onerror>`): only inert formatting tags stay as typed (safe-links.ts).
  */
 
 export interface KnowledgeDocument {
@@ -86,7 +88,7 @@ export async function fetchDocument(owner: string, documentIdText: string): Prom
       title: titleOf(w.name, w.theme),
       text: documentText(lines),
       url,
-      metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: w.id, theme: w.theme, characters: w._count.characters, locations: w._count.locations, updatedAt: w.updatedAt.toISOString() },
+      metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: w.id, theme: neutraliseLinks(w.theme), characters: w._count.characters, locations: w._count.locations, updatedAt: w.updatedAt.toISOString() },
     };
   }
   if (kind === "character") {
@@ -95,12 +97,12 @@ export async function fetchDocument(owner: string, documentIdText: string): Prom
     const lines = [`${c.name}${c.role ? ` — ${c.role}` : ""}`, "", `World: ${world.name}`];
     if (c.traits.length) lines.push(`Traits: ${c.traits.join(", ")}`);
     if (c.backstory) lines.push("", c.backstory);
-    return { id: documentIdText, title: titleOf(c.name, c.role), text: documentText(lines), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: c.worldId, world: world.name, updatedAt: c.updatedAt.toISOString() } };
+    return { id: documentIdText, title: titleOf(c.name, c.role), text: documentText(lines), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: c.worldId, world: neutraliseLinks(world.name), updatedAt: c.updatedAt.toISOString() } };
   }
   const l = await getLocation(owner, id);
   const world = await getWorld(owner, l.worldId);
   const parent = l.parentId ? await getLocation(owner, l.parentId).catch(() => undefined) : undefined;
   const lines = [`${l.name}${l.kind ? ` (${l.kind})` : ""}`, "", `World: ${world.name}${parent ? ` · Inside: ${parent.name}` : ""}`];
   if (l.description) lines.push("", l.description);
-  return { id: documentIdText, title: titleOf(l.name, l.kind), text: documentText(lines), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: l.worldId, world: world.name, updatedAt: l.updatedAt.toISOString() } };
+  return { id: documentIdText, title: titleOf(l.name, l.kind), text: documentText(lines), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: l.worldId, world: neutraliseLinks(world.name), updatedAt: l.updatedAt.toISOString() } };
 }
