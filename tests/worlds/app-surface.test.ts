@@ -130,6 +130,20 @@ describe.each(DATABASE_SERVERS)("on $database", ({ database, server }) => {
         expect(r.isError, id).toBe(true);
       }
     });
+
+    // Outside probe (2026-11-29): each kind was cut to its ten newest matches before the name-first
+    // ranking, so ten newer records that only mention a name hid the record of that name.
+    it("search finds a record by its name ahead of any number of newer records that mention it", async () => {
+      const { ok } = await open();
+      const name = `Quixotl${uid().slice(0, 6)}`;
+      const worldId = (sc(await ok("create_world", { name: `Mentions of ${uid()}`, theme: "fantasy" })).world as Json).id as string;
+      const named = (sc(await ok("create_character", { worldId, name })).character as Json).id as string;
+      for (let i = 0; i < 12; i++) await ok("create_character", { worldId, name: `Friend ${i}`, backstory: `Knows ${name} well.` });
+      const results = sc(await ok("search", { query: name })).results as Json[];
+      expect(results).toHaveLength(10);
+      expect(results[0]?.id).toBe(`character:${named}`);
+      expect(results.slice(1).map((r) => r.title)).toEqual(Array.from({ length: 9 }, (_, i) => `Friend ${11 - i}`));
+    });
   });
 
   describe("resources", () => {
