@@ -284,6 +284,30 @@ describe.each(DATABASE_SERVERS)("on $database", ({ server }) => {
       expect(await worldCount()).toBe(4);
     });
 
+    // Outside probe (2026-11-29): rows were dated base + i from the import on, up to a second ahead
+    // for a thousand rows, so a record created just after the import listed below them and
+    // exported among them, and an imported row's createdAt came out later than its updatedAt.
+    it("dates imported rows before the import: a record created after it lists first and exports last", async () => {
+      const { ok, client } = await open();
+      const characters = Array.from({ length: 1000 }, (_, i) => ({ name: `Imported ${i}` }));
+      const doc = { format: "worldcrafter.world/v1", world: { name: "Dated", theme: "time" }, characters, locations: [] };
+      const imported = sc(await ok("import_world", { document: JSON.stringify(doc), format: "json" }));
+      const worldId = (imported.world as Json).id as string;
+      const later = sc(await ok("create_character", { worldId, name: "Created after import" })).character as Json;
+
+      const page = sc(await ok("list_characters", { worldId, limit: 3 })).characters as Json[];
+      expect(page.map((c) => c.name)).toEqual(["Created after import", "Imported 999", "Imported 998"]);
+      // A thousand records are past what export_world embeds: the export's resource has them all.
+      const read = await client.readResource({ uri: `world://${worldId}/export.json` });
+      const exported = (JSON.parse((read.contents[0] as { text: string }).text) as { characters: Json[] }).characters.map((c) => c.name);
+      expect(exported.slice(0, 2)).toEqual(["Imported 0", "Imported 1"]);
+      expect(exported.slice(-2)).toEqual(["Imported 999", "Created after import"]);
+
+      const newest = sc(await ok("get_character", { characterId: (page[1] as Json).id })).character as Json;
+      expect(Date.parse(newest.createdAt as string)).toBeLessThanOrEqual(Date.parse(newest.updatedAt as string));
+      expect(Date.parse(newest.createdAt as string)).toBeLessThan(Date.parse(later.createdAt as string));
+    });
+
     it("refuses hostile files and bad arguments with a clear error, writing nothing", async () => {
       const { call, refused, worldCount, ok } = await open();
       const worldId = await sampleWorld(ok);

@@ -6,6 +6,9 @@ import { assertImportFits, assertRoomForWorld } from "./quotas";
  * A whole world written for `owner` in one transaction: the world, its characters, its locations
  * with their parents — all of it, or (on any error) none of it. Rows get creation times a
  * millisecond apart in the file's order, so lists and a later export give them in that order.
+ * Those times count back from the import, never forward: a row dated up to a second ahead was
+ * listed above, and exported before, a record created just after the import (outside probe,
+ * 2026-11-29), and its createdAt came out later than its updatedAt.
  */
 
 /** Generous for a thousand rows on the embedded database; past it the transaction rolls back. */
@@ -33,11 +36,13 @@ export async function importWorld(owner: string, doc: WorldDocument, signal?: Ab
   assertImportFits(doc.characters.length + doc.locations.length);
   await assertRoomForWorld(owner);
   const prisma = await getPrisma();
-  const base = Date.now();
+  const now = Date.now();
+  // Row i of a kind is dated base + i: the last of the longer list one millisecond before the world.
+  const base = now - Math.max(doc.characters.length, doc.locations.length);
   const at = (i: number) => new Date(base + i);
   return prisma.$transaction(
     async (tx) => {
-      const world = await tx.world.create({ data: { ownerSubject: owner, ...doc.world, createdAt: at(0) } });
+      const world = await tx.world.create({ data: { ownerSubject: owner, ...doc.world, createdAt: new Date(now) } });
       if (doc.characters.length > 0) {
         await tx.character.createMany({
           data: doc.characters.map((c, i) => ({ ownerSubject: owner, worldId: world.id, ...c, createdAt: at(i) })),
