@@ -75,9 +75,9 @@ function withRelatedTask(data: unknown, related: Record<string, unknown>): unkno
 export const cancelLegacyTask: MethodHandler = async (env, call) => {
   const tasks = runtimeFor(env, call, "tasks/cancel");
   const task = await ownTask(env, tasks, call);
-  const outcome = task.status === "working" ? await tasks.cancel(task.id, callerTaskOwner(call)) : "already ended";
+  const outcome = task.status === "working" ? await tasks.cancel(task.id, callerTaskOwner(env, call)) : "already ended";
   if (outcome === "unknown") throw McpError.invalidParams(`Unknown task: ${task.id}`, { taskId: task.id });
-  const now = (await tasks.get(task.id, callerTaskOwner(call))) ?? task;
+  const now = (await tasks.get(task.id, callerTaskOwner(env, call))) ?? task;
   if (outcome !== "ended") throw McpError.invalidParams(`Cannot cancel a task that is already ${legacyStatusOf(now)}`, { taskId: task.id });
   return legacyTask(now);
 };

@@ -6,7 +6,7 @@ import type { TaskRecord } from "../tasks/store";
 import type { MethodCall, MethodEnv } from "./method-env";
 
 /** Whose tasks a call reaches (tasks/owner.ts): its token's subject, or its anonymous address. */
-export const callerTaskOwner = (call: MethodCall): string => taskOwnerOf(call.scope.auth, call.scope.clientAddress);
+export const callerTaskOwner = (env: MethodEnv, call: MethodCall): string => taskOwnerOf(call.scope.auth, call.scope.clientAddress, env.info.name);
 
 /**
  * The caller's own task, read for a tasks method of either revision: undefined when there is no
@@ -14,7 +14,9 @@ export const callerTaskOwner = (call: MethodCall): string => taskOwnerOf(call.sc
  * control character), a 403 when its token lacks the task's tool's scopes (policy/task-access.ts).
  */
 export async function reachableTask(env: MethodEnv, tasks: TaskRuntime, call: MethodCall, taskId: string): Promise<TaskRecord | undefined> {
-  const task = forbiddenTextIssue(taskId) ? undefined : await tasks.get(taskId, callerTaskOwner(call));
-  if (task) authorizeTaskAccess(env, task.tool, call.scope.auth);
+  const task = forbiddenTextIssue(taskId) ? undefined : await tasks.get(taskId, callerTaskOwner(env, call));
+  // A task of a tool this endpoint does not offer (any more, or switched off) is no task of its.
+  if (!task || !env.registry.getTool(task.tool)) return undefined;
+  authorizeTaskAccess(env, task.tool, call.scope.auth);
   return task;
 }

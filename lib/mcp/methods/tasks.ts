@@ -58,7 +58,7 @@ export const updateTask: MethodHandler = async (env, call) => {
   // characters or unpaired surrogates.
   const issue = forbiddenTextIssue(inputResponses, ["inputResponses"]);
   if (issue) throw McpError.invalidParams("Invalid params", [issue]);
-  if (!(await tasks.answer(taskId, callerTaskOwner(call), inputResponses))) throw unknownTask(taskId);
+  if (!(await tasks.answer(taskId, callerTaskOwner(env, call), inputResponses))) throw unknownTask(taskId);
   return {};
 };
 
@@ -67,6 +67,6 @@ export const cancelTask: MethodHandler = async (env, call) => {
   const tasks = runtimeFor(env, call, "tasks/cancel");
   const { taskId } = parseOrInvalidParams(TaskParams, call.params);
   await ownTask(env, tasks, call, taskId);
-  if ((await tasks.cancel(taskId, callerTaskOwner(call))) === "unknown") throw unknownTask(taskId);
+  if ((await tasks.cancel(taskId, callerTaskOwner(env, call))) === "unknown") throw unknownTask(taskId);
   return {};
 };

@@ -233,7 +233,7 @@ function callToolAsTask(
     }
   };
   return callAsTask(tasks, scope, {
-    owner: taskOwnerOf(scope.auth, scope.clientAddress),
+    owner: taskOwnerOf(scope.auth, scope.clientAddress, env.info.name),
     tool: tool.definition.name,
     args,
     atOnce: legacy || tool.definition.execution?.taskStarts !== "when_handler_asks",

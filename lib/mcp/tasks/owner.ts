@@ -10,7 +10,12 @@ import { addressIdentity } from "../../http/address-identity.mjs";
  * The two kinds live in separate namespaces (`subject:` / `anonymous:`): a subject is whatever
  * string the issuer chose, and one that read `anonymous:10.0.0.1` must not see that address's
  * tasks in mixed mode.
+ *
+ * And every endpoint has its own (`endpoint`: its server name, encoded so it holds no `/`): two
+ * apps built on the core in one deployment share the task table, and a token one of them issued
+ * read and cancelled the other's tasks, whose tools it did not know (outside probe, 2026-11-29).
  */
-export function taskOwnerOf(auth: AuthInfo | undefined, clientAddress: string): string {
-  return auth ? `subject:${auth.subject}` : `anonymous:${addressIdentity(clientAddress)}`;
+export function taskOwnerOf(auth: AuthInfo | undefined, clientAddress: string, endpoint: string): string {
+  const who = auth ? `subject:${auth.subject}` : `anonymous:${addressIdentity(clientAddress)}`;
+  return `${encodeURIComponent(endpoint)}/${who}`;
 }

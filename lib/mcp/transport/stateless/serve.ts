@@ -68,7 +68,7 @@ export function serveRequest(
 
 function serveListenOf({ options, message, accept, auth, host, meta, caller }: ModernRequest): Promise<Response> {
   const { tasks } = options.env;
-  const taskOwner = taskOwnerOf(auth, host.clientAddress);
+  const taskOwner = taskOwnerOf(auth, host.clientAddress, options.env.info.name);
   const listener: Listener = {
     subject: auth?.subject,
     taskOwner,
