@@ -1,3 +1,4 @@
+import { storableJson, storableText } from "./storable";
 import type { NewTask, TaskEnding, TaskError, TaskInputRequest, TaskLimits, TaskRecord, TaskStore, StoredTaskStatus } from "../mcp";
 
 /** Runs one parameterized statement (lib/db's `sql`: PostgreSQL or PGlite). */
@@ -116,13 +117,13 @@ export function sqlTaskStore(run: RunSql, inTransaction: RunTransaction): TaskSt
       await run(
         `UPDATE "McpTask" SET "progress" = $2, "progressTotal" = $3, "statusMessage" = COALESCE($4, "statusMessage"), "updatedAt" = ${ts("$5")}
          WHERE "id" = $1 AND "status" = 'working'`,
-        [id, progress, total ?? null, message ?? null, Date.now()],
+        [id, progress, total ?? null, message === undefined ? null : storableText(message), Date.now()],
       );
     },
     async ask(id, requests) {
       await run(
         `UPDATE "McpTask" SET "inputRequests" = "inputRequests" || $2::jsonb, "updatedAt" = ${ts("$3")} WHERE "id" = $1 AND "status" = 'working'`,
-        [id, JSON.stringify(requests), Date.now()],
+        [id, storableJson(requests), Date.now()],
       );
     },
     async answers(id) {
@@ -156,12 +157,13 @@ export function sqlTaskStore(run: RunSql, inTransaction: RunTransaction): TaskSt
       return rows[0]?.known ? "ignored" : "unknown";
     },
     async end(id, ending: TaskEnding, condition) {
+      const message = ending.status === "cancelled" ? ending.statusMessage : ending.status === "failed" ? ending.error.message : null;
       const params: unknown[] = [
         id,
         ending.status,
-        ending.status === "completed" ? JSON.stringify(ending.result) : null,
-        ending.status === "failed" ? JSON.stringify(ending.error) : null,
-        ending.status === "cancelled" ? ending.statusMessage : ending.status === "failed" ? ending.error.message : null,
+        ending.status === "completed" ? storableJson(ending.result) : null,
+        ending.status === "failed" ? storableJson(ending.error) : null,
+        message === null ? null : storableText(message),
         Date.now(),
       ];
       let where = `"id" = $1 AND "status" = 'working'`;

@@ -88,3 +88,41 @@ describe("durable tasks on two endpoints over one task table", () => {
     while ((await ask(alpha, "tasks/get", taskId, { taskId })).result?.status === "working" && Date.now() < deadline);
   });
 });
+
+// Outside probe (2026-11-29): a handler whose call becomes a task only when it asks
+// (`taskStarts: "when_handler_asks"`) met the per-caller limit inside ctx.continueAsTask(), and the
+// refusal came back folded into an isError result instead of the documented JSON-RPC error.
+describe("the task limit met by a handler that starts its task itself", () => {
+  let db: Awaited<ReturnType<typeof taskStoreOnTestSchema>>;
+  let gamma: McpEndpoint;
+
+  beforeAll(async () => {
+    db = await taskStoreOnTestSchema("wc_task_started_late");
+    const env = loadEnv({ MCP_SESSION_MODE: "stateless", MCP_LOG_REQUESTS: "0", MCP_RATE_LIMITS: "0" });
+    const later = defineTool({
+      name: "later",
+      description: "Becomes a task when it asks",
+      input: z.object({}),
+      execution: { taskSupport: "optional", taskStarts: "when_handler_asks" },
+      handler: async (_args, ctx) => {
+        await ctx.continueAsTask();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return { content: [{ type: "text", text: "done" }] };
+      },
+    });
+    gamma = createMcpEndpoint({ info: { name: "gamma", version: "1" }, contents: { tools: [later] } }, env, { tasks: { store: db.store, settings: { ...settings, maxWorkingPerOwner: 1 } } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the first task's run ends before the pool
+    await db?.close();
+  });
+
+  it("is the documented -32000 with data.taskLimit, not a tool error", async () => {
+    const first = await ask(gamma, "tools/call", "later", { name: "later", arguments: {} });
+    expect(first.result).toMatchObject({ resultType: "task" });
+    const second = await ask(gamma, "tools/call", "later", { name: "later", arguments: {} });
+    expect(second.error, JSON.stringify(second)).toMatchObject({ code: -32000, data: { taskLimit: "working", limit: 1 } });
+  });
+});
+

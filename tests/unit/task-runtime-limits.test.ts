@@ -138,3 +138,71 @@ describe("questions a task asks", () => {
     expect(second).toMatchObject({ message: expect.stringMatching(/asked twice under the input key "name"/) });
   });
 });
+
+// Outside probe (2026-11-29): an outcome quoting the caller's argument key "a\u0000b" could not be
+// stored (jsonb), so the task stayed working until its lease read it as a dead instance's; a result
+// over the size bound was audited as "ok"; and every tasks/result waiter polled the store itself.
+describe("how a task's ending is written, and heard", () => {
+  it("an outcome holding a NUL or an unpaired surrogate is stored, those characters as U+FFFD", async () => {
+    const runtime = runtimeWith();
+    const who = owner();
+    const completed = await runtime.create(who, "odd", {});
+    runtime.run(completed, async () => ({ status: "completed", result: { content: [{ type: "text", text: "a\u0000b \ud800c" }], structuredContent: { "k\u0000": "\udc00" } } }));
+    const failed = await runtime.create(who, "odd", {});
+    runtime.run(failed, async () => ({ status: "failed", error: { code: -32602, message: "bad key a\u0000b", data: [{ path: ["a\ud800"] }] } }));
+    const [done, refused] = await Promise.all([onSchema.ended(completed.id, who), onSchema.ended(failed.id, who)]);
+    expect(done.status).toBe("completed");
+    expect(done.result).toEqual({ content: [{ type: "text", text: "a\ufffdb \ufffdc" }], structuredContent: { "k\ufffd": "\ufffd" } });
+    expect(refused.status).toBe("failed");
+    expect(refused.error).toEqual({ code: -32602, message: "bad key a\ufffdb", data: [{ path: ["a\ufffd"] }] });
+    expect(refused.statusMessage).toBe("bad key a\ufffdb");
+  });
+
+  it("an ending the store refuses fails the task at once, saying so, and that is the ending heard", async () => {
+    let refusals = 0;
+    const refusing: TaskStore = {
+      ...store,
+      end: (id, ending, condition) => (ending.status === "completed" && refusals++ === 0 ? Promise.reject(new Error("22P05")) : store.end(id, ending, condition)),
+    };
+    const runtime = new TaskRuntime({ store: refusing, settings: base }, SOLO_BUS, new LocalNotificationHub());
+    const who = owner();
+    const record = await runtime.create(who, "odd", {});
+    const heard: TaskEnding[] = [];
+    runtime.run(record, async () => ({ status: "completed", result: { content: [] } }), (ending) => heard.push(ending));
+    const task = await onSchema.ended(record.id, who);
+    expect(task.status).toBe("failed");
+    expect(task.error?.message).toMatch(/its outcome could not be stored/);
+    expect(heard).toEqual([{ status: "failed", error: task.error }]);
+  });
+
+  it("a result over the size bound is heard as the failure it was stored as, not as its handler's success", async () => {
+    const runtime = runtimeWith({ maxResultBytes: 100 });
+    const who = owner();
+    const record = await runtime.create(who, "big", {});
+    const heard: { ending: TaskEnding; cancelled: boolean }[] = [];
+    runtime.run(record, async () => ({ status: "completed", result: { content: [{ type: "text", text: "x".repeat(500) }] } }), (ending, cancelled) => heard.push({ ending, cancelled }));
+    const task = await onSchema.ended(record.id, who);
+    expect(task.status).toBe("failed");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(heard).toEqual([{ ending: { status: "failed", error: task.error }, cancelled: false }]);
+  });
+
+  it("requests waiting for one task's end share one store read per poll on an instance", async () => {
+    let reads = 0;
+    const counting: TaskStore = { ...store, get: (...args) => (reads++, store.get(...args)) };
+    const runtime = new TaskRuntime({ store: counting, settings: base }, SOLO_BUS, new LocalNotificationHub());
+    const who = owner();
+    const record = await runtime.create(who, "slow", {});
+    let finish!: () => void;
+    runtime.run(record, () => new Promise<TaskEnding>((resolve) => (finish = () => resolve({ status: "completed", result: { content: [] } }))));
+    const deadline = Date.now() + 10_000;
+    const waiters = Array.from({ length: 200 }, () => runtime.whenEnded(record.id, who, 50, deadline));
+    await new Promise((r) => setTimeout(r, 500));
+    const whileWaiting = reads;
+    finish();
+    await Promise.all(waiters);
+    // About ten polls in half a second, not two thousand.
+    expect(whileWaiting).toBeLessThan(30);
+    expect((await store.get(record.id, who, new Date()))?.status).toBe("completed");
+  });
+});

@@ -43,7 +43,9 @@ export const legacyTaskResult: MethodHandler = async (env, call) => {
   while (task.status === "working") {
     if (call.scope.aborted) throw new McpError(ErrorCode.InternalError, "The request was cancelled");
     if (Date.now() > deadline) throw new McpError(ErrorCode.InternalError, "The task did not end in time; poll tasks/get");
-    await new Promise((resolve) => setTimeout(resolve, RESULT_POLL_MS));
+    // Waiters on one task share one poll (runtime.ts whenEnded); each reads its task again after it,
+    // through the same checks as the first read.
+    await untilAborted(tasks.whenEnded(task.id, callerTaskOwner(env, call), RESULT_POLL_MS, deadline), call.scope.signal);
     task = await ownTask(env, tasks, call);
   }
   const related = { [RELATED_TASK_META_KEY]: { taskId: task.id } };
@@ -57,6 +59,19 @@ export const legacyTaskResult: MethodHandler = async (env, call) => {
   }
   throw new ProtocolError(ErrorCode.InvalidRequest, "The task was cancelled: it has no result", related);
 };
+
+/** `wait`, or less when `signal` fires first. */
+function untilAborted(wait: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    wait.then(done, done);
+  });
+}
 
 /**
  * A failed task's error data with its related task merged in. Data that is not an object (a

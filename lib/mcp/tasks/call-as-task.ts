@@ -16,7 +16,7 @@ export interface TaskCall {
   run: (scope: CallScope) => Promise<Record<string, unknown>>;
   /** The 2025-11-25 task wire (`{ task }`, no questions to the client) instead of SEP-2663's. */
   legacy?: boolean;
-  /** Told how the task ended (the audit log), after its terminal write was attempted. */
+  /** Told how the task ended (the audit log): the ending written, after the write. */
   ended?: (ending: TaskEnding, cancelled: boolean) => void;
 }
 
@@ -134,13 +134,14 @@ export function callAsTask(runtime: TaskRuntime, request: CallScope, call: TaskC
     let task: { done(ending: TaskEnding): void; fail(thrown: unknown): void } | undefined;
     const continueAsTask = () =>
       (switching ??= runtime.create(call.owner, call.tool, call.args).then((record) => {
-        runtime.run(record, (run) => {
-          switchable.switchTo(taskScopeOf(runtime, request, run, call.legacy === true));
-          return new Promise<TaskEnding>((done, fail) => (task = { done, fail })).catch(failedEnding).then((ending) => {
-            call.ended?.(ending, run.signal.aborted);
-            return ending;
-          });
-        });
+        runtime.run(
+          record,
+          (run) => {
+            switchable.switchTo(taskScopeOf(runtime, request, run, call.legacy === true));
+            return new Promise<TaskEnding>((done, fail) => (task = { done, fail })).catch(failedEnding);
+          },
+          call.ended,
+        );
         resolve(call.legacy ? { task: legacyTask(record) } : createTaskResult(record));
       }));
     const switchable = switchableScope(request, continueAsTask);

@@ -9,6 +9,7 @@ import { detailedTask } from "./wire";
 import { ProgressWriter } from "./progress-writer";
 import { ToolTimeout } from "../runtime/tool-timeout";
 import { REQUIRED_CLIENT_CAPABILITY } from "../protocol/client-capabilities";
+import { ProtocolError } from "../protocol/protocol-error";
 
 /** Tunables (env: docs/configuration.md). */
 export interface TaskSettings {
@@ -107,6 +108,8 @@ export interface TaskRun {
  */
 export class TaskRuntime {
   private readonly running = new Map<string, AbortController>();
+  /** whenEnded's one poll per task being waited for on this instance, by owner and id. */
+  private readonly waits = new Map<string, Promise<void>>();
   private lastSweep = 0;
 
   constructor(
@@ -150,9 +153,11 @@ export class TaskRuntime {
 
   /**
    * Run `work` for a created task after the response: heartbeat, time limit, cancellation, and
-   * the one terminal write of how it ended.
+   * the one terminal write of how it ended. `ended` hears that ending as it was written (a result
+   * over the size bound is a failure; an outcome the store refused, the failure written instead),
+   * and whether the run was cancelled.
    */
-  run(record: TaskRecord, work: (run: TaskRun) => Promise<TaskEnding>): void {
+  run(record: TaskRecord, work: (run: TaskRun) => Promise<TaskEnding>, ended?: (ending: TaskEnding, cancelled: boolean) => void): void {
     const { store, settings } = this.adapters;
     const controller = new AbortController();
     this.running.set(record.id, controller);
@@ -205,8 +210,14 @@ export class TaskRuntime {
         // The last progress the handler reported is stored before the task ends (the guard on a
         // progress write drops it once the task is no longer working).
         await progress.settled();
-        if (await store.end(record.id, ending, {})) this.announce(record.id, record.owner);
-        else if (controller.signal.aborted) await store.runStopped(record.id, CANCELLED_AND_STOPPED);
+        const written = await this.end(record, ending);
+        if (!written && controller.signal.aborted) await store.runStopped(record.id, CANCELLED_AND_STOPPED);
+        try {
+          // Ended elsewhere first (a cancel): the run's own ending, which `cancelled` qualifies.
+          ended?.(written ?? ending, controller.signal.aborted);
+        } catch (thrown) {
+          logUnexpected("task ended", thrown);
+        }
       })
       .catch((thrown: unknown) => logUnexpected("task end", thrown))
       .finally(() => {
@@ -217,6 +228,27 @@ export class TaskRuntime {
       })
       .then(() => undefined);
     if (this.adapters.runAfterResponse) this.adapters.runAfterResponse(() => finished);
+  }
+
+  /**
+   * The terminal write, and the ending written (undefined: the task had ended already). An ending
+   * the store refuses is not left unwritten, the task `working` until its lease reads it as a dead
+   * instance's: it fails with a message that says so.
+   */
+  private async end(record: TaskRecord, ending: TaskEnding): Promise<TaskEnding | undefined> {
+    const { store } = this.adapters;
+    let written = ending;
+    let ended: boolean;
+    try {
+      ended = await store.end(record.id, ending, {});
+    } catch (thrown) {
+      logUnexpected("task end", thrown);
+      written = { status: "failed", error: { code: ErrorCode.InternalError, message: "The task ended, but its outcome could not be stored. Start it again." } };
+      ended = await store.end(record.id, written, {});
+    }
+    if (!ended) return undefined;
+    this.announce(record.id, record.owner);
+    return written;
   }
 
   /** The owner's task; a working task whose lease ran out is failed here, by whoever reads it first. */
@@ -238,6 +270,31 @@ export class TaskRuntime {
   async stillWorking(taskIds: readonly string[], owner: string): Promise<string[]> {
     const tasks = await Promise.all(taskIds.map((id) => this.get(id, owner)));
     return taskIds.filter((_id, i) => tasks[i]?.status === "working");
+  }
+
+  /**
+   * Resolves once the owner's task is no longer working (or is gone), or at `deadline`, from one
+   * store read every `pollMs` on this instance however many requests wait for it: each waiter
+   * polling on its own cost five statements a second, and a few hundred tasks/result on one task
+   * made the database run 2,500 a second (outside probe, 2026-11-29).
+   */
+  whenEnded(id: string, owner: string, pollMs: number, deadline: number): Promise<void> {
+    const key = `${owner}\n${id}`;
+    const shared = this.waits.get(key);
+    if (shared) return shared;
+    const poll = (async () => {
+      try {
+        for (;;) {
+          await new Promise((resolve) => setTimeout(resolve, pollMs));
+          const task = await this.get(id, owner);
+          if (!task || task.status !== "working" || Date.now() >= deadline) return;
+        }
+      } finally {
+        this.waits.delete(key);
+      }
+    })();
+    this.waits.set(key, poll);
+    return poll;
   }
 
   /** tasks/update: false when the owner has no such task. */
@@ -307,9 +364,13 @@ export class TaskRuntime {
   }
 }
 
-/** The documented refusal when an owner has too many tasks (docs/tasks.md §limits). */
+/**
+ * The documented refusal when an owner has too many tasks (docs/tasks.md §limits): a JSON-RPC
+ * error, also when a handler's ctx.continueAsTask() meets it (`taskStarts: "when_handler_asks"`),
+ * where an McpError would be folded into an isError result (outside probe, 2026-11-29).
+ */
 export function taskLimit(kind: "working" | "stored", limit: number): McpError {
-  return new McpError(
+  return new ProtocolError(
     ErrorCode.RateLimited,
     kind === "working"
       ? `Too many running tasks: at most ${limit} per caller; wait for one to finish or cancel one`
