@@ -12,21 +12,41 @@ export interface WindowCounts {
   resetAt: number;
 }
 
+/** Counters kept before newcomers share one (below); twice as many before old windows are swept regardless. */
 const MAX_KEYS = 100_000;
+
+/**
+ * Where callers seen for the first time while the table is full are counted, together, per budget.
+ * No caller key has a control character in it (policy/rate-limit.ts callerKey).
+ */
+const NEWCOMERS = "\u0001newcomers";
 
 export class MemoryWindows {
   private readonly counts = new Map<string, number>();
+  /** The window of the last sweep: a second one in the same window would find nothing to drop. */
+  private swept = Number.NaN;
+
+  constructor(private readonly maxKeys = MAX_KEYS) {}
 
   take(budget: Budget, caller: string, now = Date.now()): WindowCounts {
     const window = Math.floor(now / budget.windowMs);
     const key = `${budget.name}\u0000${caller}\u0000${window}`;
-    const previous = this.counts.get(`${budget.name}\u0000${caller}\u0000${window - 1}`) ?? 0;
+    const previousKey = `${budget.name}\u0000${caller}\u0000${window - 1}`;
+    if (this.counts.size >= this.maxKeys && caller !== NEWCOMERS && !this.counts.has(key) && !this.counts.has(previousKey)) {
+      this.sweep(now, budget.windowMs);
+      // Still full: this caller is new, and counts with every other newcomer until windows age
+      // out. Clearing the table instead, as it once did, gave every caller a fresh budget: fifty
+      // thousand IPv6 /64s from one host reset a signed-in user's spent one (outside probe, 2026-11-29).
+      if (this.counts.size >= this.maxKeys) return this.take(budget, NEWCOMERS, now);
+    }
+    const previous = this.counts.get(previousKey) ?? 0;
     const current = this.counts.get(key) ?? 0;
     const overlap = 1 - (now % budget.windowMs) / budget.windowMs;
     const used = Math.floor(previous * overlap) + current;
     const resetAt = (window + 1) * budget.windowMs;
     if (used >= budget.limit) return { allowed: false, remaining: 0, resetAt };
-    if (this.counts.size >= MAX_KEYS) this.sweep(now, budget.windowMs);
+    // Known callers go on counting past maxKeys (one key each per window); stale windows go at twice it.
+    if (this.counts.size >= 2 * this.maxKeys) this.sweep(now, budget.windowMs);
     this.counts.set(key, current + 1);
     return { allowed: true, remaining: budget.limit - used - 1, resetAt };
   }
@@ -38,14 +58,23 @@ export class MemoryWindows {
     if (current > 0) this.counts.set(key, current - 1);
   }
 
-  /** Drop windows older than the previous one; at worst, everything (a fresh start, never a leak). */
+  /** How many counters are kept (tests). */
+  get size(): number {
+    return this.counts.size;
+  }
+
+  /**
+   * Drop windows older than the previous one, at most once a window: a flood of newcomers into a
+   * full table must not cost a walk of it each.
+   */
   private sweep(now: number, windowMs: number): void {
     const oldest = Math.floor(now / windowMs) - 1;
+    if (oldest === this.swept) return;
+    this.swept = oldest;
     for (const key of this.counts.keys()) {
       const window = Number(key.slice(key.lastIndexOf("\u0000") + 1));
       if (window < oldest) this.counts.delete(key);
     }
-    if (this.counts.size >= MAX_KEYS) this.counts.clear();
   }
 }
 
