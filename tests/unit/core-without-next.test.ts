@@ -63,6 +63,17 @@ describe("the MCP core mounted without Next.js", () => {
     expect(JSON.parse(body.result.content[0]?.text ?? "null")).toEqual({ n: 1, unit: "items" });
   });
 
+  // Outside probe (2026-11-29): a handler typed loosely that returned nothing answered -32603
+  // "Cannot read properties of undefined".
+  it("answers a handler that returns no result with -32603 naming the tool", async () => {
+    const silent = defineTool({ name: "silent", description: "Returns nothing", input: z.object({}), handler: (() => undefined) as unknown as typeof echo.handler });
+    const env = loadEnv({ MCP_SESSION_MODE: "stateless", MCP_LOG_REQUESTS: "0" });
+    const core = createMcpEndpoint({ info: { name: "t", version: "1" }, contents: { tools: [silent] } }, env);
+    const res = await core.handle(rpc({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "silent", arguments: {} } }));
+    const body = (await res.json()) as { error: { code: number; message: string } };
+    expect(body.error).toMatchObject({ code: -32603, message: expect.stringContaining("Tool silent returned undefined instead of a result with a content array") });
+  });
+
   it("reports zod issue paths for bad arguments", async () => {
     const res = await endpoint().handle(rpc({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: 5 } } }));
     const body = (await res.json()) as { error: { code: number; data: { path: unknown[] }[] } };

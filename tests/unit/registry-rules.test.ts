@@ -202,3 +202,12 @@ describe("registration refuses URIs that are not absolute and names that are emp
     expect(build).toThrow(message);
   });
 });
+
+// Outside probe (2026-11-29), building another app on the core: a prompt's arguments given as
+// something other than a z.object failed with "Cannot convert undefined or null to object".
+describe("a prompt's arguments", () => {
+  it("that are not a z.object are refused naming the prompt", () => {
+    const loose = { ...prompt("brief"), arguments: z.string() } as unknown as ReturnType<typeof prompt>;
+    expect(() => new Registry({ prompts: [loose] })).toThrow("Prompt brief: its arguments must be a z.object of string fields");
+  });
+});

@@ -93,6 +93,11 @@ function finishedResult(tool: CompiledTool, result: CallToolResult, version: str
 }
 
 function checkedResult(tool: CompiledTool, result: CallToolResult): Record<string, unknown> {
+  // A handler typed loosely (plain JavaScript, a cast) may return anything: say what, as for a
+  // mismatched outputSchema below, not "Cannot read properties of undefined" (outside probe).
+  if (typeof result !== "object" || result === null || !Array.isArray(result.content)) {
+    throw McpError.internal(`Tool ${tool.definition.name} returned ${result === null ? "null" : typeof result === "object" ? "an object without a content array" : typeof result} instead of a result with a content array`);
+  }
   let structuredContent = result.structuredContent;
   // An output schema describes successful results (server/tools §output schema); an isError
   // result's structuredContent is the error envelope instead (tool-error.ts).

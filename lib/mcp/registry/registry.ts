@@ -107,6 +107,9 @@ function compileTool(def: ToolDefinition, tokenRequired: boolean, given: Publish
 
 function promptArguments(def: PromptDefinition): Record<string, unknown>[] | undefined {
   if (!def.arguments) return undefined;
+  // Typed as a z.object, but a JavaScript caller (or a cast) can hand anything: name the prompt.
+  const shape = (def.arguments as { shape?: unknown }).shape;
+  if (typeof shape !== "object" || shape === null) throw new Error(`Prompt ${def.name}: its arguments must be a z.object of string fields (server/prompts)`);
   return Object.entries(def.arguments.shape).map(([name, schema]) =>
     compact({
       name,

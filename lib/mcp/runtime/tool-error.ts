@@ -12,7 +12,7 @@ export const TOOL_ERROR_CODES = {
   not_found: "No such record for this caller (another user's record is answered the same way)",
   confirmation_required: "The call needs the user's explicit confirmation first",
   too_large: "The result would be too large; narrow the request",
-  quota_exceeded: "The account already keeps as much as one account may (records in all, or under one parent record); delete some first",
+  quota_exceeded: "The account already keeps as much as one account may; delete some first",
   unavailable: "A service the tool needs is down for now; retry later",
   timeout: "The tool did not finish in time and was stopped",
   client_request_failed: "A question to the client failed: a capability it lacks, a decline, no answer in time",
@@ -27,7 +27,7 @@ const CODES = Object.keys(TOOL_ERROR_CODES) as [ToolErrorCode, ...ToolErrorCode[
 /** The structuredContent of every isError result. */
 export const ToolErrorContent = z.strictObject({
   error: z.strictObject({
-    code: z.enum(CODES).describe("What kind of failure (docs/errors.md)"),
+    code: z.enum(CODES).describe("What kind of failure"),
     id: z.string().describe("A reference for this failure, as the server log names it"),
     message: z.string().describe("What went wrong, written for the model"),
   }),
