@@ -2,7 +2,8 @@
 import { resolveAuthSettings } from "@/lib/auth/auth-settings";
 import { createResourceServer, type ResourceServer } from "@/lib/auth/resource-server";
 import { loadEnv, type Env } from "@/lib/config/env";
-import { createMcpEndpoint, type McpEndpoint } from "@/lib/mcp";
+import { onProcessShutdown } from "@/lib/http/process-shutdown";
+import { createMcpEndpoint, endLongLivedStreams, type McpEndpoint } from "@/lib/mcp";
 import { createRequestLimiter } from "@/lib/ratelimit/create-limiter";
 import { limiterSettingsOf } from "@/lib/ratelimit/settings";
 import { NOTES_SCOPES, notesContents } from "./notes";
@@ -34,5 +35,9 @@ export function notesResourceServer(): ResourceServer {
 }
 
 export function notesEndpoint(): McpEndpoint {
-  return (endpoint ??= createNotesEndpoint(loadEnv(), notesResourceServer()));
+  if (endpoint) return endpoint;
+  endpoint = createNotesEndpoint(loadEnv(), notesResourceServer());
+  // On SIGTERM, end the open event streams (GET streams, listens) so the server can exit: they never end by themselves.
+  onProcessShutdown(endLongLivedStreams);
+  return endpoint;
 }

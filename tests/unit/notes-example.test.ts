@@ -1,4 +1,5 @@
 import { SignJWT } from "jose";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -101,4 +102,15 @@ describe("the notes example of docs/reusing-the-core.md", () => {
     const listed = await call(3, "tools/call", { name: "list_notes", arguments: {} }, "list_notes");
     expect(listed.result).toMatchObject({ content: [{ type: "text", text: "#1: call mum" }], structuredContent: { notes: [{ id: 1, text: "call mum" }] } });
   });
+
+  // Outside probe (2026-11-29): an endpoint built like the example kept a listen stream open past
+  // SIGTERM (only WorldCrafter's route registered the shutdown), so the server could not exit.
+  it("ends its open streams when the process is told to stop, as its route builds it", async () => {
+    const out = execFileSync(process.execPath, [join(ROOT, "tests/support/notes-shutdown-child.mjs"), await tokenFor(NOTES_URL, "dora")], {
+      env: { ...process.env, MCP_RESOURCE_URL: "https://app.example/api/mcp", MCP_AUTH_ISSUER: ISSUER, MCP_AUTH_HS256_SECRET: SECRET, MCP_AUTH_MODE: "required", MCP_LOG_REQUESTS: "0", MCP_RATE_LIMITS: "0" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(out.trim().split("\n").at(-1)).toBe("ended");
+  }, 40_000);
 });
