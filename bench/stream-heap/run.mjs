@@ -27,7 +27,7 @@ import { STREAMS_ENV } from "../servers/streams-env.mjs";
 const code = await reexecOnNode24(fileURLToPath(import.meta.url));
 if (code !== undefined) process.exit(code);
 
-/** The idle-streams cell's floor: a bare route handler holding an SSE response open (lib/http/bench-ceiling.ts). */
+/** The idle-streams cell's floor: a bare route handler holding an SSE response open (lib/bench/ceiling-routes.ts). */
 const FLOOR_STREAM_PATH = "/api/ceiling/stream";
 const N = envNumber("BENCH_HEAP_STREAMS", 2000, { min: 10, integer: true });
 const WAVE = 64;

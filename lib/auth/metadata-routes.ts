@@ -1,7 +1,7 @@
 import { loadEnv, type Env } from "../config/env";
 import { metadataNotFound, metadataPreflight, metadataResponse, metadataUnavailable } from "../http/metadata-response";
 import { originPolicyOf } from "../http/origin-guard";
-import { logUnexpected } from "../mcp/runtime/request-log";
+import { logUnexpected } from "../log/operator-log";
 import { signInUnavailable } from "./auth-settings";
 import type { ResourceServer } from "./resource-server";
 

@@ -1,5 +1,5 @@
 import type { Redis as IORedis, RedisOptions } from "ioredis";
-import { logWarning } from "../mcp/runtime/request-log";
+import { logWarning } from "../log/operator-log";
 
 /**
  * Replacing a Redis connection that has gone silent while its socket stays open: a failover, or a

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { JsonRpcId } from "../jsonrpc";
 import { INSTANCE_ID, storeUnavailable, type Cluster, type ClusterBus, type ClusterMessage, type LoggedStreamEvent, type LoggedStreamId, type StreamLog, type ToolSwitches } from "../mcp/cluster/cluster";
-import { logUnexpected } from "../mcp/runtime/request-log";
+import { logUnexpected } from "../log/operator-log";
 import type { SessionRecord, SessionStore } from "../mcp/transport/session-store";
 import type { SpentStateStore } from "../mcp/transport/stateless/request-state";
 import type { RedisPort } from "./redis-port";

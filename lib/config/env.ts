@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isAddressOrRange } from "./address-range";
-import { isExactHttpsOrigin } from "../http/https-origin";
+import { isExactHttpsOrigin } from "./https-origin";
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_ADDRESS_LIMIT, parseConnectionCap } from "./connection-cap-default.mjs";
 
 /**

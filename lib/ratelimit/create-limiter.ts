@@ -1,5 +1,5 @@
 import { limiterUnavailable, type RateLimitCall, type RateLimitDecision, type RequestLimiter } from "../mcp/policy/rate-limit";
-import { logUnexpected } from "../mcp/runtime/request-log";
+import { logUnexpected } from "../log/operator-log";
 import { budgetsOf, type Budget } from "./budgets";
 import type { LimiterSettings } from "./settings";
 import { memoryStore, storeOnFirstUse, type Store } from "./store";

@@ -1,7 +1,7 @@
 import { Ratelimit, type Duration } from "@upstash/ratelimit";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { sharedIoredis } from "../cluster/ioredis-connection";
-import { logUnexpected } from "../mcp/runtime/request-log";
+import { logUnexpected } from "../log/operator-log";
 import type { Budget } from "./budgets";
 import type { LimiterSettings } from "./settings";
 import { PlainRedisScripts } from "./plain-redis";

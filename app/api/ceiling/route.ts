@@ -1,6 +1,6 @@
 // The framework's ceiling for benchmarks: a bare route returning a fixed JSON body. Only with
-// MCP_BENCH_ROUTES=1 (lib/http/bench-ceiling.ts); otherwise 404.
-import { ceiling } from "@/lib/http/bench-ceiling";
+// MCP_BENCH_ROUTES=1 (lib/bench/ceiling-routes.ts); otherwise 404.
+import { ceiling } from "@/lib/bench/ceiling-routes";
 import { routeMethods } from "@/lib/http/route-methods";
 
 export const runtime = "nodejs";

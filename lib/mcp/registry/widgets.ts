@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Meta } from "../protocol/types";
 import type { ResourceDefinition } from "./definitions";
 import type { ToolUi, ToolVisibility, WidgetDefinition } from "./widget-definition";
-import { isExactHttpsOrigin } from "../../http/https-origin";
+import { isExactHttpsOrigin } from "../../config/https-origin";
 
 /**
  * One definition of a widget and of how a tool uses it, published in both hosts' vocabularies

@@ -53,12 +53,4 @@ export function unexpectedFailureText(reference: string): string {
   return `Internal error (reference ${reference}); the server log has the details.`;
 }
 
-/** Something the operator should know that is not a failure of a request (a connection replaced). */
-export function logWarning(where: string, detail: string): void {
-  process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), level: "warn", where, detail })}\n`);
-}
-
-export function logUnexpected(where: string, thrown: unknown): void {
-  const detail = thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown);
-  process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), level: "error", where, detail })}\n`);
-}
+export { logUnexpected, logWarning } from "../../log/operator-log";

@@ -1,4 +1,4 @@
-import { logUnexpected } from "../../mcp/runtime/request-log";
+import { logUnexpected } from "../../log/operator-log";
 import type { AuditRow } from "./tool-call-audit";
 
 /**

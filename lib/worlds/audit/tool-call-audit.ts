@@ -1,6 +1,6 @@
 import { hash } from "node:crypto";
 import type { ToolCallObserver, ToolCallRecord } from "../../mcp";
-import { logUnexpected } from "../../mcp/runtime/request-log";
+import { logUnexpected } from "../../log/operator-log";
 import { subjectOf } from "../owner";
 
 /**

@@ -1,5 +1,5 @@
 import { loadEnv } from "../../config/env";
-import { logUnexpected } from "../../mcp/runtime/request-log";
+import { logUnexpected } from "../../log/operator-log";
 import { McpError } from "../../jsonrpc";
 import { spendOne, subjectKey, type RequestLimiter } from "../../mcp/policy/rate-limit";
 import { worldcrafterLimiter } from "../request-limiter";

@@ -1,9 +1,9 @@
 // The Redis rows' measured floor: the bare route reading its body, then one tools/call budget
 // spent through the limiter this server's configuration builds (in process, or in Redis by
 // REDIS_URL / Upstash), then a fixed answer. Only with MCP_BENCH_ROUTES=1 and MCP_RATE_LIMITS on
-// (lib/http/bench-ceiling.ts); otherwise 404.
+// (lib/bench/ceiling-routes.ts); otherwise 404.
 import { loadEnv } from "@/lib/config/env";
-import { ceilingLimited } from "@/lib/http/bench-ceiling";
+import { ceilingLimited } from "@/lib/bench/ceiling-routes";
 import { routeMethods } from "@/lib/http/route-methods";
 import type { RequestLimiter } from "@/lib/mcp/policy/rate-limit";
 import { createRequestLimiter } from "@/lib/ratelimit/create-limiter";

@@ -1,7 +1,7 @@
 // A second benchmark ceiling: the bare route plus reading the request body, which any JSON-RPC
 // endpoint must do. The gap between the two ceilings is the framework's body-reading cost.
-// Only with MCP_BENCH_ROUTES=1, and bounded by MCP_MAX_BODY_BYTES (lib/http/bench-ceiling.ts).
-import { ceilingReadBody } from "@/lib/http/bench-ceiling";
+// Only with MCP_BENCH_ROUTES=1, and bounded by MCP_MAX_BODY_BYTES (lib/bench/ceiling-routes.ts).
+import { ceilingReadBody } from "@/lib/bench/ceiling-routes";
 import { routeMethods } from "@/lib/http/route-methods";
 
 export const runtime = "nodejs";

@@ -1,9 +1,9 @@
 // get_world's measured floor: the bare route reading its body, then get_world's one statement
 // (the world card, lib/worlds/data/worlds.ts) for the development subject, answered as JSON. The
 // world is named by the X-Bench-World header, so the body is read and never parsed; no token, no
-// MCP. Only with MCP_BENCH_ROUTES=1 (lib/http/bench-ceiling.ts); otherwise 404, as is an unknown world.
+// MCP. Only with MCP_BENCH_ROUTES=1 (lib/bench/ceiling-routes.ts); otherwise 404, as is an unknown world.
 import { DEV_SUBJECT } from "@/lib/authorization-server/key-file";
-import { ceilingLoaded } from "@/lib/http/bench-ceiling";
+import { ceilingLoaded } from "@/lib/bench/ceiling-routes";
 import { routeMethods } from "@/lib/http/route-methods";
 import { NotFoundError } from "@/lib/worlds/data/errors";
 import { getWorldCard } from "@/lib/worlds/data/worlds";

@@ -1,6 +1,6 @@
 // The benchmark's floor for idle streams: the bare route holding an SSE response open, with
-// keep-alives, and nothing else. Only with MCP_BENCH_ROUTES=1 (lib/http/bench-ceiling.ts); otherwise 404.
-import { ceilingStream } from "@/lib/http/bench-ceiling";
+// keep-alives, and nothing else. Only with MCP_BENCH_ROUTES=1 (lib/bench/ceiling-routes.ts); otherwise 404.
+import { ceilingStream } from "@/lib/bench/ceiling-routes";
 import { routeMethods } from "@/lib/http/route-methods";
 
 export const runtime = "nodejs";

@@ -1,7 +1,7 @@
 // The benchmark's like-for-like floor for tools/list: the bare route plus reading the body, then
 // the bytes of an anonymous 2026-07-28 tools/list page (recorded once from the MCP endpoint, then
-// replayed). Only with MCP_BENCH_ROUTES=1 (lib/http/bench-ceiling.ts); otherwise 404.
-import { ceilingReplay } from "@/lib/http/bench-ceiling";
+// replayed). Only with MCP_BENCH_ROUTES=1 (lib/bench/ceiling-routes.ts); otherwise 404.
+import { ceilingReplay } from "@/lib/bench/ceiling-routes";
 import { routeMethods } from "@/lib/http/route-methods";
 import { Header } from "@/lib/mcp/protocol/http-headers";
 import { MetaKey } from "@/lib/mcp/protocol/meta-keys";

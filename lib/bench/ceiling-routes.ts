@@ -1,5 +1,5 @@
 import { loadEnv } from "../config/env";
-import { readBodyLimited } from "./read-body";
+import { readBodyLimited } from "../http/read-body";
 import { McpError } from "../jsonrpc";
 import { rateLimitExceeded, type RateLimitDecision, type RequestLimiter } from "../mcp/policy/rate-limit";
 
