@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ElicitAnswerMisfit, elicitAnswerCheck } from "../../lib/mcp/runtime/elicit-answer";
-import type { ElicitFormParams } from "../../lib/mcp/runtime/client-requests";
+import { ElicitResultSchema, type ElicitFormParams } from "../../lib/mcp/runtime/client-requests";
 
 /**
  * An accepted form answer is checked against the form asked (client/elicitation §security), and a
@@ -18,7 +18,8 @@ describe("elicitAnswerCheck", () => {
   });
 
   it("refuses an accepted answer that does not fit: -32602 naming the field", () => {
-    for (const content of [{}, { confirm: "yes" }, { confirm: true, note: "too long" }, { confirm: true, note: "bell\u0007" }]) {
+    const contents: Record<string, string | boolean>[] = [{}, { confirm: "yes" }, { confirm: true, note: "too long" }, { confirm: true, note: "bell\u0007" }];
+    for (const content of contents) {
       let thrown: unknown;
       try {
         confirm({ action: "accept", content });
@@ -29,6 +30,16 @@ describe("elicitAnswerCheck", () => {
       expect((thrown as ElicitAnswerMisfit).code).toBe(-32602);
       expect((thrown as ElicitAnswerMisfit).message).toMatch(/does not fit the requested schema: (confirm|note): /);
     }
+  });
+
+  // Outside probe (2026-11-29): a field the form never asked for reached the handler as sent.
+  it("drops fields the form did not ask for", () => {
+    expect(confirm({ action: "accept", content: { confirm: true, extra: "x", more: ["a"] } })).toEqual({ action: "accept", content: { confirm: true } });
+  });
+
+  it("an answer's values are flat: a nested object is not an answer (client/elicitation)", () => {
+    expect(ElicitResultSchema.safeParse({ action: "accept", content: { name: "x", extra: { deep: 1 } } }).success).toBe(false);
+    expect(ElicitResultSchema.safeParse({ action: "accept", content: { name: "x", n: 2, ok: false, tags: ["a", "b"] } }).success).toBe(true);
   });
 
   it("a form that cannot be checked (a pattern that is not a regular expression) throws before anything is asked", () => {

@@ -20,9 +20,12 @@ export interface ElicitUrlParams {
 
 export type ElicitParams = ElicitFormParams | ElicitUrlParams;
 
+/** client/elicitation: an answer's values are flat, primitives or (a multi-select) arrays of strings. */
+const ElicitValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+
 export const ElicitResultSchema = z.looseObject({
   action: z.enum(["accept", "decline", "cancel"]),
-  content: z.record(z.string(), z.unknown()).optional(),
+  content: z.record(z.string(), ElicitValue).optional(),
 });
 export type ElicitResult = z.infer<typeof ElicitResultSchema>;
 

@@ -29,11 +29,16 @@ const noCheck: ElicitAnswerCheck = (answer) => answer;
 export function elicitAnswerCheck(params: ElicitParams): ElicitAnswerCheck {
   if (params.mode === "url") return noCheck;
   const schema = schemaOf(params.requestedSchema);
+  const asked = new Set(Object.keys((params.requestedSchema as { properties?: object }).properties ?? {}));
   return (answer) => {
     if (answer.action !== "accept") return answer;
     const checked = checkArguments(schema, answer.content ?? {});
-    if (checked.success) return answer;
-    throw new ElicitAnswerMisfit(checked.issues);
+    if (!checked.success) throw new ElicitAnswerMisfit(checked.issues);
+    // Fields the form did not ask for are dropped: the handler reads the form it sent, nothing
+    // a client added beside it (outside probe, 2026-11-29: an unasked nested object came through).
+    const content = answer.content ?? {};
+    if (Object.keys(content).every((key) => asked.has(key))) return answer;
+    return { ...answer, content: Object.fromEntries(Object.entries(content).filter(([key]) => asked.has(key))) };
   };
 }
 
