@@ -34,8 +34,12 @@ export function signInAttempts(settings: AuthServerSettings, counter: RequestCou
           matcher: (ctx) => ctx.path === SIGN_IN,
           handler: createAuthMiddleware(async (ctx) => {
             const key = accountKey(ctx.body);
-            if (key && (await counter.count(key, window)).count > settings.signIn.attemptsPerAccount) {
-              throw new APIError("TOO_MANY_REQUESTS", { message: "Too many sign-in attempts for this account: wait a few minutes and try again.", code: "TOO_MANY_ATTEMPTS" });
+            if (!key) return;
+            const counted = await counter.count(key, window);
+            if (counted.count > settings.signIn.attemptsPerAccount) {
+              // Retry-After as on the per-address 429s (RFC 9110 §10.2.3): when the window ends.
+              const retryAfter = String(Math.max(1, Math.ceil(counted.msLeft / 1000)));
+              throw new APIError("TOO_MANY_REQUESTS", { message: "Too many sign-in attempts for this account: wait a few minutes and try again.", code: "TOO_MANY_ATTEMPTS" }, { "Retry-After": retryAfter });
             }
           }),
         },

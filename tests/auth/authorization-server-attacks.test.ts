@@ -288,6 +288,9 @@ describe("authorization server attack matrix", () => {
       // Even the right password waits out the window: the account is what is limited.
       const right = await fetch(api("/sign-in/email"), { method: "POST", headers: { origin: as.origin, "content-type": "application/json" }, body: JSON.stringify({ email: person.email, password: person.password }) });
       expect(right.status).toBe(429);
+      // The account's limit, saying when to come back, as the per-address 429s do (outside probe: no Retry-After).
+      expect(((await right.json()) as { code?: string }).code).toBe("TOO_MANY_ATTEMPTS");
+      expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
     });
     // Outside review (2026-11-28): every sign-in was counted, so the eleventh correct one in a
     // window (MCP_AUTH_SIGN_IN_ATTEMPTS, "failed sign-ins per account") was refused 429.

@@ -618,6 +618,9 @@ describe("budgets shared by two instances through REDIS_URL", () => {
     }));
     const res = await fetch(`${serverA.url}/api/mcp`, { method: "POST", headers: session, body: JSON.stringify(batch), signal: AbortSignal.timeout(15_000) });
     expect(res.status).toBe(200);
+    // The batch's answer carries the headers of the budget it spent down (outside probe: none).
+    expect(res.headers.get("ratelimit-limit")).toBe(String(TOOLS_CALL_LIMIT));
+    expect(res.headers.get("ratelimit-remaining")).toBe("0");
     const text = await res.text();
     const sse = (res.headers.get("content-type") ?? "").startsWith("text/event-stream");
     const parsed: unknown = sse ? sseMessages(text).flatMap((m) => (Array.isArray(m) ? m : [m])) : JSON.parse(text);

@@ -67,9 +67,13 @@ export function giveBackAhead(limiter: RequestLimiter, ahead: CheckAhead): void 
 /**
  * Every request spends its budgets (seed 001 §rate limiting): alone, a refusal is the HTTP
  * answer (429 with Retry-After); inside a 2025-03-26 batch, it is that message's error. A
- * single request's answer carries its RateLimit-* headers; `ahead`: its check, already started.
+ * single request's answer carries its RateLimit-* headers, a batch's those of the budget with the
+ * least left; `ahead`: its check, already started.
  */
 export async function spendBudgets(registry: Registry, caller: string, slots: Slot[], batch: boolean, headers: Record<string, string>, limiter: RequestLimiter, ahead?: CheckAhead): Promise<void> {
+  // A batch's answer carries the headers of its tightest budget: the one the client meets first
+  // (outside probe, 2026-11-29: a batch's answer carried none).
+  let tightest: RateLimitDecision | undefined;
   await Promise.all(
     slots.map(async (slot, index) => {
       if (slot.kind !== "request") return;
@@ -82,6 +86,8 @@ export async function spendBudgets(registry: Registry, caller: string, slots: Sl
         return;
       }
       if (!batch) Object.assign(headers, rateLimitHeaders(decision));
+      else if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
     }),
   );
+  if (tightest) Object.assign(headers, rateLimitHeaders(tightest));
 }
