@@ -36,7 +36,8 @@ export async function recordPage(kindText: string, idSegment: string, headers: H
   const session = await (await state.server.auth()).api.getSession({ headers });
   if (!session) return { kind: "sign_in", location: `${AuthPage.SignIn}?${RETURN_TO}=${encodeURIComponent(recordPath(kindText, id))}` };
   try {
-    return { kind: "found", document: await fetchDocument(session.user.id, `${kindText}:${id}`) };
+    // As typed: the page escapes it as HTML and renders no Markdown.
+    return { kind: "found", document: await fetchDocument(session.user.id, `${kindText}:${id}`, "typed") };
   } catch (thrown) {
     // NotFoundError, or an id the parser refuses: a missing record, whoever asks.
     if (thrown instanceof DomainError) return { kind: "not_found" };

@@ -79,7 +79,10 @@ describe.each(ERAS)("in %s", (era) => {
   // Outside probe (2026-11-29): only `](` and `]:` links were defused. An autolink
   // (`<javascript:…>`) and raw HTML (`<a href>`, `<img onerror>`) came back live in fetch's text,
   // title and metadata and in search's title and snippet, and marked renders both by default.
-  it("autolinks to other schemes and active raw HTML are defused everywhere; safe autolinks and inert tags stay", async () => {
+  // Verification probe (2026-11-29): keeping "inert" tags and safe autolinks was not safe. A kept
+  // `<p>` opens an HTML block, where a browser reads a kept email autolink
+  // `<img/src='x'/onerror=…//@x.com>` as an image with a handler; so no `<` that opens markup stays.
+  it("every < that could open an autolink or raw HTML is defused, in every field", async () => {
     const server = inject("statefulUrl");
     const client = await eraClient(`${server}/api/mcp`, era, await tokenFor(server, newSubject("angle-links")));
     const call = async (name: string, args: Record<string, unknown>) => {
@@ -88,8 +91,9 @@ describe.each(ERAS)("in %s", (era) => {
       return result!;
     };
     const hostile = 'Qwertle <javascript:alert(1)> <VbScript:msgbox(1)> <a href="javascript:alert(2)">here</a> <img src=x onerror=alert(3)> <script>alert(4)</script> <svg onload=alert(5)> <!-- c -->';
-    const inert = "<b>bold</b> <https://example.org/ok> <keeper@example.org> a < b <3";
-    const world = await call("create_world", { name: "Qwertle <javascript:alert(6)>", theme: "<img src=x onerror=alert(7)>", description: `${hostile}\n\n${inert}` });
+    const blocks = "<p><img/src='x'/onerror=alert`1`//@x.com>\n<p>\n<https://x/onmouseover=\"alert(1)\"/style=\"position:fixed\">\n<b>bold</b> <keeper@example.org>";
+    const plain = "a < b <3 and 2<3";
+    const world = await call("create_world", { name: "Qwertle <javascript:alert(6)>", theme: "<p><img/src='x'/onerror=alert`7`//@x.com>", description: `${hostile}\n\n${blocks}\n\n${plain}` });
     const worldId = (world.structuredContent?.world as { id: string }).id;
     const character = await call("create_character", { worldId, name: "Qwertle <a href=javascript:alert(8)>x</a>", backstory: `${hostile}\n[x]: <javascript:alert(9)>` });
     const characterId = (character.structuredContent?.character as { id: string }).id;
@@ -103,14 +107,16 @@ describe.each(ERAS)("in %s", (era) => {
     expect(searched.results.length).toBeGreaterThanOrEqual(2);
     for (const r of searched.results) texts.push(r.title, r.snippet);
 
-    // A `<` that opens a tag, an autolink, a comment or a declaration, other than the inert ones.
-    const LIVE_ANGLE = /<(?!(?:b|\/b)>|https:\/\/example\.org\/ok>|keeper@example\.org>)[A-Za-z/!?]/i;
+    // A `<` that opens a tag, an autolink, a comment, a declaration or an instruction.
+    const LIVE_ANGLE = /<[A-Za-z/!?]/;
     for (const text of texts) {
       expect(text, text).not.toMatch(LIVE_ANGLE);
       expect(text, text).not.toMatch(LIVE_UNSAFE_LINK);
     }
     const worldText = texts[1] ?? "";
-    expect(worldText).toContain(inert);
+    expect(worldText).toContain(plain);
+    expect(worldText).toContain("&lt;p>&lt;img/src='x'/onerror=alert`1`//@x.com>");
+    expect(worldText).toContain("&lt;b>bold&lt;/b> &lt;keeper@example.org>");
     expect(worldText).toContain("&lt;javascript:alert(1)>");
     expect(worldText).toContain('&lt;a href="javascript:alert(2)">here&lt;/a>');
   });

@@ -22,42 +22,23 @@ const INLINE = /\]\((\s*<?)([^\s)>]*)/g;
 const REFERENCE = /\]:([ \t]*\n?[ \t]*<?)([^\s>]*)/g;
 
 /**
- * Text that starts markup between angle brackets (CommonMark §6.5 autolinks, §6.6 raw HTML, §4.6
- * HTML blocks): `<` before a letter (a tag, an autolink's scheme, an email), `/` (a closing tag),
- * `!` (a comment, a declaration, CDATA) or `?` (a processing instruction).
+ * A `<` that may open markup (CommonMark §6.5 autolinks, §6.6 raw HTML, §4.6 HTML blocks): before
+ * a letter (a tag, an autolink's scheme, an email), `/` (a closing tag), `!` (a comment, a
+ * declaration, CDATA) or `?` (a processing instruction). Every one is written `&lt;`, with no
+ * exception: an inert `<p>` kept as typed opened an HTML block, inside which a browser read a kept
+ * "email autolink" `<img/src='x'/onerror=…//@x.com>` as an image with a handler (verification
+ * probe, 2026-11-29). `&lt;` reads as the `<` that was typed and is never structure.
  */
 const ANGLE = /<(?=[A-Za-z/!?])/g;
 
 /**
- * What may stay after such a `<`: an autolink to http(s) or mailto, an email autolink, or an inert
- * formatting tag with no attributes (`<b>`, `</em>`, `<br/>`), which prose may use and no renderer
- * can turn into a link or a script. Anything else (an `<a href>`, an `<img onerror>`, `<script>`,
- * `<svg>`, `<javascript:…>`, a comment) is defused: a host rendering the text as Markdown, with
- * raw HTML on (marked's default), would make it live (outside probe, 2026-11-29).
- */
-const KEPT_AFTER_ANGLE = new RegExp(
-  [
-    String.raw`(?:https?|mailto):[^\s<>\x00-\x1f]*>`,
-    String.raw`[A-Za-z0-9.!#$%&'*+/=?^_\`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>`,
-    String.raw`\/?(?:b|i|u|s|em|strong|small|mark|sub|sup|code|kbd|del|ins|q|br|hr|p|blockquote|ul|ol|li|h[1-6])\s*\/?>`,
-  ].map((alternative) => `(?:${alternative})`).join("|"),
-  "iy",
-);
-
-function keptAfterAngle(text: string, from: number): boolean {
-  KEPT_AFTER_ANGLE.lastIndex = from;
-  return KEPT_AFTER_ANGLE.test(text);
-}
-
-/**
  * `text` with every link whose destination is not http(s), mailto or relative turned into plain
- * text — inline links, reference definitions, autolinks and links in raw HTML — and every other
- * active HTML (attributes, script-capable elements, comments) written with `&lt;`, which reads as
- * the `<` that was typed but is never structure.
+ * text — inline links and reference definitions — and every `<` that could open an autolink or
+ * raw HTML written `&lt;`.
  */
 export function neutraliseLinks(text: string): string {
   return text
     .replace(INLINE, (whole, gap: string, destination: string) => (safeDestination(destination) ? whole : `]&#40;${gap}${destination}`))
     .replace(REFERENCE, (whole, gap: string, destination: string) => (safeDestination(destination) ? whole : `]&#58;${gap}${destination}`))
-    .replace(ANGLE, (angle: string, offset: number, whole: string) => (keptAfterAngle(whole, offset + 1) ? angle : "&lt;"));
+    .replace(ANGLE, "&lt;");
 }

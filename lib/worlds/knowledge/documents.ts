@@ -14,15 +14,15 @@ import { isRecordKind, recordUrl } from "../record-links";
  * for the same caller, is in fetch's metadata as `resourceUri`.
  *
  * The text is plain text, every field as its owner typed it: the document's full text for the
- * model (seed 002 §company knowledge names no markup), and what the record's page shows in a
- * `<pre>`. It used to escape the name alone as Markdown (`Mont\-St\. Michel`, `&amp;`) beside
+ * model (seed 002 §company knowledge names no markup), and, exactly as typed, what the record's
+ * page shows in a `<pre>` (`typed` below). It used to escape the name alone as Markdown (`Mont\-St\. Michel`, `&amp;`) beside
  * raw fields, which no reader could undo (outside review). One exception: a link whose scheme is
  * not http(s) or mailto is defused as in the export (safe-links.ts, issue 19), since a host may
  * render the text, or the model repeat it, as Markdown. That holds for the whole text and the
  * title, not the prose alone: a name, role or kind is as much Markdown to a renderer, and a link
  * can open in one field and close in the next (outside probe, 2026-11-29). So do the metadata's
- * texts (the world's name and theme), and so do autolinks and raw HTML (`<javascript:…>`,
- * `<a href>`, `<img onerror>`): only inert formatting tags stay as typed (safe-links.ts).
+ * texts (the world's name and theme), and so does every `<` that could open an autolink or raw
+ * HTML (`<javascript:…>`, `<a href>`, `<img onerror>`, even `<p>`: safe-links.ts).
  */
 
 export interface KnowledgeDocument {
@@ -46,14 +46,18 @@ export function urlOf(kind: HitKind, id: string): string {
   return recordUrl(kind, id);
 }
 
-/** A document's title: its name and label, with unsafe links defused as in the text. */
-export function titleOf(name: string, label: string): string {
-  return neutraliseLinks(label ? `${name} (${label})` : name);
-}
+/**
+ * How a document's texts are given: `markdown` for the model and hosts that may render them
+ * (unsafe links and markup defused, above), `typed` for the record's page, which React escapes
+ * as HTML and shows in a `<pre>`: there a defused `&lt;` would be seen as those four characters.
+ */
+export type DocumentTexts = "markdown" | "typed";
 
-/** The lines joined, links defused across all of them (a link may span two fields). */
-function documentText(lines: readonly string[]): string {
-  return neutraliseLinks(lines.join("\n"));
+const textFor = (texts: DocumentTexts, text: string): string => (texts === "markdown" ? neutraliseLinks(text) : text);
+
+/** A document's title: its name and label, with unsafe links defused as in the text. */
+export function titleOf(name: string, label: string, texts: DocumentTexts = "markdown"): string {
+  return textFor(texts, label ? `${name} (${label})` : name);
 }
 
 /** C0 controls and DEL: no record id has one, and PostgreSQL refuses a NUL in any text parameter (22021). */
@@ -74,8 +78,10 @@ function parseDocumentId(documentId: string): { kind: HitKind; id: string } {
   return { kind, id };
 }
 
-export async function fetchDocument(owner: string, documentIdText: string): Promise<KnowledgeDocument> {
+export async function fetchDocument(owner: string, documentIdText: string, texts: DocumentTexts = "markdown"): Promise<KnowledgeDocument> {
   const { kind, id } = parseDocumentId(documentIdText);
+  // The lines joined, links defused across all of them (a link may span two fields).
+  const documentText = (lines: readonly string[]) => textFor(texts, lines.join("\n"));
   const url = urlOf(kind, id);
   if (kind === "world") {
     const w = await getWorldCard(owner, id, 50);
@@ -85,10 +91,10 @@ export async function fetchDocument(owner: string, documentIdText: string): Prom
     lines.push(`Locations (${w._count.locations}): ${w.locations.map((l) => (l.kind ? `${l.name} (${l.kind})` : l.name)).join(", ") || "none"}`);
     return {
       id: documentIdText,
-      title: titleOf(w.name, w.theme),
+      title: titleOf(w.name, w.theme, texts),
       text: documentText(lines),
       url,
-      metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: w.id, theme: neutraliseLinks(w.theme), characters: w._count.characters, locations: w._count.locations, updatedAt: w.updatedAt.toISOString() },
+      metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: w.id, theme: textFor(texts, w.theme), characters: w._count.characters, locations: w._count.locations, updatedAt: w.updatedAt.toISOString() },
     };
   }
   if (kind === "character") {
@@ -97,12 +103,12 @@ export async function fetchDocument(owner: string, documentIdText: string): Prom
     const lines = [`${c.name}${c.role ? ` — ${c.role}` : ""}`, "", `World: ${world.name}`];
     if (c.traits.length) lines.push(`Traits: ${c.traits.join(", ")}`);
     if (c.backstory) lines.push("", c.backstory);
-    return { id: documentIdText, title: titleOf(c.name, c.role), text: documentText(lines), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: c.worldId, world: neutraliseLinks(world.name), updatedAt: c.updatedAt.toISOString() } };
+    return { id: documentIdText, title: titleOf(c.name, c.role, texts), text: documentText(lines), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: c.worldId, world: textFor(texts, world.name), updatedAt: c.updatedAt.toISOString() } };
   }
   const l = await getLocation(owner, id);
   const world = await getWorld(owner, l.worldId);
   const parent = l.parentId ? await getLocation(owner, l.parentId).catch(() => undefined) : undefined;
   const lines = [`${l.name}${l.kind ? ` (${l.kind})` : ""}`, "", `World: ${world.name}${parent ? ` · Inside: ${parent.name}` : ""}`];
   if (l.description) lines.push("", l.description);
-  return { id: documentIdText, title: titleOf(l.name, l.kind), text: documentText(lines), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: l.worldId, world: neutraliseLinks(world.name), updatedAt: l.updatedAt.toISOString() } };
+  return { id: documentIdText, title: titleOf(l.name, l.kind, texts), text: documentText(lines), url, metadata: { kind, resourceUri: resourceUriOf(kind, id), worldId: l.worldId, world: textFor(texts, world.name), updatedAt: l.updatedAt.toISOString() } };
 }
