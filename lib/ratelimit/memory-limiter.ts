@@ -16,10 +16,13 @@ export interface WindowCounts {
 const MAX_KEYS = 100_000;
 
 /**
- * Where callers seen for the first time while the table is full are counted, together, per budget.
- * No caller key has a control character in it (policy/rate-limit.ts callerKey).
+ * Where callers seen for the first time while the table is full are counted, together, per budget:
+ * signed-in callers apart from anonymous ones, so a flood of addresses does not also lock out
+ * every account that signs in during it (verification probe, 2026-11-29). No caller key has a
+ * control character in it (policy/rate-limit.ts callerKey: `sub:` or `ip:`).
  */
-const NEWCOMERS = "\u0001newcomers";
+const NEWCOMERS_PREFIX = "\u0001newcomers:";
+const newcomersOf = (caller: string): string => `${NEWCOMERS_PREFIX}${caller.startsWith("sub:") ? "sub" : "other"}`;
 
 export class MemoryWindows {
   private readonly counts = new Map<string, number>();
@@ -32,12 +35,12 @@ export class MemoryWindows {
     const window = Math.floor(now / budget.windowMs);
     const key = `${budget.name}\u0000${caller}\u0000${window}`;
     const previousKey = `${budget.name}\u0000${caller}\u0000${window - 1}`;
-    if (this.counts.size >= this.maxKeys && caller !== NEWCOMERS && !this.counts.has(key) && !this.counts.has(previousKey)) {
+    if (this.counts.size >= this.maxKeys && !caller.startsWith(NEWCOMERS_PREFIX) && !this.counts.has(key) && !this.counts.has(previousKey)) {
       this.sweep(now, budget.windowMs);
       // Still full: this caller is new, and counts with every other newcomer until windows age
       // out. Clearing the table instead, as it once did, gave every caller a fresh budget: fifty
       // thousand IPv6 /64s from one host reset a signed-in user's spent one (outside probe, 2026-11-29).
-      if (this.counts.size >= this.maxKeys) return this.take(budget, NEWCOMERS, now);
+      if (this.counts.size >= this.maxKeys) return this.take(budget, newcomersOf(caller), now);
     }
     const previous = this.counts.get(previousKey) ?? 0;
     const current = this.counts.get(key) ?? 0;

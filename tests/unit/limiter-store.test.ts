@@ -42,15 +42,17 @@ describe("the in-process counters when the table is full", () => {
   it("keep every known caller's count; callers new to a full table share one budget", () => {
     const windows = new MemoryWindows(1_000);
     const now = Date.UTC(2026, 10, 29, 12, 0, 0);
-    for (let i = 0; i < 5; i++) expect(windows.take(list, "subject:gina", now).allowed).toBe(true);
-    expect(windows.take(list, "subject:gina", now).allowed).toBe(false);
+    for (let i = 0; i < 5; i++) expect(windows.take(list, "sub:gina", now).allowed).toBe(true);
+    expect(windows.take(list, "sub:gina", now).allowed).toBe(false);
     // A flood of callers, each new: the table fills, then they are counted together.
     const flood = Array.from({ length: 5_000 }, (_, i) => windows.take(list, `ip:2001:db8:abcd:${i.toString(16)}::`, now + i));
     expect(flood.filter((d) => d.allowed).length).toBeLessThanOrEqual(999 + list.limit);
     expect(windows.size).toBeLessThanOrEqual(1_001);
     // Her budget is still spent; a caller admitted before the table filled still has its own.
-    expect(windows.take(list, "subject:gina", now + 10_000).allowed).toBe(false);
+    expect(windows.take(list, "sub:gina", now + 10_000).allowed).toBe(false);
     expect(windows.take(list, "ip:2001:db8:abcd:1::", now + 10_000)).toMatchObject({ allowed: true, remaining: 3 });
+    // Signed-in newcomers count apart from the anonymous flood (verification probe, 2026-11-29).
+    expect(windows.take(list, "sub:hank", now + 10_000).allowed).toBe(true);
     // In the next window the known go on, whatever the table's size.
     const later = now + list.windowMs;
     expect(windows.take(list, "ip:2001:db8:abcd:2::", later).allowed).toBe(true);

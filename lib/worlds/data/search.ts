@@ -50,7 +50,7 @@ async function nameHitsFirst<R extends Row>(find: (args: { where: Where; orderBy
 export async function searchOwned(owner: string, query: string, limit: number): Promise<SearchHit[]> {
   const words = wordsOf(query);
   if (words.length === 0) return [];
-  const whole = query.trim().toLowerCase();
+  const whole = query.trim().split(/\s+/).join(" ").toLowerCase(); // "Old  Town" is a name hit for "Old Town"
   const prisma = await getPrisma();
   const [worlds, characters, locations] = await Promise.all([
     nameHitsFirst((args) => prisma.world.findMany(args), { ownerSubject: owner, ...everyWordIn(words, ["name", "theme", "tone", "description"]) }, whole, limit),
