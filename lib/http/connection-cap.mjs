@@ -12,9 +12,12 @@
  * - A connection counts while it waits for a request to arrive whole: from connect, and again
  *   after each answer while it is kept alive, until the next request's headers and body are all
  *   in. Slow headers, slow bodies and idle keep-alive all count. A connection whose request has
- *   arrived does not: many users behind one address (a NAT, an AI host's egress) each holding an
- *   event stream (GET, subscriptions/listen) are served answers, not holding bytes back, and the
- *   streams have their own cap per caller (MCP_MAX_STREAMS_PER_CALLER).
+ *   arrived does not while the app works on it, nor while it holds an event stream (GET,
+ *   subscriptions/listen): many users behind one address (a NAT, an AI host's egress) each holding
+ *   one are served answers, not holding bytes back, and the streams have their own cap per caller
+ *   (MCP_MAX_STREAMS_PER_CALLER). It counts again from the moment any other answer starts: a
+ *   client that does not read its answers holds the unsent bytes on the server as a slow sender
+ *   holds a half body (outside probe, 2026-11-29: 4,000 unread 560 KB pages, 600 MB, none refused).
  * - A client is its socket's address as the anonymous budgets count it (address-identity.mjs): an
  *   IPv6 one by its /64, which one end site holds whole.
  * - A proxy listed in MCP_TRUSTED_PROXIES is not capped: it carries many clients' connections and
@@ -26,6 +29,7 @@
  */
 import { addressIdentity } from "./address-identity.mjs";
 import { answerAndClose } from "./bare-socket.mjs";
+import { onResponseHead } from "./response-head.mjs";
 import { inRangeList, normalized, rangeListOf } from "../config/address-parse.mjs";
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, parseConnectionCap } from "../config/connection-cap-default.mjs";
 
@@ -65,10 +69,35 @@ function currentSettings() {
  * reaches the HTTP parser, so nothing it sends is read as a request. Returns the waiting
  * connections per client key, for inspection.
  */
+/** Per counted socket, whatever server it is on: its key, whether it counts now, whether it has closed, and how to count it. */
+const tracked = new WeakMap();
+
+/** Whether an answer about to start is an event stream, by the content type its head will carry. */
+function isEventStream(response, args) {
+  let type = response.getHeader("content-type");
+  const given = typeof args[1] === "string" ? args[2] : args[1];
+  if (Array.isArray(given)) {
+    const flat = given.flat();
+    for (let i = 0; i + 1 < flat.length; i += 2) if (String(flat[i]).toLowerCase() === "content-type") type = flat[i + 1];
+  } else if (given && typeof given === "object") {
+    for (const name of Object.keys(given)) if (name.toLowerCase() === "content-type") type = given[name];
+  }
+  return String(type ?? "").toLowerCase().startsWith("text/event-stream");
+}
+
+// An answer other than an event stream starts: its connection counts again until its next request
+// has arrived, so one the client does not read holds a place as long as it holds the bytes.
+onResponseHead((response, args) => {
+  const entry = response.socket ? tracked.get(response.socket) : undefined;
+  if (!entry || entry.closed || isEventStream(response, args)) return;
+  // Its request may be noted as arrived only after this (a GET is complete a tick after its
+  // 'request'): that must not uncount an answer already under way.
+  entry.answering = response;
+  entry.count();
+});
+
 export function capConnections(server) {
   const waiting = new Map();
-  /** Per counted socket: its key, whether it is waiting now, and whether it has closed (never counted again). */
-  const tracked = new WeakMap();
   const count = (entry) => {
     if (entry.waiting) return;
     entry.waiting = true;
@@ -88,7 +117,7 @@ export function capConnections(server) {
     const key = admittedKey(waiting, socket);
     if (key === false) return answerAndClose(socket, RAW_503);
     if (key !== undefined) {
-      const entry = { key, waiting: false, closed: false };
+      const entry = { key, waiting: false, closed: false, answering: undefined, count: () => count(entry) };
       count(entry);
       tracked.set(socket, entry);
       socket.once("close", () => {
@@ -106,7 +135,7 @@ export function capConnections(server) {
     const socket = req.socket;
     const entry = tracked.get(socket);
     if (!entry) return;
-    const arrived = () => uncount(entry);
+    const arrived = () => entry.answering === res || uncount(entry);
     // Node marks a message complete once its last byte is parsed, read or not: at once for a
     // request without a body; a body the app reads ends with 'end'.
     if (req.complete) arrived();

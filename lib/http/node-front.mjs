@@ -9,12 +9,14 @@
  */
 import { installConnectionCap } from "./connection-cap.mjs";
 import { installRequestGate } from "./request-gate.mjs";
+import { installResponseHead } from "./response-head.mjs";
 import { installTrustedHost } from "./trusted-host.mjs";
 import { installUnreadBodyClose } from "./unread-body-close.mjs";
 
 export function installNodeFront(http) {
+  installResponseHead(http);
   installConnectionCap(http);
-  installUnreadBodyClose(http);
+  installUnreadBodyClose();
   installTrustedHost(http);
   installRequestGate(http);
 }

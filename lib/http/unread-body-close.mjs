@@ -12,6 +12,8 @@
  * parser finish it yet), and such a connection must stay reusable.
  */
 
+import { onResponseHead } from "./response-head.mjs";
+
 /** How long the rest of an unread body may take to arrive after the answer went out. */
 export const UNREAD_BODY_GRACE_MS = 2_000;
 
@@ -34,23 +36,11 @@ function closeUnlessBodyArrives(req, socket) {
   socket.once("close", done);
 }
 
-/** Every server `http` creates from now on answers through WatchedResponse (Next's included). */
-export function installUnreadBodyClose(http) {
-  // A subclass, not a wrapper per response: nothing is allocated for a request whose body was
-  // read (every MCP request). Node writes every head through writeHead (flushHeaders and the
-  // first write call it too).
-  class WatchedResponse extends http.ServerResponse {
-    writeHead(...args) {
-      const req = this.req;
-      const socket = this.socket;
-      if (req !== undefined && socket && !this.headersSent && bodyOutstanding(req)) this.once("finish", () => closeUnlessBodyArrives(req, socket));
-      return super.writeHead(...args);
-    }
-  }
-  const createServer = http.createServer;
-  http.createServer = function watchedCreateServer(...args) {
-    if (args.length === 0 || typeof args[0] === "function") args.unshift({ ServerResponse: WatchedResponse });
-    else if (args[0] !== null && typeof args[0] === "object" && args[0].ServerResponse === undefined) args[0] = { ...args[0], ServerResponse: WatchedResponse };
-    return createServer.apply(this, args);
-  };
+/** From now on, a response whose head goes out while its request's body is still arriving is watched (response-head.mjs). */
+export function installUnreadBodyClose() {
+  onResponseHead((response) => {
+    const req = response.req;
+    const socket = response.socket;
+    if (req !== undefined && socket && bodyOutstanding(req)) response.once("finish", () => closeUnlessBodyArrives(req, socket));
+  });
 }

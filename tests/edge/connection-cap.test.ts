@@ -143,6 +143,25 @@ function oversizeChunkedPost(from: string): Promise<number> {
   });
 }
 
+/**
+ * A connection from `from` that asks for the widget preview page (over half a megabyte) and never
+ * reads it: the page stays unsent on the server. Resolves once the answer has begun to arrive.
+ */
+function unreadPage(from: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: "127.0.0.1", port: server.port, localAddress: from }, () => {
+      socket.write(`GET /preview HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
+    });
+    sockets.push(socket);
+    // One read, to know the answer started; then paused, as a client that reads no further.
+    socket.once("data", () => {
+      socket.pause();
+      resolve(socket);
+    });
+    socket.on("error", reject);
+  });
+}
+
 describe("connections one client may hold waiting for a request (MCP_MAX_CONNECTIONS_PER_ADDRESS)", () => {
   it("answers a chunked body over the limit 413 without an exception, and the refused connections free their places (outside audit)", async () => {
     // The cap's 'finish' listener read req.socket, which Node has let go of by then when it closes
@@ -189,6 +208,18 @@ describe("connections one client may hold waiting for a request (MCP_MAX_CONNECT
     expect(await statusFrom("127.0.0.1")).toBe(200);
     expect((await rawExchange("127.0.0.1")).text).toMatch(/^HTTP\/1\.1 200 /);
     for (const socket of streams) socket.destroy();
+  });
+
+  // Outside probe (2026-11-29): a client that did not read its answers held 4,000 connections and
+  // 600 MB with the cap at 10, none refused: a connection whose answer was under way did not count.
+  it("counts a connection whose answer the client does not read: the next one past the cap is refused", async () => {
+    const from = "127.0.0.4";
+    const held: Socket[] = [];
+    for (let i = 0; i < CAP; i++) held.push(await unreadPage(from));
+    const refused = await rawExchange(from);
+    expect(refused.text).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    for (const socket of held) socket.destroy();
+    expect(await waitFor(async () => ((await statusFrom(from)) === 200 ? true : undefined))).toBe(true);
   });
 
   it("answers the next connection of a client with as many slow bodies as the cap 503 and closes it unread, while other clients and a trusted proxy go on; closing frees room", async () => {
