@@ -22,7 +22,7 @@ export interface TaskError {
 
 export interface TaskRecord {
   id: string;
-  /** The creator's subject, `anonymous:<address>` for anonymous callers (owner.ts): nobody else sees the task. */
+  /** Whose it is, on which endpoint (owner.ts: `<server name>/subject:<sub>` or `…/anonymous:<address>`): nobody else sees the task. */
   owner: string;
   tool: string;
   argsDigest: string;

@@ -80,8 +80,17 @@ export const RELATED_TASK_META_KEY = "io.modelcontextprotocol/related-task";
  * where the tool call result has isError set to true"), where SEP-2663 keeps it `completed`.
  */
 export function legacyStatusOf(task: TaskRecord): TaskStatus {
-  return task.status === "completed" && task.result?.isError === true ? "failed" : statusOf(task);
+  if (task.status === "completed" && task.result?.isError === true) return "failed";
+  const status = statusOf(task);
+  // Only a task started at 2026-07-28 asks (a 2025-11-25 task cannot): its questions go to that
+  // client, through tasks/get and tasks/update. A 2025 session reading it (same owner) was told
+  // input_required, which tells it to call tasks/result for a question that never comes there
+  // (outside probe, 2026-11-29): to it the task is working, and says on what.
+  return status === "input_required" ? "working" : status;
 }
+
+/** What a 2025-11-25 reader is told of a task waiting for another revision's client to answer. */
+const WAITING_ELSEWHERE = "Waiting for input from the client that started it (protocol revision 2026-07-28)";
 
 /** The diagnostic a failed tool call's task carries (§result retrieval: tasks/get SHOULD say why). */
 function toolFailureMessage(result: Record<string, unknown> | undefined): string | undefined {
@@ -94,7 +103,8 @@ function toolFailureMessage(result: Record<string, unknown> | undefined): string
 
 export function legacyTask(task: TaskRecord): Record<string, unknown> {
   const status = legacyStatusOf(task);
-  const statusMessage = task.statusMessage ?? (status === "failed" && task.status === "completed" ? toolFailureMessage(task.result) : undefined);
+  const waitingElsewhere = status === "working" && statusOf(task) === "input_required";
+  const statusMessage = waitingElsewhere ? WAITING_ELSEWHERE : (task.statusMessage ?? (status === "failed" && task.status === "completed" ? toolFailureMessage(task.result) : undefined));
   return {
     taskId: task.id,
     status,
