@@ -1,3 +1,4 @@
+import { marked } from "marked";
 import { describe, expect, inject, it } from "vitest";
 import { newSubject, tokenFor } from "../support/auth";
 import { ERAS, eraClient, toolResult } from "../support/both-eras";
@@ -120,4 +121,46 @@ describe.each(ERAS)("in %s", (era) => {
     expect(worldText).toContain("&lt;javascript:alert(1)>");
     expect(worldText).toContain('&lt;a href="javascript:alert(2)">here&lt;/a>');
   });
+
+  // Second verification probe (2026-11-29): the destination's run went on through brackets, so
+  // `[x](/[y](javascript:…)` was judged one relative destination and its inner link never looked
+  // at, a label's `]:` swallowed the definition's real `]:`, and a CR line ending hid a
+  // definition's destination. Rendered here by marked, with raw HTML on (its default), as a host would.
+  it("fetch and search text, rendered as Markdown, holds no link or image to another scheme and no HTML", async () => {
+    const server = inject("statefulUrl");
+    const client = await eraClient(`${server}/api/mcp`, era, await tokenFor(server, newSubject("rendered-links")));
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = toolResult((await client.request("tools/call", { name, arguments: args })).message);
+      expect(result?.isError, JSON.stringify(result)).toBeFalsy();
+      return result!;
+    };
+    const attempts = [
+      "[x](/[y](javascript:alert(document.domain))",
+      "[x](/![img](javascript:alert(4))",
+      "see [go][a\\]:/]\n\n[a\\]:/]: javascript:alert(2)",
+      "[b\\]:x]: javascript:alert(5)\n\n[go][b\\]&#58;x]",
+      "see [cr]\r\n\r\n[cr]:\r\njavascript:alert(3)",
+      "see [lone]\r\r[lone]:\rjavascript:alert(6)",
+      "[q]:\n  <javascript:alert(7)>\n\n[q]",
+      "<p><img/src='x'/onerror=alert`8`//@x.com>",
+      "[ok](https://example.org/ok) and [m](mailto:keeper@example.org)",
+    ];
+    const world = await call("create_world", { name: "Rendermark", theme: "fantasy", description: attempts.join("\n\n") });
+    const worldId = (world.structuredContent?.world as { id: string }).id;
+    const character = await call("create_character", { worldId, name: "Rendermark Quill", backstory: attempts.join("\n\n") });
+    const characterId = (character.structuredContent?.character as { id: string }).id;
+    const texts: string[] = [];
+    for (const id of [`world:${worldId}`, `character:${characterId}`]) texts.push((JSON.parse((await call("fetch", { id })).content[0]?.text ?? "{}") as { text: string }).text);
+    for (const r of (JSON.parse((await call("search", { query: "Rendermark" })).content[0]?.text ?? "{}") as { results: { snippet: string }[] }).results) texts.push(r.snippet);
+    expect(texts.length).toBeGreaterThanOrEqual(4);
+    for (const text of texts) {
+      const html = await marked.parse(text);
+      const targets = [...html.matchAll(/\b(?:href|src)="([^"]*)"/g)].map((m) => m[1] ?? "");
+      for (const target of targets) expect(target, html).toMatch(/^(?:https?:|mailto:|\/|[^:]*$)/i);
+      // Nothing but the tags Markdown itself makes.
+      for (const tag of html.matchAll(/<([a-z][a-z0-9]*)\b/gi)) expect(["p", "a", "br", "em", "strong", "code", "ul", "ol", "li", "h1", "h2", "h3", "blockquote", "hr", "pre"], html).toContain(tag[1]?.toLowerCase());
+    }
+    expect(texts[1]).toContain("[ok](https://example.org/ok)");
+  });
 });
+

@@ -16,10 +16,13 @@ function safeDestination(destination: string): boolean {
   return !/[:&]/.test(destination.split(/[/?#]/, 1)[0] ?? "") && !destination.startsWith("//");
 }
 
-// `](` + optional whitespace (a line break included) + optional `<` + the destination's first run.
-const INLINE = /\]\((\s*<?)([^\s)>]*)/g;
-// `]:` of a reference definition, same shape.
-const REFERENCE = /\]:([ \t]*\n?[ \t]*<?)([^\s>]*)/g;
+// `](` + optional whitespace (a line break included) + optional `<` + the destination's first run,
+// which stops at any bracket: a run that went on through `[y](javascript:…)` judged it part of a
+// relative destination and never looked at its own `](` (verification probe, 2026-11-29).
+const INLINE = /\]\((\s*<?)([^\s()<>[\]]*)/g;
+// `]:` of a reference definition, same shape; its line break may be CR LF or a lone CR
+// (CommonMark §2.1), after which a definition's destination went unread.
+const REFERENCE = /\]:([ \t]*(?:\r\n|\r|\n)?[ \t]*<?)([^\s<>[\]]*)/g;
 
 /**
  * A `<` that may open markup (CommonMark §6.5 autolinks, §6.6 raw HTML, §4.6 HTML blocks): before
