@@ -69,7 +69,11 @@ function currentSettings() {
  * reaches the HTTP parser, so nothing it sends is read as a request. Returns the waiting
  * connections per client key, for inspection.
  */
-/** Per counted socket, whatever server it is on: its key, whether it counts now, whether it has closed, and how to count it. */
+/**
+ * Per counted socket, whatever server it is on: its key, whether it counts now, whether it has
+ * closed, how many of its answers (other than event streams) have started and not ended, and how
+ * to count it.
+ */
 const tracked = new WeakMap();
 
 /** Whether an answer about to start is an event stream, by the content type its head will carry. */
@@ -90,9 +94,12 @@ function isEventStream(response, args) {
 onResponseHead((response, args) => {
   const entry = response.socket ? tracked.get(response.socket) : undefined;
   if (!entry || entry.closed || isEventStream(response, args)) return;
-  // Its request may be noted as arrived only after this (a GET is complete a tick after its
-  // 'request'): that must not uncount an answer already under way.
-  entry.answering = response;
+  // Until this answer is done, no request's arrival uncounts the connection: its own may be noted
+  // a tick after the head (a GET is complete a tick after its 'request'), and a client that reads
+  // nothing may pipeline more requests behind it, each arriving while this one's bytes wait
+  // (verification probe, 2026-11-29: 162 such connections held at a cap of 10).
+  entry.unfinished += 1;
+  response.once("close", () => (entry.unfinished -= 1));
   entry.count();
 });
 
@@ -117,7 +124,7 @@ export function capConnections(server) {
     const key = admittedKey(waiting, socket);
     if (key === false) return answerAndClose(socket, RAW_503);
     if (key !== undefined) {
-      const entry = { key, waiting: false, closed: false, answering: undefined, count: () => count(entry) };
+      const entry = { key, waiting: false, closed: false, unfinished: 0, count: () => count(entry) };
       count(entry);
       tracked.set(socket, entry);
       socket.once("close", () => {
@@ -135,7 +142,14 @@ export function capConnections(server) {
     const socket = req.socket;
     const entry = tracked.get(socket);
     if (!entry) return;
-    const arrived = () => entry.answering === res || uncount(entry);
+    // Once per request, though both of the ways below may say so; and never while an answer of the
+    // connection is under way (the hook above counts it).
+    let noted = false;
+    const arrived = () => {
+      if (noted) return;
+      noted = true;
+      if (entry.unfinished === 0) uncount(entry);
+    };
     // Node marks a message complete once its last byte is parsed, read or not: at once for a
     // request without a body; a body the app reads ends with 'end'.
     if (req.complete) arrived();
@@ -148,7 +162,10 @@ export function capConnections(server) {
     // whose 'end' uncounts: the recount comes after it.
     res.once("finish", () => {
       const waitingAgain = () => socket.destroyed || entry.closed || count(entry);
-      if (req.complete) waitingAgain();
+      // After the request's 'end', which Node emits once it has read, or dropped, what nobody read:
+      // a GET no one reads ends only after its answer, and its 'end' (an arrival) used to uncount
+      // the answered connection for good (outside probe: 4,000 unread answers held, none refused).
+      if (req.readableEnded) waitingAgain();
       else req.once("end", waitingAgain);
     });
   });

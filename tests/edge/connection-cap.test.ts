@@ -147,7 +147,7 @@ function oversizeChunkedPost(from: string): Promise<number> {
  * A connection from `from` that asks for the widget preview page (over half a megabyte) and never
  * reads it: the page stays unsent on the server. Resolves once the answer has begun to arrive.
  */
-function unreadPage(from: string): Promise<Socket> {
+function unreadPage(from: string, pipelined = 0): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: "127.0.0.1", port: server.port, localAddress: from }, () => {
       socket.write(`GET /preview HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
@@ -156,7 +156,9 @@ function unreadPage(from: string): Promise<Socket> {
     // One read, to know the answer started; then paused, as a client that reads no further.
     socket.once("data", () => {
       socket.pause();
-      resolve(socket);
+      // More requests behind the unread answer: each arrives while its bytes still wait.
+      for (let i = 0; i < pipelined; i++) socket.write(`GET /preview HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
+      setTimeout(() => resolve(socket), pipelined > 0 ? 100 : 0);
     });
     socket.on("error", reject);
   });
@@ -216,6 +218,18 @@ describe("connections one client may hold waiting for a request (MCP_MAX_CONNECT
     const from = "127.0.0.4";
     const held: Socket[] = [];
     for (let i = 0; i < CAP; i++) held.push(await unreadPage(from));
+    const refused = await rawExchange(from);
+    expect(refused.text).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    for (const socket of held) socket.destroy();
+    expect(await waitFor(async () => ((await statusFrom(from)) === 200 ? true : undefined))).toBe(true);
+  });
+
+  // Verification probe (2026-11-29): a request pipelined behind an unread answer was noted as
+  // arrived and uncounted its connection, though the first answer's bytes still waited.
+  it("still counts it when the client pipelines more requests behind the unread answer", async () => {
+    const from = "127.0.0.5";
+    const held: Socket[] = [];
+    for (let i = 0; i < CAP; i++) held.push(await unreadPage(from, 3));
     const refused = await rawExchange(from);
     expect(refused.text).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
     for (const socket of held) socket.destroy();
