@@ -40,7 +40,11 @@ export class MemoryWindows {
       // Still full: this caller is new, and counts with every other newcomer until windows age
       // out. Clearing the table instead, as it once did, gave every caller a fresh budget: fifty
       // thousand IPv6 /64s from one host reset a signed-in user's spent one (outside probe, 2026-11-29).
-      if (this.counts.size >= this.maxKeys) return this.take(budget, newcomersOf(caller), now);
+      // A signed-in caller still gets a count of its own, up to twice the table: accounts are
+      // made one sign-up at a time, and one account spending a shared count locked every new
+      // account out (verification probe, 2026-11-29).
+      const ownCount = caller.startsWith("sub:") && this.counts.size < 2 * this.maxKeys;
+      if (this.counts.size >= this.maxKeys && !ownCount) return this.take(budget, newcomersOf(caller), now);
     }
     const previous = this.counts.get(previousKey) ?? 0;
     const current = this.counts.get(key) ?? 0;
@@ -48,15 +52,18 @@ export class MemoryWindows {
     const used = Math.floor(previous * overlap) + current;
     const resetAt = (window + 1) * budget.windowMs;
     if (used >= budget.limit) return { allowed: false, remaining: 0, resetAt };
-    // Known callers go on counting past maxKeys (one key each per window); stale windows go at twice it.
-    if (this.counts.size >= 2 * this.maxKeys) this.sweep(now, budget.windowMs);
+    // Known callers go on counting past maxKeys (one key each per window); stale windows go at three times it.
+    if (this.counts.size >= 3 * this.maxKeys) this.sweep(now, budget.windowMs);
     this.counts.set(key, current + 1);
     return { allowed: true, remaining: budget.limit - used - 1, resetAt };
   }
 
   /** Give back one request taken in the current window (it was refused by another budget). */
   refund(budget: Budget, caller: string, now = Date.now()): void {
-    const key = `${budget.name}\u0000${caller}\u0000${Math.floor(now / budget.windowMs)}`;
+    const window = Math.floor(now / budget.windowMs);
+    let key = `${budget.name}\u0000${caller}\u0000${window}`;
+    // A newcomer to a full table was counted with the others of its kind: give back there.
+    if (!this.counts.has(key)) key = `${budget.name}\u0000${newcomersOf(caller)}\u0000${window}`;
     const current = this.counts.get(key) ?? 0;
     if (current > 0) this.counts.set(key, current - 1);
   }

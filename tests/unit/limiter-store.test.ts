@@ -51,10 +51,25 @@ describe("the in-process counters when the table is full", () => {
     // Her budget is still spent; a caller admitted before the table filled still has its own.
     expect(windows.take(list, "sub:gina", now + 10_000).allowed).toBe(false);
     expect(windows.take(list, "ip:2001:db8:abcd:1::", now + 10_000)).toMatchObject({ allowed: true, remaining: 3 });
-    // Signed-in newcomers count apart from the anonymous flood (verification probe, 2026-11-29).
-    expect(windows.take(list, "sub:hank", now + 10_000).allowed).toBe(true);
+    // Signed-in newcomers each count on their own, whatever the flood (verification probes,
+    // 2026-11-29): one account spending a shared count locked out every account new after it.
+    for (let i = 0; i < list.limit; i++) expect(windows.take(list, "sub:mal", now + 10_000).allowed).toBe(true);
+    expect(windows.take(list, "sub:mal", now + 10_000).allowed).toBe(false);
+    expect(windows.take(list, "sub:hank", now + 10_000)).toMatchObject({ allowed: true, remaining: list.limit - 1 });
+
     // In the next window the known go on, whatever the table's size.
     const later = now + list.windowMs;
     expect(windows.take(list, "ip:2001:db8:abcd:2::", later).allowed).toBe(true);
   });
+
+  it("gives a newcomer's refund back to the shared count it was taken from", () => {
+    const windows = new MemoryWindows(10);
+    const now = Date.UTC(2026, 10, 29, 12, 0, 0);
+    for (let i = 0; i < 10; i++) windows.take(list, `ip:10.0.0.${i}`, now);
+    expect(windows.take(list, "ip:10.9.9.9", now).allowed).toBe(true);
+    windows.refund(list, "ip:10.9.9.9", now);
+    const newcomers = Array.from({ length: list.limit + 1 }, (_, i) => windows.take(list, `ip:10.8.8.${i}`, now).allowed);
+    expect(newcomers).toEqual([...Array<boolean>(list.limit).fill(true), false]);
+  });
 });
+
