@@ -1,7 +1,7 @@
 import { marked } from "marked";
 import { describe, expect, inject, it } from "vitest";
 import { newSubject, tokenFor } from "../support/auth";
-import { ERAS, eraClient, toolResult } from "../support/both-eras";
+import { ERAS, callTool, eraClient, toolResult, type EraClient } from "../support/both-eras";
 
 /**
  * Issue 19: links a user writes into prose (a world's description, a character's backstory) reach
@@ -21,6 +21,13 @@ const SAFE = ["[site](https://example.org/a:b)", "[mail](mailto:keeper@example.o
 
 /** Inline links and reference definitions whose destination is not http(s) or mailto. */
 const LIVE_UNSAFE_LINK = /\]\(\s*<?(?!https?:|mailto:)[^)\s]*[:&]|(^|\n)\s*\[[^\]]*[^\]\\]\]:\s*(?!https?:|mailto:)\S*:/i;
+
+/** A tools/call that must succeed (callTool), not answer an isError result. */
+async function succeeded(client: EraClient, name: string, args: Record<string, unknown>) {
+  const result = await callTool(client, name, args);
+  expect(result.isError, JSON.stringify(result)).toBeFalsy();
+  return result;
+}
 
 describe.each(ERAS)("in %s", (era) => {
   it("export and fetch keep http(s)/mailto links and defuse every other scheme", async () => {
@@ -51,11 +58,7 @@ describe.each(ERAS)("in %s", (era) => {
   it("fetch's text and title, and search's titles and snippets, defuse unsafe links in every field", async () => {
     const server = inject("statefulUrl");
     const client = await eraClient(`${server}/api/mcp`, era, await tokenFor(server, newSubject("field-links")));
-    const call = async (name: string, args: Record<string, unknown>) => {
-      const result = toolResult((await client.request("tools/call", { name, arguments: args })).message);
-      expect(result?.isError, JSON.stringify(result)).toBeFalsy();
-      return result!;
-    };
+    const call = (name: string, args: Record<string, unknown>) => succeeded(client, name, args);
     const world = await call("create_world", { name: "[w](javascript:alert(1)) Zephyrmark", theme: "[t](javascript:alert(2))", tone: "[tone](data:text/html,x)" });
     const worldId = (world.structuredContent?.world as { id: string }).id;
     const character = await call("create_character", { worldId, name: "[open Zephyrmark", role: "](javascript:alert(3))", traits: ["[tr](vbscript:x)"] });
@@ -86,11 +89,7 @@ describe.each(ERAS)("in %s", (era) => {
   it("every < that could open an autolink or raw HTML is defused, in every field", async () => {
     const server = inject("statefulUrl");
     const client = await eraClient(`${server}/api/mcp`, era, await tokenFor(server, newSubject("angle-links")));
-    const call = async (name: string, args: Record<string, unknown>) => {
-      const result = toolResult((await client.request("tools/call", { name, arguments: args })).message);
-      expect(result?.isError, JSON.stringify(result)).toBeFalsy();
-      return result!;
-    };
+    const call = (name: string, args: Record<string, unknown>) => succeeded(client, name, args);
     const hostile = 'Qwertle <javascript:alert(1)> <VbScript:msgbox(1)> <a href="javascript:alert(2)">here</a> <img src=x onerror=alert(3)> <script>alert(4)</script> <svg onload=alert(5)> <!-- c -->';
     const blocks = "<p><img/src='x'/onerror=alert`1`//@x.com>\n<p>\n<https://x/onmouseover=\"alert(1)\"/style=\"position:fixed\">\n<b>bold</b> <keeper@example.org>";
     const plain = "a < b <3 and 2<3";
@@ -129,11 +128,7 @@ describe.each(ERAS)("in %s", (era) => {
   it("fetch and search text, rendered as Markdown, holds no link or image to another scheme and no HTML", async () => {
     const server = inject("statefulUrl");
     const client = await eraClient(`${server}/api/mcp`, era, await tokenFor(server, newSubject("rendered-links")));
-    const call = async (name: string, args: Record<string, unknown>) => {
-      const result = toolResult((await client.request("tools/call", { name, arguments: args })).message);
-      expect(result?.isError, JSON.stringify(result)).toBeFalsy();
-      return result!;
-    };
+    const call = (name: string, args: Record<string, unknown>) => succeeded(client, name, args);
     const attempts = [
       "[x](/[y](javascript:alert(document.domain))",
       "[x](/![img](javascript:alert(4))",
